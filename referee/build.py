@@ -1,0 +1,77 @@
+"""The measured build: the shared vocabulary between vision and the judge (WORLD.md §4).
+
+A front view of the build, in units u, with x along the build line to the right and z up
+from the table plane. Vision fills it from a photo; a text grid fills it for tests and the CLI.
+The judge reads it and never sees a pixel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Colour = Literal["G", "B", "P", "O"]
+Orientation = Literal["H", "V"]
+
+COLOURS: tuple[str, ...] = ("G", "B", "P", "O")
+
+
+@dataclass(frozen=True)
+class StoneMeasurement:
+    """One stone as measured.
+
+    colour: `G` `B` `P` `O`; orientation: `H` or `V` (seen from the front).
+    x_u, z_u: the lower-left corner of its front face, in u (float).
+    sigma_u: standard deviation of that position, in u.
+    gaps_mm: smallest front-view gap to each stone whose faces come within 1 u, in mm,
+        keyed by that stone's colour.
+    table_gap_mm: the height of its lowest face above the table plane, in mm.
+    """
+
+    colour: str
+    orientation: str
+    x_u: float
+    z_u: float
+    sigma_u: float = 0.0
+    gaps_mm: dict[str, float] = field(default_factory=dict)
+    table_gap_mm: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {
+            "colour": self.colour,
+            "orientation": self.orientation,
+            "x_u": round(self.x_u, 3),
+            "z_u": round(self.z_u, 3),
+            "sigma_u": round(self.sigma_u, 3),
+            "gaps_mm": {k: round(v, 2) for k, v in self.gaps_mm.items()},
+            "table_gap_mm": round(self.table_gap_mm, 2),
+        }
+
+
+@dataclass(frozen=True)
+class Unmeasured:
+    """Why (part of) a build could not be measured: a WORLD.md §4 reason code and plain words."""
+
+    code: str
+    text: str
+
+
+@dataclass(frozen=True)
+class MeasuredBuild:
+    """What vision hands the judge: the stones found, and what could not be measured.
+
+    unit_mm: the station's unit, so that gaps in mm relate to offsets in u.
+    problems: reasons the measurement is incomplete (e.g. `mat:not-found`, `stone:hidden:B`);
+        any problem makes the judge answer unsure rather than guess.
+    """
+
+    stones: tuple[StoneMeasurement, ...]
+    unit_mm: float = 16.0
+    problems: tuple[Unmeasured, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "unit_mm": self.unit_mm,
+            "stones": [s.to_dict() for s in self.stones],
+            "problems": [{"code": p.code, "text": p.text} for p in self.problems],
+        }

@@ -1,0 +1,122 @@
+"""`referee rules ...`, `referee play GAME`, `referee bench GAME` for the three card games."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from referee.games.engine import GAMES, RulesError, get_game, make_bot
+
+console = Console()
+rules_app = typer.Typer(no_args_is_help=True, help="Rules tools: scenario files and scoring.")
+
+
+@rules_app.command("check")
+def rules_check(files: list[Path] = typer.Argument(..., help="Scenario JSON files.")) -> None:
+    """Run scenario files; print PASS/FAIL per file and the counts. Exit 1 if any fails."""
+    from referee.games.scenarios import run_file
+
+    passed = failed = 0
+    for f in files:
+        r = run_file(f)
+        if r.passed:
+            passed += 1
+            console.print(f"[green]PASS[/] {r.name}", highlight=False)
+        else:
+            failed += 1
+            console.print(f"[red]FAIL[/] {r.name}: {r.why}", highlight=False)
+    console.print(f"{passed} passed, {failed} failed", highlight=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _play(game_name: str, players: int, bots: str, seed: int) -> None:
+    game = get_game(game_name)
+    names = [b.strip() for b in bots.split(",") if b.strip()] if bots else []
+    if not game.min_players <= players <= game.max_players:
+        raise RulesError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
+                         f"not {players}")
+    if len(names) > players - 1:
+        raise RulesError(f"{len(names)} bots for {players} players: seat 0 is yours")
+    names += ["heuristic" if "heuristic" in game.bots else "random"] * (players - 1 - len(names))
+    seats = [None] + [make_bot(game, n) for n in names]
+    rng = random.Random(seed)
+    state = game.new_game(players, seed=seed)
+    while not state.is_terminal():
+        p = state.current_player()
+        if seats[p] is not None:
+            action = seats[p].choose(state, rng)
+            console.print(f"[dim]seat {p} ({names[p - 1]}):[/] {action}", highlight=False)
+            state.apply_action(action)
+            continue
+        if game.render is not None:
+            console.print(game.render(state, 0))
+        legal = state.legal_actions()
+        for i, a in enumerate(legal):
+            console.print(f"  [bold]{i:>2}[/] {a}", highlight=False)
+        text = typer.prompt("your move (number or notation, q to quit)").strip()
+        if text in ("q", "quit"):
+            raise typer.Exit(0)
+        try:
+            action = legal[int(text)] if text.isdigit() and int(text) < len(legal) \
+                else game.parse_action(text)
+            state.apply_action(action)
+        except RulesError as e:
+            console.print(f"[red]{e}[/]", highlight=False)
+    if game.render is not None:
+        console.print(game.render(state, None))
+    console.print(f"game over: scores {state.scores()}, returns {state.returns()}",
+                  highlight=False)
+
+
+def _bench(game_name: str, games: int, players: int, seed: int, as_json: bool,
+           compare: bool) -> None:
+    from referee.games.bench import bench_random_playouts
+
+    r = bench_random_playouts(game_name, games, players=players, seed=seed)
+    out = r.to_dict()
+    if compare:
+        from referee.games import baselines
+
+        out["compare"] = baselines.compare(game_name, r, games=games, seed=seed)
+    if as_json:
+        print(json.dumps(out))
+        return
+    console.print(f"{game_name}: {r.games} games, {r.actions} actions in {r.seconds:.2f} s: "
+                  f"{r.games_per_s:,.0f} games/s, {r.actions_per_s:,.0f} actions/s (one core)",
+                  highlight=False)
+    for name, row in out.get("compare", {}).items():
+        console.print(f"  vs {name}: {row}", highlight=False)
+
+
+def play_command(game: str = typer.Argument(..., help="taki, tukki or tokaido."),
+                 players: int = typer.Option(2, help="Number of seats; you are seat 0."),
+                 bots: str = typer.Option("", help="Bots for the other seats, comma separated, "
+                                          "e.g. heuristic,random."),
+                 seed: int = typer.Option(0, help="Seed for the shuffle.")) -> None:
+    """Play a game in the terminal against bots."""
+    _play(game, players, bots, seed)
+
+
+def _add_bench(bench_app: typer.Typer, name: str) -> None:
+    def bench(games: int = typer.Option(2000, help="Random games to play."),
+              players: int = typer.Option(2, help="Seats per game."),
+              seed: int = typer.Option(0),
+              as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
+              compare: bool = typer.Option(False, help="Also time third-party baselines "
+                                           "(needs the `bench` extra).")) -> None:
+        _bench(name, games, players, seed, as_json, compare)
+
+    bench.__doc__ = f"Random {name} playouts on one core: games/s and actions/s."
+    bench_app.command(name)(bench)
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    app.add_typer(rules_app, name="rules")
+    app.command("play")(play_command)
+    for name in GAMES:
+        _add_bench(bench_app, name)
