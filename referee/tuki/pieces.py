@@ -1,0 +1,45 @@
+"""The Tuki pieces as data (models/tuki/pieces.json): levels, their stones, snow shapes.
+
+Source: WORLD.md §1; RULINGS.md Tuki "Levels" (normal G B P; advanced adds O).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from referee.errors import RefereeError
+from referee.paths import MODELS
+
+BAR_LEN = 5  # segments per stone (rules text: "each coloured stone has 5 equal segments")
+
+
+class LevelError(RefereeError):
+    """A level name that is neither `normal` nor `advanced`."""
+
+
+@cache
+def pieces() -> dict:
+    """The parsed models/tuki/pieces.json."""
+    return json.loads((MODELS / "tuki" / "pieces.json").read_text(encoding="utf-8"))
+
+
+def level_stones(level: str) -> tuple[str, ...]:
+    """The stone letters of a level, e.g. `("G", "B", "P")` for normal.
+
+    :raises LevelError: for an unknown level.
+    """
+    levels = pieces()["levels"]
+    if level not in levels:
+        raise LevelError(f"unknown level {level!r}; expected one of {', '.join(levels)}")
+    return tuple(levels[level])
+
+
+def stone_letters() -> tuple[str, ...]:
+    """Every stone letter of the game, `G B P O`."""
+    return tuple(pieces()["colours"])
+
+
+def default_unit_mm() -> float:
+    """The default unit u in mm (16); stations override it."""
+    return float(pieces()["unit_mm"])
