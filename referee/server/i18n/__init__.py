@@ -1,0 +1,39 @@
+"""Message files for the phone pages: en, fa, he, ar (the last three right-to-left).
+
+Each `<lang>.json` maps message keys to text with `{name}` placeholders; `_name` and `_dir`
+give the language's own name and writing direction. Missing keys fall back to English.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+LANGUAGES: tuple[str, ...] = ("en", "fa", "he", "ar")
+_DIR = Path(__file__).parent
+
+
+@cache
+def messages(lang: str) -> dict[str, str]:
+    """All messages of `lang` (unknown languages give English), English filling any gap."""
+    en = json.loads((_DIR / "en.json").read_text(encoding="utf-8"))
+    if lang not in LANGUAGES or lang == "en":
+        return en
+    own = json.loads((_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    return {**en, **own}
+
+
+def pick_language(*candidates: str | None) -> str:
+    """The first candidate that is a known language (e.g. ?lang=, cookie, table), else en.
+
+    Accept-Language style values ("fa-IR,fa;q=0.9") count by their first two letters.
+    """
+    for c in candidates:
+        if not c:
+            continue
+        for part in c.split(","):
+            code = part.strip()[:2].lower()
+            if code in LANGUAGES:
+                return code
+    return "en"

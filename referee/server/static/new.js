@@ -1,0 +1,39 @@
+// The new-table form: posts JSON to the API and shows the control link once.
+"use strict";
+(function () {
+  const form = document.getElementById("new-table");
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = form.elements;
+    const players = f.players.value.split("\n").map((s) => s.trim()).filter(Boolean);
+    const builders = players.length >= 4 ? 3 : players.length;
+    const places = [];
+    for (let i = 0; i < Math.min(builders, 3); i++) {
+      const kind = f["camera" + i].value;
+      const cam = {kind: kind};
+      const dev = f["device" + i].value.trim();
+      if (kind === "capture") cam.device = dev;
+      if (kind === "folder") cam.path = dev;
+      places.push({station: f["station" + i].value, camera: cam});
+    }
+    const body = {name: f.name.value, players: players, level: f.level.value,
+      language: f.language.value, places: places};
+    const err = document.getElementById("error");
+    err.textContent = "";
+    const r = await fetch("/api/tables", {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    const data = await r.json();
+    if (!r.ok) {
+      err.textContent = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+      return;
+    }
+    const control = location.origin + data.control_path;
+    const viewer = location.origin + data.viewer_path;
+    const c = document.getElementById("control-link");
+    c.href = control; c.textContent = control;
+    const v = document.getElementById("viewer-link");
+    v.href = viewer; v.textContent = viewer;
+    form.hidden = true;
+    document.getElementById("created").hidden = false;
+  });
+})();

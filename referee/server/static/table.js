@@ -1,0 +1,211 @@
+// The table page: one WebSocket carries the table's whole view; controls need the secret.
+"use strict";
+(function () {
+  const app = document.getElementById("app");
+  const tableId = app.dataset.table;
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const $ = (id) => document.getElementById(id);
+  const keyName = "referee.secret." + tableId;
+
+  // The control link carries the secret in the fragment (#k=...), never sent to the server
+  // in a URL; keep it on this phone and drop it from the address bar.
+  const m = location.hash.match(/k=([A-Za-z0-9_\-]+)/);
+  if (m) {
+    localStorage.setItem(keyName, m[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  const secret = localStorage.getItem(keyName);
+
+  function tr(key, vars) {
+    let s = T[key] !== undefined ? T[key] : key;
+    for (const k in vars || {}) s = s.split("{" + k + "}").join(vars[k]);
+    return s;
+  }
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k === "class") e.className = attrs[k];
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined)
+      e.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
+    return e;
+  }
+  // A fault or reason code in plain words: "position:B" -> "The blue stone is in the wrong place."
+  function words(kind, item) {
+    const code = item.code;
+    if (T[kind + "." + code]) return tr(kind + "." + code);
+    const i = code.lastIndexOf(":");
+    const head = code.slice(0, i), tail = code.slice(i + 1);
+    if (T[kind + "." + head]) {
+      return tr(kind + "." + head, {stone: tr("stone." + tail), animal: tr("die." + tail)});
+    }
+    return item.text || code;
+  }
+
+  function drawGrid(box, rows) {
+    box.replaceChildren();
+    if (!rows || !rows.length) return;
+    const w = Math.max(...rows.map((r) => r.length));
+    box.style.gridTemplateColumns = "repeat(" + w + ", 1fr)";
+    box.style.aspectRatio = w + " / " + rows.length;
+    for (const r of rows) for (let x = 0; x < w; x++) {
+      const c = r[x] || ".";
+      box.append(el("span", {class: "cell c-" + (c === "." ? "e" : c)}));
+    }
+  }
+  function drawDie(box, die) {
+    box.replaceChildren();
+    if (!die) return;
+    const icon = el("div", {class: "die-icon" + (die.white_square ? " white" : "")},
+      el("img", {src: "/static/die-" + die.animal + ".svg", alt: tr("die." + die.animal)}));
+    box.append(icon, el("div", {class: "die-words"},
+      el("b", {}, tr("die." + die.animal)), el("span", {}, tr("die.turn." + die.animal)),
+      el("span", {class: "rule"}, tr(die.white_square ? "die.white" : "die.plain"))));
+  }
+
+  async function call(path, body, isForm) {
+    $("ctl-error").textContent = "";
+    const opts = {method: "POST", headers: {"X-Table-Secret": secret || ""}};
+    if (isForm) opts.body = body;
+    else if (body !== undefined) {
+      opts.body = JSON.stringify(body);
+      opts.headers["Content-Type"] = "application/json";
+    }
+    try {
+      const r = await fetch("/api/tables/" + tableId + path, opts);
+      if (!r.ok) {
+        let msg = r.status + "";
+        try { msg = (await r.json()).detail || msg; } catch (e) { /* not JSON */ }
+        $("ctl-error").textContent = tr("ctl.error", {msg: msg});
+        return null;
+      }
+      return await r.json();
+    } catch (e) {
+      $("ctl-error").textContent = tr("ctl.error", {msg: String(e)});
+      return null;
+    }
+  }
+
+  function builderItem(view, b) {
+    const p = view.players[b.seat];
+    const place = view.places[b.place] || {};
+    const cam = place.camera || {};
+    const state = b.decided ? b.decided : b.state;
+    const li = el("li", {class: "builder s-" + state, "data-seat": b.seat},
+      el("div", {class: "row between"}, el("b", {class: "name"}, p.name),
+        el("span", {class: "pill s-" + state}, tr("state." + state))));
+    if (cam.state && cam.state !== "live" && b.state === "building") {
+      li.append(el("p", {class: "cam " + cam.state},
+        cam.state === "dead" ? tr("cam.dead", {s: cam.retry_in_s ?? "…"}) : tr("cam." + cam.state)));
+    }
+    if (b.overlay || b.photo) {
+      li.append(el("a", {href: b.overlay || b.photo, target: "_blank"},
+        el("img", {class: "shot", src: b.overlay || b.photo, alt: p.name, loading: "lazy"})));
+    }
+    const v = b.verdict;
+    if (v) {
+      const ul = el("ul", {class: "faults"});
+      for (const f of v.faults || []) ul.append(el("li", {}, words("fault", f)));
+      for (const r of v.reasons || []) ul.append(el("li", {class: "reason"}, words("reason", r)));
+      li.append(el("p", {class: "verdict v-" + v.verdict}, tr("verdict." + v.verdict)), ul);
+      if (b.decided) li.append(el("p", {class: "muted"},
+        tr("verdict.decided", {v: tr("verdict." + b.decided)})));
+    }
+    if (secret && view.round && !view.over) {
+      const acts = el("div", {class: "row wrap acts"});
+      if (b.state === "building" && view.round.status === "building") {
+        const file = el("input", {type: "file", accept: "image/*", capture: "environment",
+          class: "file", "aria-label": tr("ctl.photo") + " " + p.name});
+        const btn = el("button", {class: "button done", type: "button", onclick: async () => {
+          btn.disabled = true;
+          const fd = new FormData();
+          if (file.files && file.files[0]) fd.append("photo", file.files[0]);
+          await call("/done/" + b.seat, fd, true);
+          btn.disabled = false;
+        }}, tr("ctl.done"));
+        if (cam.kind === "upload") acts.append(file);
+        acts.append(btn);
+      }
+      if (b.state === "unsure" && !b.decided) {
+        acts.append(el("span", {class: "muted"}, tr("ctl.decide")),
+          el("button", {class: "button ok", type: "button",
+            onclick: () => call("/decide", {seat: b.seat, correct: true})}, tr("ctl.correct")),
+          el("button", {class: "button danger", type: "button",
+            onclick: () => call("/decide", {seat: b.seat, correct: false})}, tr("ctl.wrong")));
+      }
+      if (acts.childNodes.length) li.append(acts);
+    }
+    return li;
+  }
+
+  function render(view) {
+    $("table-name").textContent = view.name;
+    const rd = view.round;
+    if (rd) {
+      $("round-title").textContent = (rd.final ? tr("table.final") + " · " : "") +
+        tr("table.round", {n: rd.number}) + " · " + tr("table.lookout") + ": " +
+        view.players[rd.lookout].name;
+      drawGrid($("card"), rd.target);
+      $("card-caption").textContent = tr("table.card") + " " + (rd.card.id || "");
+      drawDie($("die"), rd.die);
+      let res = "";
+      if (rd.status === "void") res = tr("table.void");
+      else if (rd.taker !== null && rd.taker !== undefined) res = tr("table.taker", {name: view.players[rd.taker].name});
+      else if (rd.status === "replay") res = tr("table.nobody");
+      $("round-result").textContent = res;
+      const ul = $("builders");
+      ul.replaceChildren(...rd.builders.map((b) => builderItem(view, b)));
+    } else {
+      $("round-title").textContent = tr("table.noround");
+      $("builders").replaceChildren();
+    }
+    const pl = $("players");
+    pl.replaceChildren(...view.players.map((p) => el("li", {class: "player" +
+        (p.seat === view.lookout ? " lookout" : "") + (view.winners.includes(p.seat) ? " won" : "")},
+      el("span", {}, p.name + (p.seat === view.lookout ? " · " + tr("table.lookout") : "")),
+      el("span", {class: "tally", "aria-label": tr("table.penalties")},
+        "▮".repeat(p.penalties) + " " + p.penalties))));
+    const w = $("winner");
+    if (view.over) {
+      const names = view.winners.map((s) => view.players[s].name);
+      w.textContent = tr("table.over") + " · " + (names.length === 1 ?
+        tr("table.winner", {name: names[0]}) : tr("table.winners", {names: names.join(", ")}));
+      w.hidden = false;
+    } else w.hidden = true;
+    const canStart = !!secret && !view.over && (!rd || rd.status === "over" || rd.status === "void");
+    $("locked").hidden = !!secret;
+    $("start-form").hidden = !canStart;
+    $("demo-round").hidden = !(canStart && view.demo);
+    $("end-round").hidden = !(secret && rd && !view.over && rd.status !== "over" && rd.status !== "void");
+  }
+
+  $("start-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const f = e.target;
+    const card = f.card.value.trim();
+    const body = {die: f.die.value};
+    if (card.includes("\n") || /[.]/.test(card)) body.grid = card; else body.card_id = card;
+    call("/rounds", body);
+  });
+  $("demo-round").addEventListener("click", () => call("/rounds/demo", {}));
+  $("end-round").addEventListener("click", () => call("/end", {}));
+
+  let delay = 500;
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss://" : "ws://";
+    const ws = new WebSocket(proto + location.host + "/ws/tables/" + tableId);
+    ws.onopen = () => { delay = 500; $("live").textContent = tr("live.on"); $("live").className = "pill on"; };
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type === "view") { render(msg.view); app.dataset.seq = msg.view.seq; }
+    };
+    ws.onclose = () => {
+      $("live").textContent = tr("live.off"); $("live").className = "pill off";
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 8000);
+    };
+  }
+  connect();
+})();

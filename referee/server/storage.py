@@ -1,0 +1,133 @@
+"""The SQLite event store: tables and their events, one transaction per event (WAL).
+
+Nothing is kept only in memory: a table's state is rebuilt by replaying its events, so a crash
+or power cut mid-game loses at most the request in flight. `synchronous=FULL` makes every
+committed event durable before the request that made it returns.
+
+Schema:
+  tables(id, created_at, config JSON, admin_hash)   admin_hash = sha256 hex of the secret
+  events(table_id, seq 1.., at, kind, payload JSON)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.errors import RefereeError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+  id TEXT PRIMARY KEY,
+  created_at REAL NOT NULL,
+  config TEXT NOT NULL,
+  admin_hash TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  seq INTEGER NOT NULL,
+  at REAL NOT NULL,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  PRIMARY KEY (table_id, seq)
+);
+"""
+
+
+class StorageError(RefereeError):
+    """The database cannot be opened or written; the message names the file."""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One stored event: `seq` counts from 1 per table; `at` is Unix seconds."""
+
+    table_id: str
+    seq: int
+    at: float
+    kind: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    id: str
+    created_at: float
+    config: dict[str, Any]
+    admin_hash: str
+
+
+class EventStore:
+    """A thread-safe store over one SQLite file; every write is its own transaction."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+        except sqlite3.Error as e:
+            raise StorageError(f"cannot open the database {str(path)!r}: {e}") from e
+        self._lock = threading.Lock()
+        self.path = path
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create_table(self, table_id: str, config: dict[str, Any], admin_hash: str) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO tables (id, created_at, config, admin_hash) VALUES (?, ?, ?, ?)",
+                (table_id, time.time(), json.dumps(config), admin_hash))
+
+    def table(self, table_id: str) -> StoredTable | None:
+        with self._lock:
+            row = self._db.execute("SELECT id, created_at, config, admin_hash FROM tables "
+                                   "WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else StoredTable(row[0], row[1], json.loads(row[2]), row[3])
+
+    def table_ids(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT id FROM tables ORDER BY created_at")]
+
+    def append(self, table_id: str, kind: str, payload: dict[str, Any],
+               expect_seq: int | None = None) -> StoredEvent:
+        """Store one event in its own transaction; return it with its sequence number.
+
+        expect_seq: if given, the event must get exactly this number (optimistic check that
+            nobody appended since the caller read the table); else StorageError.
+        """
+        body = json.dumps(payload)
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events "
+                                           "WHERE table_id = ?", (table_id,)).fetchone()
+                seq = last + 1
+                if expect_seq is not None and seq != expect_seq:
+                    raise StorageError(f"table {table_id!r} moved on: event {seq}, "
+                                       f"expected {expect_seq}")
+                at = time.time()
+                self._db.execute("INSERT INTO events (table_id, seq, at, kind, payload) "
+                                 "VALUES (?, ?, ?, ?, ?)", (table_id, seq, at, kind, body))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return StoredEvent(table_id, seq, at, kind, payload)
+
+    def events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
+        """The table's events with seq > `after`, in order."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, at, kind, payload FROM events WHERE table_id = ? "
+                                    "AND seq > ? ORDER BY seq", (table_id, after)).fetchall()
+        return [StoredEvent(table_id, s, a, k, json.loads(p)) for s, a, k, p in rows]
