@@ -34,6 +34,27 @@ def rules_check(files: list[Path] = typer.Argument(..., help="Scenario JSON file
         raise typer.Exit(1)
 
 
+
+@rules_app.command("score")
+def rules_score(game: str = typer.Argument(..., help="The game; only tukki is scored so far."),
+                box: str = typer.Argument(..., help='A Tukki Tukki box, top row / bottom row, '
+                                          'e.g. "5 5 P 9 / 5 5 7 9".'),
+                as_json: bool = typer.Option(False, "--json",
+                                             help='One JSON object: {"score", "columns"}.')
+                ) -> None:
+    """Score a box by hand: the score with the reason per column (a table-side calculator)."""
+    if game != "tukki":
+        raise RulesError(f"rules score knows only tukki, not {game!r}")
+    from referee.games.tukki.scoring import parse_box, score_box
+
+    result = score_box(parse_box(box))
+    if as_json:
+        print(json.dumps(result.to_dict()))
+        return
+    for c in result.columns:
+        console.print(f"column {c.column}: {c.reason}: {c.points}", highlight=False)
+    console.print(f"score: {result.score}", highlight=False)
+
 def _play(game_name: str, players: int, bots: str, seed: int) -> None:
     game = get_game(game_name)
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else []
