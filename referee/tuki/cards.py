@@ -197,6 +197,19 @@ class Deck:
         return cls(level, tuple(cards))
 
 
+def find_card(card_id: str) -> Card:
+    """A card of the shipped decks by id (N.. normal, A.. advanced).
+
+    :raises CardError: for an id in neither deck.
+    """
+    for level in pieces()["levels"]:
+        deck = Deck.load(level)
+        if card_id in deck.ids:
+            return deck.get(card_id)
+    raise CardError(f"no card {card_id!r} in the decks; ids look like N01 (normal) or A01 "
+                    f"(advanced), see `referee cards list`")
+
+
 def _parse_edges(value: str, where_: str) -> tuple[tuple[str, str], ...]:
     pairs = {}
     for item in value.split():

@@ -1,0 +1,161 @@
+"""`referee cards list|show|generate`, `referee judge-grid`, `referee bench judge` (Tuki)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+console = Console()
+cards_app = typer.Typer(no_args_is_help=True, help="Tuki cards: list, show, generate the deck.")
+
+
+def _grid(rows: tuple[str, ...] | list[str], indent: str = "  ") -> str:
+    return "\n".join(indent + r for r in rows)
+
+
+@cards_app.command("list")
+def cards_list(level: str = typer.Option("all", help="normal, advanced or all.")) -> None:
+    """List the cards of the shipped decks: id, level, size, stones."""
+    from referee.tuki.cards import Deck
+    from referee.tuki.pieces import level_stones, pieces
+
+    levels = list(pieces()["levels"]) if level == "all" else [level]
+    for lv in levels:
+        level_stones(lv)
+        for c in Deck.load(lv).cards:
+            w, h = len(c.grid[0]), len(c.grid)
+            console.print(f"{c.id}  {c.level:<8}  {w}x{h}  {c.grid[0]}", highlight=False)
+
+
+@cards_app.command("show")
+def cards_show(card_id: str = typer.Argument(..., help="Card id, e.g. N01."),
+               die: str = typer.Option(None, "--die", help="Die face: bear, fish, eagle, "
+                                       "with +white, e.g. fish+white."),
+               as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")
+               ) -> None:
+    """Print a card as printed, and the target turned by the die face."""
+    from referee.tuki.cards import find_card, turn
+    from referee.tuki.die import DieFace
+
+    card = find_card(card_id)
+    face = DieFace.parse(die) if die is not None else None
+    target = turn(card, face) if face else None
+    if as_json:
+        out = card.to_dict()
+        if face:
+            out |= {"die": str(face), "target": list(target or ())}
+        print(json.dumps(out))
+        return
+    console.print(f"card {card.id} ({card.level}), as printed:", highlight=False)
+    console.print(_grid(card.grid), highlight=False)
+    if face:
+        rule = ("no stone may touch the table" if face.white_square
+                else "at least one stone touches the table")
+        console.print(f"target for {face} ({rule}):", highlight=False)
+        console.print(_grid(target or ()), highlight=False)
+
+
+@cards_app.command("generate")
+def cards_generate(level: str = typer.Option("all", help="normal, advanced or all."),
+                   count: int = typer.Option(40, help="Cards per deck."),
+                   seed: int = typer.Option(1, help="Random seed."),
+                   out: Path = typer.Option(None, help="Folder (default models/tuki/decks).")
+                   ) -> None:
+    """Write the sample deck(s) made by the project's generator."""
+    from referee.tuki.cards import DECKS, format_deck
+    from referee.tuki.generate import generate_deck
+    from referee.tuki.pieces import pieces
+
+    folder = out or DECKS
+    folder.mkdir(parents=True, exist_ok=True)
+    levels = list(pieces()["levels"]) if level == "all" else [level]
+    for lv in levels:
+        deck = generate_deck(lv, count, seed)
+        header = (f"Tuki sample deck, {lv} level: {count} cards made by\n"
+                  f"`referee cards generate --level {lv} --count {count} --seed {seed}`.\n"
+                  "Grids: rows top to bottom, '.' empty, G B P O stone cells (WORLD.md §2).")
+        path = folder / f"{lv}.txt"
+        path.write_text(format_deck(deck, header) + "\n", encoding="utf-8")
+        console.print(f"wrote {len(deck.cards)} cards to {path}", highlight=False)
+
+
+def judge_grid(card: str = typer.Option(None, "--card", help="Card id, e.g. N01."),
+               card_grid: Path = typer.Option(None, "--card-grid", help="A card grid file."),
+               die: str = typer.Option(..., "--die", help="Die face, e.g. bear or fish+white."),
+               build_grid: Path = typer.Option(..., "--build-grid", help="The build as a grid."),
+               lifted: float = typer.Option(0, "--lifted", help="Units the lowest row stands "
+                                            "above the table, on snow."),
+               level: str = typer.Option(None, "--level", help="normal or advanced (default: "
+                                         "from the card)."),
+               unit_mm: float = typer.Option(16.0, "--unit-mm", help="The unit u in mm."),
+               as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")
+               ) -> None:
+    """Judge a build given as a text grid (exact placement) against a card and die face."""
+    from referee.errors import RefereeError
+    from referee.tuki.buildgrid import build_from_grid
+    from referee.tuki.cards import Card, find_card, turn
+    from referee.tuki.die import DieFace
+    from referee.tuki.judge import judge
+
+    if (card is None) == (card_grid is None):
+        raise RefereeError("give exactly one of --card ID or --card-grid FILE")
+    face = DieFace.parse(die)
+    c = find_card(card) if card else Card.parse(str(card_grid),
+                                                card_grid.read_text(encoding="utf-8"), level)
+    lv = level or c.level
+    target = turn(c, face)
+    build = build_from_grid(build_grid.read_text(encoding="utf-8"), lifted, unit_mm)
+    verdict = judge(target, face, build, lv)
+    if as_json:
+        print(json.dumps(verdict.to_dict() | {"target": list(target)}))
+        return
+    colour = {"correct": "green", "wrong": "red", "unsure": "yellow"}[verdict.verdict]
+    console.print(f"[bold {colour}]{verdict.verdict}[/]")
+    for f in verdict.faults:
+        console.print(f"  fault {f.code}: {f.text}", highlight=False)
+    for r in verdict.reasons:
+        console.print(f"  unsure {r.code}: {r.text}", highlight=False)
+    console.print(f"target ({c.id}, {face}):", highlight=False)
+    console.print(_grid(target), highlight=False)
+
+
+def bench_judge(n: int = typer.Option(2000, help="Judgements to time."),
+                seed: int = typer.Option(1, help="Random seed.")) -> None:
+    """Time the judge on deck cards with jittered and displaced builds (ms per verdict)."""
+    import random
+    import time
+    from dataclasses import replace
+
+    from referee.build import MeasuredBuild
+    from referee.tuki.buildgrid import build_from_grid
+    from referee.tuki.cards import Deck, turn
+    from referee.tuki.die import FACES
+    from referee.tuki.judge import judge
+
+    rng = random.Random(seed)
+    cards = Deck.load("normal").cards + Deck.load("advanced").cards
+    cases = []
+    for _ in range(n):
+        c = rng.choice(cards)
+        face = rng.choice(FACES)
+        target = turn(c, face)
+        b = build_from_grid(target, lifted_u=1 if face.white_square else 0)
+        stones = [replace(s, x_u=s.x_u + rng.uniform(-0.6, 0.6)) for s in b.stones]
+        cases.append((target, face, MeasuredBuild(tuple(stones), b.unit_mm), c.level))
+    counts: dict[str, int] = {}
+    t0 = time.perf_counter()
+    for target, face, build, lv in cases:
+        v = judge(target, face, build, lv).verdict
+        counts[v] = counts.get(v, 0) + 1
+    ms = (time.perf_counter() - t0) * 1000 / n
+    console.print(f"judge: {n} verdicts, {ms:.3f} ms each; {counts}", highlight=False)
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add the Tuki commands to the `referee` app."""
+    app.add_typer(cards_app, name="cards")
+    app.command("judge-grid")(judge_grid)
+    bench_app.command("judge")(bench_judge)
