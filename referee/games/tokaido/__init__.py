@@ -1,0 +1,31 @@
+"""Tokaido, the seed's variant (shared/seeds/002, RULINGS.md Tokaido), in the shape of ENGINES.md.
+
+Notation, setup keys, expect keys, rulings and the filled-in values: docs/tokaido.md.
+"""
+
+from __future__ import annotations
+
+from referee.games.engine import GameInfo
+from referee.games.tokaido.actions import Action, parse_action
+from referee.games.tokaido.bots import HeuristicBot
+from referee.games.tokaido.data import load_rules
+from referee.games.tokaido.render import render
+from referee.games.tokaido.setup import from_setup, new_game
+from referee.games.tokaido.state import TokaidoState
+
+_rules = load_rules()
+
+GAME = GameInfo(
+    name="tokaido",
+    title="Tokaido",
+    min_players=_rules.min_players,
+    max_players=_rules.max_players,
+    new_game=new_game,
+    from_setup=from_setup,
+    parse_action=parse_action,
+    bots={"heuristic": HeuristicBot},
+    render=render,
+)
+TokaidoState.game = GAME
+
+__all__ = ["GAME", "Action", "TokaidoState", "from_setup", "new_game", "parse_action"]

@@ -1,0 +1,60 @@
+"""A rich rendering of a Tokaido table for `referee play tokaido` (public facts only)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from referee.games.tokaido.state import TokaidoState
+
+_STYLE = {"kyoto": "bold", "meal": "yellow3", "panorama": "blue", "encounter": "red",
+          "temple": "green", "souvenir": "bright_yellow", "hotspring": "magenta",
+          "inn": "bold white on grey30", "edo": "bold"}
+_SHORT = {"kyoto": "KYO", "meal": "mea", "panorama": "pan", "encounter": "enc",
+          "temple": "tmp", "souvenir": "sou", "hotspring": "spr", "inn": "INN", "edo": "EDO"}
+
+
+def _counts(d: dict[str, int]) -> str:
+    return ", ".join(f"{c}" + (f"x{n}" if n > 1 else "") for c, n in d.items()) or "-"
+
+
+def _road(state: TokaidoState) -> Text:
+    t = Text()
+    for i, space in enumerate(state.rules.spaces):
+        here = "".join(str(p) for p in range(state.num_players) if state.pos[p] == i)
+        t.append(f"{i}:{_SHORT[space]}", style=_STYLE[space])
+        t.append(f"[{here}] " if here else " ", style="bold reverse" if here else "")
+    return t
+
+
+def render(state: TokaidoState, seat: int | None = None) -> Group:
+    """The road, the players and the displays; `seat` is marked as "you"."""
+    obs = state.observation(0 if seat is None else seat)
+    parts = state.breakdown()
+    players = Table(title="Travellers", show_lines=False)
+    for col in ("seat", "character", "space", "coins", "points", "cards"):
+        players.add_column(col)
+    for p in range(state.num_players):
+        char = state._chars[p]
+        name = f"{p}" + (" (you)" if p == seat else "") + (" *" if p == obs["current_player"]
+                                                            else "")
+        players.add_row(name, f"{char.name}: {char.ability.text}",
+                        f"{state.pos[p]} {state.rules.spaces[state.pos[p]]}",
+                        str(state.coins[p]), str(parts[p]["total"]),
+                        _counts(obs["collected"][p]))
+    shown = Table(title="On the table", show_header=False)
+    shown.add_column("what")
+    shown.add_column("cards")
+    for s, row in enumerate(obs["meal_rows"], 1):
+        shown.add_row(f"meals, segment {s}", _counts(row))
+    for s, row in enumerate(obs["panorama_rows"], 1):
+        shown.add_row(f"panoramas, segment {s}", _counts(row))
+    shown.add_row("temples", _counts(obs["temples"]))
+    shown.add_row("souvenirs", _counts(obs["souvenirs"]))
+    shown.add_row("encounters", f"{', '.join(obs['encounter_face']) or '-'} "
+                  f"(+{obs['encounter_deck_size']} face down)")
+    shown.add_row("stories", f"{', '.join(obs['story_face']) or '-'} "
+                  f"(+{obs['story_deck_size']} face down)")
+    status = Text(f"phase: {obs['phase']}", style="bold")
+    return Group(_road(state), players, shown, status)

@@ -1,0 +1,355 @@
+"""The Tokaido state: the seed's variant with the rulings of RULINGS.md (Tokaido).
+
+Flow (seed steps 2-9): the rearmost traveller moves (ties: earlier arrival first; in Kyoto seat
+order), forward to an empty space, never past the next inn; then does that space's action.
+When every traveller stands at the inn, they choose meals in arrival order, then in arrival
+order each walks to the first free space at least 3 ahead and does its action. The game ends
+when all stand in Edo. Actions: see actions.py; cards are kind indices into `Rules.kinds`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from referee.games.engine import TERMINAL, IllegalActionError, State
+from referee.games.tokaido.actions import BLIND, SKIP, Action
+from referee.games.tokaido.data import Character, Kind, Rules
+from referee.games.tokaido.scoring import breakdown
+
+MOVE, ACTION, MEAL, END = "move", "action", "meal", "end"  # phases
+_MOVES = tuple(Action("move", i) for i in range(256))
+_TAKES: dict[str, Action] = {}
+
+
+def _take(code: str) -> Action:
+    a = _TAKES.get(code)
+    if a is None:
+        a = _TAKES[code] = Action("take", code)
+    return a
+
+
+class TokaidoState(State):
+    """One game. Decks: encounter and story piles keep their top at the END of the list."""
+
+    def __init__(self, rules: Rules, characters: list[str], rng: random.Random) -> None:
+        n = len(characters)
+        nk = len(rules.kinds)
+        self.rules = rules
+        self.num_players = n
+        self.characters = list(characters)
+        self._chars: list[Character] = [rules.character(c) for c in characters]
+        self.rng = rng
+        self.pos = [0] * n
+        self.stamp = list(range(n))  # arrival order on one's space: seat order in Kyoto
+        self.clock = n
+        self.coins = [c.coins for c in self._chars]
+        self.held = [[0] * nk for _ in range(n)]
+        self.meal_rows = [[0] * nk for _ in rules.meal_rows]
+        self.pano_rows = [[0] * nk for _ in rules.panorama_rows]
+        self.supply = [0] * nk  # temples and souvenirs, all face up
+        self.enc_face: list[int] = []
+        self.enc_deck: list[int] = []
+        self.story_face: list[int] = []
+        self.story_deck: list[int] = []
+        self.phase = MOVE
+        self.actor = 0
+        self.inn_stage = 0  # 0: none, 1: meals, 2: departures
+        self.queue: list[int] = []
+        self.edo_order: list[int] = []
+
+    # ----- the State API -------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == END else self.actor
+
+    def is_terminal(self) -> bool:
+        return self.phase == END
+
+    def legal_actions(self, player: int | None = None) -> list[Any]:
+        if self.phase == END or (player is not None and player != self.actor):
+            return []
+        p = self.actor
+        if self.phase == MOVE:
+            start = self.pos[p]
+            stop = self.rules.next_stop[start]
+            taken = set(self.pos)
+            return [_MOVES[i] for i in range(start + 1, stop) if i not in taken] + [_MOVES[stop]]
+        opts = self._options(p)
+        if self.phase == MEAL or self.rules.spaces[self.pos[p]] in self.rules.optional_spaces:
+            opts.append(SKIP)
+        return opts
+
+    def apply_action(self, action: Any) -> None:
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not a Tokaido action: {action!r}")
+        if self.phase == END:
+            raise IllegalActionError(f"{action}: the game is over (all travellers are in Edo)")
+        p = self.actor
+        if self.phase == MOVE:
+            if action.verb != "move":
+                raise IllegalActionError(f"{action}: seat {p} must move now (seed step 2); "
+                                         f"expected 'move N'")
+            self._check_move(p, action.arg)  # type: ignore[arg-type]
+            self._arrive(p, action.arg)  # type: ignore[arg-type]
+        else:
+            if action not in self.legal_actions():
+                raise IllegalActionError(self._why_not(p, action))
+            if action.verb == "take":
+                self._do_take(p, str(action.arg))
+            self.phase = MOVE
+        self._advance()
+
+    def returns(self) -> list[float]:
+        out = [0.0] * self.num_players
+        if self.phase == END:
+            out[self.winner()] = 1.0  # type: ignore[index]
+        return out
+
+    def scores(self) -> list[int]:
+        return [row["total"] for row in self.breakdown()]
+
+    def breakdown(self) -> list[dict[str, int]]:
+        """Per player, the points of each part as if the game ended now (scoring.PARTS)."""
+        return breakdown(self.rules, self.held, self.coins, self.characters)
+
+    def winner(self) -> int | None:
+        """Most points, then more coins, then earlier in Edo (RULINGS.md Ties); None before end."""
+        if self.phase != END:
+            return None
+        pts = self.scores()
+        return max(range(self.num_players),
+                   key=lambda p: (pts[p], self.coins[p], -self.edo_order.index(p)))
+
+    def clone(self) -> TokaidoState:
+        s = object.__new__(TokaidoState)
+        s.__dict__.update(self.__dict__)
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.pos, s.stamp, s.coins = self.pos[:], self.stamp[:], self.coins[:]
+        s.held = [h[:] for h in self.held]
+        s.meal_rows = [r[:] for r in self.meal_rows]
+        s.pano_rows = [r[:] for r in self.pano_rows]
+        s.supply = self.supply[:]
+        s.enc_face, s.enc_deck = self.enc_face[:], self.enc_deck[:]
+        s.story_face, s.story_deck = self.story_face[:], self.story_deck[:]
+        s.queue, s.edo_order = self.queue[:], self.edo_order[:]
+        s.characters, s._chars = self.characters[:], self._chars[:]
+        return s
+
+    # ----- moving and the inns -------------------------------------------------------------
+
+    def _check_move(self, p: int, n: int) -> None:
+        start, stop = self.pos[p], self.rules.next_stop[self.pos[p]]
+        if n <= start:
+            raise IllegalActionError(f"move {n}: seat {p} stands on {start}; travellers move "
+                                     f"forward only, never back (seed step 2)")
+        if n > stop:
+            raise IllegalActionError(f"move {n}: the {self.rules.spaces[stop]} at {stop} comes "
+                                     f"first; nobody walks past an inn (seed step 7)")
+        if n != stop and n in self.pos:
+            raise IllegalActionError(f"move {n}: space {n} is taken by seat "
+                                     f"{self.pos.index(n)}; only inns are shared (seed step 10)")
+
+    def _arrive(self, p: int, n: int) -> None:
+        self.pos[p] = n
+        self.stamp[p] = self.clock
+        self.clock += 1
+        if n == self.rules.edo:
+            self.edo_order.append(p)
+        elif self.rules.spaces[n] != "inn" and self._options(p):
+            self.phase, self.actor = ACTION, p  # an undoable space does nothing (step 10)
+
+    def _depart(self, p: int) -> None:
+        """Leave the inn for the first free space at least 3 ahead (RULINGS.md Inns)."""
+        start = self.pos[p]
+        stop = self.rules.next_stop[start]
+        target = next((i for i in range(start + self.rules.inn_leave_distance, stop)
+                       if i not in self.pos), stop)
+        self._arrive(p, target)
+
+    def _arrival_order(self) -> list[int]:
+        return sorted(range(self.num_players), key=lambda q: (self.pos[q], self.stamp[q]))
+
+    def _advance(self) -> None:
+        """Find the next decision: inn meals, inn departures, the end, or the rearmost move."""
+        while True:
+            if self.inn_stage == 1:
+                while self.queue:
+                    p = self.queue.pop(0)
+                    if self._meal_options(p):
+                        self.phase, self.actor = MEAL, p
+                        return
+                self.inn_stage, self.queue = 2, self._arrival_order()
+            if self.inn_stage == 2:
+                while self.queue:
+                    self._depart(self.queue.pop(0))
+                    if self.phase == ACTION:
+                        return
+                self.inn_stage = 0
+            if len(self.edo_order) == self.num_players:
+                self.phase = END
+                return
+            at = self.pos[0]
+            if self.rules.spaces[at] == "inn" and all(q == at for q in self.pos):
+                self.inn_stage, self.queue = 1, self._arrival_order()
+                continue
+            self.phase = MOVE
+            self.actor = min(range(self.num_players), key=lambda q: (self.pos[q], self.stamp[q]))
+            return
+
+    # ----- space actions -------------------------------------------------------------------
+
+    def price(self, p: int, kind: Kind) -> int | None:
+        """What `kind` costs seat p now: the card's price (temples: 0, 3, 6, ... by how many of
+        the group p holds, seed step 5), less the character's discount, never below 0; None
+        past the end of the temple price list."""
+        if kind.deck == "temple":
+            have = sum(self.held[p][i] for i in self.rules.deck_kinds["temple"]
+                       if self.rules.kinds[i].group == kind.group)
+            if have >= len(self.rules.temple_prices):
+                return None
+            base = self.rules.temple_prices[have]
+        else:
+            base = kind.price
+        ab = self._chars[p].ability
+        return max(0, base - ab.discount) if ab.deck == kind.deck else base
+
+    def _buyable(self, p: int, counts: list[int], deck: str) -> list[Action]:
+        kinds, coins = self.rules.kinds, self.coins[p]
+        out = []
+        for i in self.rules.deck_kinds[deck]:
+            if counts[i]:
+                cost = self.price(p, kinds[i])
+                if cost is not None and cost <= coins:
+                    out.append(_take(kinds[i].code))
+        return out
+
+    def _meal_options(self, p: int) -> list[Action]:
+        return self._buyable(p, self.meal_rows[self.rules.segment_of[self.pos[p]] - 1], "meal")
+
+    def _options(self, p: int) -> list[Action]:
+        """The takes at p's space, without `skip`; empty when the space can do nothing."""
+        if self.phase == MEAL:
+            return self._meal_options(p)
+        kinds = self.rules.kinds
+        space = self.rules.spaces[self.pos[p]]
+        if space == "meal":
+            return self._meal_options(p)
+        if space == "panorama":
+            row = self.pano_rows[self.rules.segment_of[self.pos[p]] - 1]
+            return [_take(kinds[i].code) for i in self.rules.deck_kinds["panorama"] if row[i]]
+        if space in ("temple", "souvenir"):
+            return self._buyable(p, self.supply, space)
+        if space == "encounter":
+            out = [_take(kinds[i].code) for i in dict.fromkeys(self.enc_face)]
+            return out + [_take(BLIND)] if self.enc_deck else out
+        if space == "hotspring":
+            return [_take(kinds[i].code) for i in dict.fromkeys(self.story_face)]
+        return []
+
+    def _do_take(self, p: int, code: str) -> None:
+        rules = self.rules
+        if code == BLIND:
+            kind = rules.kinds[self.enc_deck.pop()]
+        else:
+            kind = rules.by_code[code]
+            deck = kind.deck
+            if deck == "meal":
+                self.meal_rows[rules.segment_of[self.pos[p]] - 1][kind.idx] -= 1
+            elif deck == "panorama":
+                self.pano_rows[rules.segment_of[self.pos[p]] - 1][kind.idx] -= 1
+            elif deck == "encounter":
+                self.enc_face.remove(kind.idx)
+                if self.enc_deck:
+                    self.enc_face.append(self.enc_deck.pop())
+            elif deck == "story":
+                self.story_face.remove(kind.idx)
+                if self.story_deck:
+                    self.story_face.append(self.story_deck.pop())
+            else:
+                self.supply[kind.idx] -= 1
+        self.coins[p] -= self.price(p, kind) or 0  # before the card joins p's collection
+        self.held[p][kind.idx] += 1
+        self.coins[p] += kind.coins
+        ab = self._chars[p].ability
+        if ab.deck == kind.deck:
+            self.coins[p] += ab.coins
+
+    def _why_not(self, p: int, action: Action) -> str:
+        space = self.rules.spaces[self.pos[p]]
+        where = "the inn meal" if self.phase == MEAL else f"the {space} at {self.pos[p]}"
+        legal = ", ".join(str(a) for a in self.legal_actions())
+        if action.verb == "move":
+            return f"{action}: seat {p} must first finish {where}; expected one of: {legal}"
+        if action == SKIP:
+            return (f"skip: {where} cannot be skipped; the seed says one must take a card "
+                    f"(steps 3-4); expected one of: {legal}")
+        kind = self.rules.by_code.get(str(action.arg))
+        if kind is None and action.arg != BLIND:
+            return f"{action}: no card is called {action.arg!r}; expected one of: {legal}"
+        cost = self.price(p, kind) if kind is not None else None
+        if cost is not None and cost > self.coins[p]:
+            return (f"{action}: it costs {cost} coins and seat {p} has "
+                    f"{self.coins[p]}; expected one of: {legal}")
+        return f"{action}: not on offer at {where}; expected one of: {legal}"
+
+    # ----- views ---------------------------------------------------------------------------
+
+    def _codes(self, idxs: list[int]) -> list[str]:
+        return [self.rules.kinds[i].code for i in idxs]
+
+    def _count_codes(self, counts: list[int], deck: str | None = None) -> dict[str, int]:
+        kinds = self.rules.kinds
+        return {kinds[i].code: c for i, c in enumerate(counts)
+                if c and (deck is None or kinds[i].deck == deck)}
+
+    def _public(self) -> dict:
+        return {
+            "phase": self.phase,
+            "current_player": self.current_player(),
+            "characters": self.characters[:],
+            "position": self.pos[:],
+            "arrival": sorted(range(self.num_players), key=lambda q: self.stamp[q]),
+            "coins": self.coins[:],
+            "collected": [self._count_codes(h) for h in self.held],
+            "meal_rows": [self._count_codes(r) for r in self.meal_rows],
+            "panorama_rows": [self._count_codes(r) for r in self.pano_rows],
+            "temples": self._count_codes(self.supply, "temple"),
+            "souvenirs": self._count_codes(self.supply, "souvenir"),
+            "encounter_face": self._codes(self.enc_face),
+            "encounter_deck_size": len(self.enc_deck),
+            "story_face": self._codes(self.story_face),
+            "story_deck_size": len(self.story_deck),
+            "inn_queue": self.queue[:] if self.inn_stage else [],
+            "edo_order": self.edo_order[:],
+        }
+
+    def observation(self, player: int) -> dict:
+        """Everything on the table is face up; only the two pile orders stay hidden."""
+        return {"player": player, **self._public()}
+
+    def facts(self) -> dict:
+        parts = self.breakdown()
+        temple_groups = [[sum(h[i] for i in self.rules.deck_kinds["temple"]
+                              if self.rules.kinds[i].group == g) for g in (1, 2, 3)]
+                         for h in self.held]
+        return {
+            **self._public(),
+            "is_terminal": self.is_terminal(),
+            "winner": self.winner(),
+            "points": [r["total"] for r in parts],
+            "space": [self.rules.spaces[i] for i in self.pos],
+            "temple_counts": temple_groups,
+            **{f"{k}_points": [r[k] for r in parts] for k in parts[0] if k != "total"},
+        }
+
+    def to_dict(self) -> dict:
+        version, internal, gauss = self.rng.getstate()
+        return {
+            **self._public(),
+            "stamp": self.stamp[:], "clock": self.clock, "inn_stage": self.inn_stage,
+            "encounter_deck": self._codes(self.enc_deck[::-1]),
+            "story_deck": self._codes(self.story_deck[::-1]),
+            "rng": [version, list(internal), gauss],
+        }
