@@ -1,0 +1,27 @@
+"""TAKI (seed 003, RULINGS.md TAKI): a pure engine in the common shape of ENGINES.md.
+
+`GAME` is what the CLI, the server and the shared tests use; see docs/taki.md for the
+notation, setup keys, expect keys and every ruling.
+"""
+
+from referee.games.engine import GameInfo
+from referee.games.taki.actions import Action, parse_action
+from referee.games.taki.bots import HeuristicBot
+from referee.games.taki.render import render
+from referee.games.taki.setup import from_setup, new_game
+from referee.games.taki.state import TakiState
+
+GAME = GameInfo(
+    name="taki",
+    title="TAKI",
+    min_players=2,
+    max_players=10,
+    new_game=new_game,
+    from_setup=from_setup,
+    parse_action=parse_action,
+    bots={"heuristic": HeuristicBot},
+    render=render,
+)
+TakiState.game = GAME
+
+__all__ = ["GAME", "Action", "TakiState", "from_setup", "new_game", "parse_action"]

@@ -1,0 +1,83 @@
+"""The greedy `heuristic` TAKI bot: it sees only what its seat may know (hand and counts).
+
+Order of preference: a card that empties the hand; on a +2 stack a +2, then a King; a TAKI
+backed by cards of its colour; action cards that hurt the next player; cards of the colour it
+holds most of; a Change Color naming that colour; the King, +3 Breaker and drawing last. It
+always calls "last card" when it may (RULINGS.md TAKI "Last card": bots always declare).
+"""
+
+from __future__ import annotations
+
+import random
+
+from referee.games.taki.actions import BREAK, CLOSE, DRAW, END, PLAY, Action
+from referee.games.taki.cards import (
+    BREAKER,
+    CHANGE_COLOR,
+    COLOR_OF,
+    DIR,
+    KING,
+    PLUS,
+    PLUS2,
+    PLUS3,
+    RANK_OF,
+    STOP,
+    SUPERTAKI,
+    TAKI,
+)
+from referee.games.taki.state import TakiState
+
+
+class HeuristicBot:
+    """Scores each legal action and plays the best; ties go to the earliest in legal order."""
+
+    def choose(self, state: TakiState, rng: random.Random) -> Action:
+        legal = state.legal_actions()
+        called = [a for a in legal if a.last]
+        if called:
+            legal = called
+        hand = state._hands[state.current_player()]
+        per_color = [0, 0, 0, 0]
+        for k in hand:
+            if COLOR_OF[k] >= 0:
+                per_color[COLOR_OF[k]] += 1
+        return max(legal, key=lambda a: self._score(state, a, hand, per_color))
+
+    @staticmethod
+    def _score(state: TakiState, a: Action, hand: list[int], per_color: list[int]) -> float:
+        if a.verb == BREAK:
+            return 100.0
+        if a.verb == CLOSE:
+            return 2.0
+        if a.verb in (END, DRAW):
+            return 0.0 if a.verb == DRAW else 1.0
+        if a.verb != PLAY:  # pass
+            return 0.0
+        k = a.card
+        if len(hand) == 1 and RANK_OF[k] != PLUS:
+            return 1000.0  # goes out
+        rank, col = RANK_OF[k], COLOR_OF[k]
+        if state._pending:
+            return 50.0 if rank == PLUS2 else 40.0
+        if state._phase == 1:  # inside one's run: plain cards first, an action card last
+            return 20.0 if rank < STOP else 15.0
+        same = per_color[col] - 1 if col >= 0 else 0
+        if rank == TAKI:
+            return 10.0 + 4.0 * same
+        if k == SUPERTAKI:
+            return 9.0 + 4.0 * per_color[state._color]
+        if rank in (STOP, PLUS2):
+            return 14.0 + same
+        if rank == PLUS:
+            return 13.0 + same if len(hand) > 2 else 3.0
+        if rank == DIR:
+            return 11.0 + same
+        if k == CHANGE_COLOR:
+            return 8.0 + per_color[a.color]
+        if k == PLUS3:
+            return 11.0
+        if k == KING:
+            return 5.0
+        if k == BREAKER:
+            return 0.5
+        return 12.0 + same  # a number card

@@ -1,0 +1,493 @@
+"""The TAKI state machine: the rules of seed 003 with the rulings of RULINGS.md (TAKI).
+
+Variant: 116 cards, 2-10 players, matching on the active colour (kept apart from the leading
+card) or the leading card's symbol; Stop, +2 stacks, Change Direction, Change Color, TAKI runs
+(open and closed), Super TAKI, King, Plus, +3 with its answer window, the +3 Breaker in one's
+own turn, the "last card" call and its 4-card penalty; the 8-stage tournament as an option.
+docs/taki.md lists every ruling this module makes where the texts are silent.
+
+Encoding: cards are ints (cards.py); hands are sorted lists of cards; the draw pile is a list
+with its top at the end; the discard pile is bottom first. The *leading card* is the card to
+follow: the top of the discard pile, except that +3 Breakers lie on it without replacing it.
+A turn moves through phases: TURN (its start), RUN (inside one's own TAKI run), KING (after a
+King: one card or `end`), PLUS (after a Plus: a card or `draw`); ANSWER is the +3 window, where
+each other player decides `break` or `pass` in turn order.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from typing import Any
+
+from referee.games.engine import TERMINAL, GameInfo, IllegalActionError, State
+from referee.games.taki.actions import (
+    A_BREAK,
+    A_CLOSE,
+    A_DRAW,
+    A_END,
+    A_PASS,
+    BREAK,
+    CLOSE,
+    COLOR_PLAY,
+    DRAW,
+    END,
+    LAST_OF,
+    PASS,
+    PLAY,
+    PLAY_OF,
+    Action,
+)
+from referee.games.taki.cards import (
+    ANY,
+    BREAKER,
+    CHANGE_COLOR,
+    COLOR_NAMES,
+    COLOR_OF,
+    COLORS,
+    DIR,
+    HAND_SIZE,
+    IN_RUN,
+    KING,
+    MATCH,
+    ON_STACK,
+    PLUS,
+    PLUS2,
+    PLUS3,
+    RANK_OF,
+    STOP,
+    SUPERTAKI,
+    TAKI,
+    card_name,
+)
+
+TURN, RUN, KING_PHASE, PLUS_PHASE, ANSWER, OVER = range(6)
+PHASE_NAMES = ("turn", "run", "king", "plus", "answer", "over")
+NO_EFFECT = -1
+
+
+class TakiState(State):
+    """One TAKI game. Build it with `setup.new_game` or `setup.from_setup`."""
+
+    game: GameInfo
+
+    def __init__(self, hands: list[list[int]], deck: list[int], discard: list[int],
+                 color: int, *, rng: random.Random, direction: int = 1, current: int = 0,
+                 pending: int = 0, taki_open: bool = False, tournament: bool = False,
+                 stages: list[int] | None = None, above_lead: int = 0) -> None:
+        self.num_players = len(hands)
+        self._hands = [sorted(h) for h in hands]
+        self._deck = deck  # top last
+        self._discard = discard  # bottom first
+        self._above = above_lead  # Breakers lying on the leading card
+        self._lead = discard[-1 - above_lead]
+        self._color = color
+        self._dir = direction
+        self._cur = current
+        self._phase = TURN
+        self._pending = pending  # cards the active +2 stack makes the next decision draw
+        self._taki_open = taki_open  # a TAKI run on the table is not closed
+        self._run_color = color if taki_open else -1
+        self._run_len = 0  # cards played after the TAKI in the current player's run
+        self._called = False  # "last card" declared in this turn
+        self._owner = -1  # the +3's player while its answer window is open
+        self._winner = -1
+        self._tournament = tournament
+        self._stages = list(stages) if stages else [HAND_SIZE] * self.num_players
+        self._rng = rng
+        self._legal: list[Action] | None = None
+
+    # ---- the OpenSpiel-shaped API -------------------------------------------------------
+
+    def current_player(self) -> int:
+        return self._cur
+
+    def is_terminal(self) -> bool:
+        return self._winner >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The current player's legal actions: plays in card order, then draw/close/end, then
+        the same with the "last card" call when the player holds 2 cards or fewer; in the +3
+        window `break` (holding a BREAKER) and `pass`. Other seats have none."""
+        if player is not None and player != self._cur:
+            return []
+        legal = self._legal
+        return list(legal if legal is not None else self._gen())
+
+    def apply_action(self, action: Any) -> None:
+        """Apply one action of the current player.
+
+        :raises IllegalActionError: the rules forbid it now (the message names the rule); the
+            state is left unchanged.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._gen()
+        if action not in legal:
+            raise self._refusal(action)
+        self._legal = None
+        verb = action.verb
+        if action.last:
+            self._called = True
+        if verb == PLAY:
+            self._play(action.card, action.color)
+        elif verb == DRAW:
+            if self._phase == TURN:
+                n = self._pending or 1  # "draws the total and loses the turn"
+                self._pending = 0
+            else:  # after a Plus: draw one card and the turn ends
+                n = 1
+            self._draw(self._cur, n)
+            self._end_turn(NO_EFFECT)
+        elif verb == CLOSE or verb == END:
+            if self._phase == KING_PHASE:
+                self._end_turn(NO_EFFECT)
+            else:
+                self._end_run(closed=verb == CLOSE)
+        elif verb == PASS:
+            self._pass()
+        else:
+            self._break()
+
+    def returns(self) -> list[float]:
+        if self._winner < 0:
+            return [0.0] * self.num_players
+        return [1.0 if p == self._winner else 0.0 for p in range(self.num_players)]
+
+    def scores(self) -> list[int]:
+        """Per seat: the cards still to shed, hand plus the later tournament stages."""
+        return [len(h) + (s * (s - 1) // 2 if self._tournament else 0)
+                for h, s in zip(self._hands, self._stages, strict=True)]
+
+    def clone(self) -> TakiState:
+        c = object.__new__(TakiState)
+        c.__dict__.update(self.__dict__)
+        c._hands = [list(h) for h in self._hands]
+        c._deck = list(self._deck)
+        c._discard = list(self._discard)
+        c._stages = list(self._stages)
+        c._rng = random.Random()
+        c._rng.setstate(self._rng.getstate())
+        c._legal = None
+        return c
+
+    # ---- legal moves ---------------------------------------------------------------------
+
+    def _gen(self) -> list[Action]:
+        ph = self._phase
+        hand = self._hands[self._cur] if ph != OVER else []
+        if ph == ANSWER:
+            out = [A_BREAK, A_PASS] if BREAKER in hand else [A_PASS]
+            self._legal = out
+            return out
+        if ph == TURN:
+            ok = ON_STACK if self._pending else MATCH[self._lead][self._color]
+            tail: tuple[Action, ...] = (A_DRAW,)
+        elif ph == RUN:
+            ok = IN_RUN[self._run_color]
+            tail = (A_CLOSE, A_END) if self._run_len else (A_END,)
+        elif ph == KING_PHASE:
+            ok, tail = ANY, (A_END,)
+        elif ph == PLUS_PHASE:
+            ok, tail = MATCH[self._lead][self._color], (A_DRAW,)
+        else:
+            self._legal = []
+            return self._legal
+        out: list[Action] = []
+        prev = -1
+        for k in hand:
+            if k != prev:
+                prev = k
+                if ok[k]:
+                    if k == CHANGE_COLOR:
+                        out.extend(COLOR_PLAY)
+                    else:
+                        out.append(PLAY_OF[k])
+        out.extend(tail)
+        if len(hand) <= 2:  # the "last card" call, offered while it can matter
+            out += [LAST_OF[a] for a in out]
+        self._legal = out
+        return out
+
+    # ---- applying ------------------------------------------------------------------------
+
+    def _play(self, k: int, named: int) -> None:
+        p = self._cur
+        hand = self._hands[p]
+        hand.remove(k)
+        self._discard.append(k)
+        if k == BREAKER:  # "the next player follows the leading card under it"
+            self._above += 1
+        else:
+            self._lead = k
+            self._above = 0
+        col = COLOR_OF[k]
+        if col >= 0:
+            self._color = col
+        elif k == CHANGE_COLOR:
+            self._color = named
+        ph = self._phase
+        if ph == RUN:  # action cards inside a run have no effect (yet)
+            self._run_len += 1
+            if not hand:
+                self._emptied(p)
+            return
+        if ph == TURN and self._taki_open:
+            if col == self._run_color and not self._pending:  # continue the open TAKI
+                self._phase = RUN
+                self._run_len = 1
+                if not hand:
+                    self._emptied(p)
+                return
+            self._taki_open = False  # playing as usual ends the open TAKI
+            self._run_color = -1
+        if not hand and RANK_OF[k] != PLUS:  # "a game never ends on a Plus"
+            self._emptied(p)
+            if self._winner >= 0:
+                return
+        rank = RANK_OF[k]
+        if rank == TAKI or k == SUPERTAKI:  # a Super TAKI is a TAKI in the active colour
+            self._phase = RUN
+            self._run_color = self._color
+            self._run_len = 0
+            self._taki_open = True
+        elif k == KING:  # cancels an active +2 stack; then one card or `end`
+            self._pending = 0
+            self._phase = KING_PHASE
+        elif rank == PLUS:
+            self._phase = PLUS_PHASE
+        elif k == BREAKER:  # played in one's own turn: its player draws 3
+            self._draw(p, 3)
+            self._end_turn(NO_EFFECT)
+        else:
+            self._end_turn(k)
+
+    def _end_run(self, closed: bool) -> None:
+        """`close` or `end` of one's run: the run's last card acts now."""
+        if closed:
+            self._taki_open = False
+            self._run_color = -1
+        last = self._lead
+        rank = RANK_OF[last]
+        if rank == PLUS:  # the Plus acts: a card or `draw` follows, played as usual
+            self._taki_open = False
+            self._run_color = -1
+            self._phase = PLUS_PHASE
+        elif rank == TAKI or last == SUPERTAKI:
+            self._end_turn(NO_EFFECT)
+        else:
+            self._end_turn(last)
+
+    def _end_turn(self, effect: int) -> None:
+        """The last-card check, then `effect` (the turn's acting card), then the next seat."""
+        p = self._cur
+        if not self._called and len(self._hands[p]) == 1:
+            self._draw(p, 4)  # no "last card" call: 4 cards, before any +3 window
+        self._called = False
+        self._phase = TURN
+        self._run_len = 0
+        n = self.num_players
+        step = self._dir
+        if effect >= 0:
+            rank = RANK_OF[effect]
+            if rank == STOP:
+                step += step
+            elif rank == DIR:
+                self._dir = step = -step
+            elif rank == PLUS2:
+                self._pending += 2
+            elif effect == PLUS3:
+                self._owner = p
+                self._phase = ANSWER
+        self._cur = (p + step) % n
+
+    def _pass(self) -> None:
+        n = self.num_players
+        nxt = (self._cur + self._dir) % n
+        if nxt != self._owner:
+            self._cur = nxt
+            return
+        q = self._owner  # nobody broke it: every other player draws 3, in turn order
+        for _ in range(n - 1):
+            q = (q + self._dir) % n
+            self._draw(q, 3)
+        self._close_window()
+
+    def _break(self) -> None:
+        p = self._cur
+        hand = self._hands[p]
+        hand.remove(BREAKER)
+        self._discard.append(BREAKER)
+        self._above += 1  # the +3 stays the leading card; the active colour stays
+        if not hand:
+            self._emptied(p)
+            if self._winner >= 0:
+                return
+        self._draw(self._owner, 3)
+        self._close_window()
+
+    def _close_window(self) -> None:
+        self._phase = TURN
+        self._cur = (self._owner + self._dir) % self.num_players
+        self._owner = -1
+
+    def _emptied(self, p: int) -> None:
+        """An empty hand wins; in the tournament it moves its player to the next stage."""
+        if self._tournament and self._stages[p] > 1:
+            self._stages[p] -= 1
+            self._draw(p, self._stages[p])
+            return
+        self._winner = p
+        self._phase = OVER
+        self._cur = TERMINAL
+
+    def _draw(self, p: int, n: int) -> None:
+        deck = self._deck
+        hand = self._hands[p]
+        for _ in range(n):
+            if not deck:
+                self._refill()
+                if not deck:  # nothing left: the player draws what there is
+                    return
+            insort(hand, deck.pop())
+
+    def _refill(self) -> None:
+        """The discard pile under the leading card, shuffled, becomes the draw pile."""
+        keep = self._above + 1
+        d = self._discard
+        if len(d) <= keep:
+            return
+        rest = d[:-keep]
+        del d[:-keep]
+        self._rng.shuffle(rest)
+        self._deck.extend(rest)
+
+    # ---- refusals ------------------------------------------------------------------------
+
+    def _refusal(self, a: Any) -> IllegalActionError:
+        """Why `a` is not legal now, naming the rule (docs/taki.md)."""
+        if not isinstance(a, Action):
+            return IllegalActionError(f"expected a TAKI action (see parse_action), got {a!r}")
+        if self._phase == OVER:
+            return IllegalActionError(f"{a}: the game is over (seat {self._winner} won)")
+        p = self._cur
+        hand = self._hands[p]
+        ph = self._phase
+        if ph == ANSWER:
+            if a.last:
+                return IllegalActionError(f"{a}: 'last card' is called in one's own turn; "
+                                          f"seat {p} is answering a +3")
+            if a.verb == BREAK:
+                return IllegalActionError(f"{a}: seat {p} holds no BREAKER (rule +3: only a "
+                                          "+3 Breaker answers a +3)")
+            return IllegalActionError(
+                f"{a}: seat {p} must answer seat {self._owner}'s +3 with 'break' or 'pass' "
+                "(rule +3: no chains, a King is no answer)")
+        if a.verb in (BREAK, PASS):
+            return IllegalActionError(f"{a}: 'break' and 'pass' answer a +3, and no +3 "
+                                      "awaits an answer")
+        if a.last and len(hand) > 2:
+            return IllegalActionError(
+                f"{a}: seat {p} holds {len(hand)} cards; 'last card' is called with the move "
+                "that can leave one card (rule last card)")
+        if a.verb == PLAY:
+            if a.card not in hand:
+                return IllegalActionError(f"{a}: seat {p} holds no {card_name(a.card)}")
+            return IllegalActionError(f"{a}: {self._play_rule(a.card)}")
+        if a.verb == DRAW:
+            if ph == RUN:
+                return IllegalActionError(f"{a}: inside a TAKI run the choices are "
+                                          f"{COLOR_NAMES[self._run_color]} cards, 'close' and "
+                                          "'end' (rule TAKI)")
+            return IllegalActionError(f"{a}: after a King, play any one card or 'end' "
+                                      "(rule King)")
+        if ph == RUN:  # close with no card after the TAKI
+            return IllegalActionError(f"{a}: a TAKI played with no card after it cannot be "
+                                      "closed by its player; play on or 'end' (rule TAKI)")
+        if ph == PLUS_PHASE:
+            return IllegalActionError(f"{a}: after a Plus you must play a second card or "
+                                      "'draw' (rule Plus)")
+        if a.verb == CLOSE and ph == KING_PHASE:
+            return IllegalActionError(f"{a}: 'close' ends one's own TAKI run; after a King "
+                                      "play one card or 'end' (rule King)")
+        return IllegalActionError(f"{a}: '{a}' ends a TAKI run or a King's turn; at the start "
+                                  "of a turn play a card or 'draw' (rule a turn)")
+
+    def _play_rule(self, k: int) -> str:
+        ph = self._phase
+        if ph == RUN:
+            return (f"inside a TAKI run only {COLOR_NAMES[self._run_color]} cards may be "
+                    "played, then 'close' or 'end' (rule TAKI)")
+        if ph == TURN and self._pending:
+            return (f"a +2 stack of {self._pending} is active: only a +2 or a KING may be "
+                    "played, or 'draw' (rule +2)")
+        lead = card_name(self._lead)
+        if k in (CHANGE_COLOR, SUPERTAKI) and self._lead == PLUS3:
+            what = "a Change Color" if k == CHANGE_COLOR else "a Super TAKI"
+            return f"{what} may not be played on a +3 (rule {card_name(k)})"
+        return (f"{card_name(k)} matches neither the active colour "
+                f"{COLOR_NAMES[self._color]} nor the symbol of the leading card {lead} "
+                "(rule matching)")
+
+    # ---- views ---------------------------------------------------------------------------
+
+    def _public(self) -> dict:
+        return {
+            "current_player": None if self._cur == TERMINAL else self._cur,
+            "phase": PHASE_NAMES[self._phase],
+            "hand_size": [len(h) for h in self._hands],
+            "top": card_name(self._discard[-1]),
+            "leading": card_name(self._lead),
+            "active_color": COLORS[self._color],
+            "direction": self._dir,
+            "pending_draw": self._pending,
+            "taki_open": self._taki_open,
+            "run_color": COLORS[self._run_color] if self._run_color >= 0 else None,
+            "run_length": self._run_len,
+            "called_last": self._called,
+            "answering": self._owner if self._owner >= 0 else None,
+            "deck_size": len(self._deck),
+            "discard_size": len(self._discard),
+            "stage": list(self._stages),
+            "is_terminal": self._winner >= 0,
+            "winner": self._winner if self._winner >= 0 else None,
+        }
+
+    def facts(self) -> dict:
+        """Scenario facts (docs/taki.md "expect keys"): the public view plus all hands."""
+        f = self._public()
+        f["hands"] = [[card_name(k) for k in h] for h in self._hands]
+        return f
+
+    def observation(self, player: int) -> dict:
+        """What `player` may know: own hand, counts, the discard pile, the turn state."""
+        f = self._public()
+        f["player"] = player
+        f["hand"] = [card_name(k) for k in self._hands[player]]
+        f["discard"] = [card_name(k) for k in self._discard]
+        f["tournament"] = self._tournament
+        return f
+
+    def to_dict(self) -> dict:
+        """The whole state, JSON-ready, hidden cards and the RNG state included."""
+        version, internal, gauss = self._rng.getstate()
+        return {
+            "hands": [[card_name(k) for k in h] for h in self._hands],
+            "deck": [card_name(k) for k in reversed(self._deck)],
+            "discard": [card_name(k) for k in self._discard],
+            "above_lead": self._above,
+            "active_color": COLORS[self._color],
+            "direction": self._dir,
+            "current": self._cur,
+            "phase": PHASE_NAMES[self._phase],
+            "pending_draw": self._pending,
+            "taki_open": self._taki_open,
+            "run_color": self._run_color,
+            "run_length": self._run_len,
+            "called_last": self._called,
+            "answering": self._owner,
+            "winner": self._winner,
+            "tournament": self._tournament,
+            "stages": list(self._stages),
+            "rng": [version, list(internal), gauss],
+        }
