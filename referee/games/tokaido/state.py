@@ -173,6 +173,8 @@ class TokaidoState(State):
 
     def _advance(self) -> None:
         """Find the next decision: inn meals, inn departures, the end, or the rearmost move."""
+        if self.phase == ACTION:
+            return  # the traveller who just arrived acts first
         while True:
             if self.inn_stage == 1:
                 while self.queue:
