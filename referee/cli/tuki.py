@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-console = Console()
+console = Console(emoji=False, highlight=False)
 cards_app = typer.Typer(no_args_is_help=True, help="Tuki cards: list, show, generate the deck.")
 
 
