@@ -1,0 +1,54 @@
+"""A photo judged against a card: vision's measured build handed to the Tuki judge.
+
+This is the one place where pixels and rules meet (ARCHITECTURE.md: camera → vision →
+MeasuredBuild → judge); the CLI and the server call it, never the stages themselves.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from referee.build import MeasuredBuild
+from referee.tuki.die import DieFace
+from referee.tuki.judge import Verdict, judge
+from referee.vision.photo import decode_photo, read_photo  # noqa: F401  (re-exported)
+from referee.vision.station import Station, load_station  # noqa: F401  (re-exported)
+
+
+@dataclass
+class PhotoCheck:
+    """verdict; build (MeasuredBuild); overlay_bgr (H×W×3 uint8: the photo with the fitted
+    stones and faults drawn); timings_ms per stage plus `judge` and `total`."""
+
+    verdict: Verdict
+    build: MeasuredBuild
+    overlay_bgr: np.ndarray | None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {**self.verdict.to_dict(), "build": self.build.to_dict(),
+                "timings_ms": self.timings_ms}
+
+
+def check_photo(image_bgr: np.ndarray, station: Station, target_rows, face: DieFace | str,
+                level: str | None = None, overlay: bool = True) -> PhotoCheck:
+    """Judge the build in a H×W×3 uint8 BGR photo against the target (the turned card).
+
+    :raises referee.tuki.judge.BuildError: (never from a photo) a malformed build.
+    """
+    from referee.vision.overlay import draw_overlay
+    from referee.vision.pipeline import measure
+
+    t0 = time.perf_counter()
+    m = measure(image_bgr, station)
+    t1 = time.perf_counter()
+    verdict = judge(list(target_rows), face, m.build, level or station.level)
+    t2 = time.perf_counter()
+    timings = dict(m.timings_ms)
+    timings["judge"] = round((t2 - t1) * 1000, 2)
+    timings["total"] = round((t2 - t0) * 1000, 2)
+    img = draw_overlay(image_bgr, m, verdict) if overlay else None
+    return PhotoCheck(verdict, m.build, img, timings)

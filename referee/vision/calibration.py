@@ -1,0 +1,98 @@
+"""Station calibration: intrinsics from ChArUco views and the colour model from the colour photo.
+
+Sources: OpenCV `calibrateCameraExtended` (with the intrinsics' standard deviations, as
+WORLD.md §6 asks), the mat of WORLD.md §5, and the colour photo of WORLD.md §6.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.vision.colour import ColourModel, learn_from_stack, paper_white, to_lab
+from referee.vision.errors import CalibrationError, VisionError
+from referee.vision.photo import read_photo
+from referee.vision.pose import detect_mat, is_weak, solve_pose
+from referee.vision.rectify import FrontView, rectify
+from referee.vision.settings import default_settings
+
+MIN_VIEWS = 4
+
+
+def learn_colours_from_photo(photo: Path, station, order: str) -> ColourModel:
+    """The colour model from a colour photo: the stones lying horizontal on the build line,
+    stacked bottom to top in `order` (e.g. `GBPO`), left ends aligned (WORLD.md §6).
+
+    :raises CalibrationError: no mat, or the stack is not found.
+    """
+    image = read_photo(photo)
+    s = default_settings()
+    det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    if is_weak(det, s):
+        raise CalibrationError(f"{photo}: the referee mat is not visible in the colour photo")
+    pose = solve_pose(det, station.camera_for(image.shape), station.dist_coeffs)
+    view = FrontView.for_settings(s.px_per_mm, s.view_height_mm)
+    lab = to_lab(rectify(image, pose, view), paper_white(image, pose))
+    try:
+        return learn_from_stack(lab, view, order, station.unit_mm)
+    except ValueError as e:
+        raise CalibrationError(f"{photo}: {e}") from None
+
+
+@dataclass(frozen=True)
+class CameraCalibration:
+    """camera_matrix 3×3, dist_coeffs (5,), rms_px, their standard deviations, views used."""
+
+    camera_matrix: np.ndarray
+    dist_coeffs: np.ndarray
+    rms_px: float
+    std_intrinsics: np.ndarray
+    views_used: int
+    image_size: tuple[int, int]
+
+
+def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> CameraCalibration:
+    """Intrinsics from photos of the mat held at several angles.
+
+    The principal point stays at the centre unless asked (few, alike views are
+    ill-conditioned: WORLD.md §6).
+    :raises CalibrationError: fewer than MIN_VIEWS usable views, or photos of different sizes.
+    """
+    obj, img, size = [], [], None
+    s = default_settings()
+    for p in photos:
+        try:
+            image = read_photo(p)
+        except VisionError:
+            continue
+        hw = image.shape[1], image.shape[0]
+        if size is not None and hw != size:
+            raise CalibrationError(f"{p}: {hw[0]}×{hw[1]} px, but the first photo is "
+                                   f"{size[0]}×{size[1]}; use one camera setting")
+        size = hw
+        det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        if is_weak(det, s) or det.n_charuco < 6:
+            continue
+        obj.append(det.object_points.astype(np.float32))
+        img.append(det.image_points.astype(np.float32))
+    if len(obj) < MIN_VIEWS:
+        raise CalibrationError(f"only {len(obj)} of {len(photos)} photos show the mat well "
+                               f"enough; at least {MIN_VIEWS} are needed, from varied angles")
+    w, h = size
+    f0 = 1.2 * max(w, h)
+    k0 = np.array([[f0, 0, (w - 1) / 2], [0, f0, (h - 1) / 2], [0, 0, 1]], np.float64)
+    flags = cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_FIX_K3
+    if fix_principal_point:
+        flags |= cv2.CALIB_FIX_PRINCIPAL_POINT
+    rms, k, d, _, _, std_in, _, _ = cv2.calibrateCameraExtended(
+        obj, img, size, k0, np.zeros(5), flags=flags)
+    return CameraCalibration(k, d.ravel()[:5], float(rms), std_in.ravel(), len(obj), size)
+
+
+def check_pose_quality(image: np.ndarray, station) -> float:
+    """RMS reprojection error (px) of the mat in one photo, for the calibration report."""
+    det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    return solve_pose(det, station.camera_for(image.shape), station.dist_coeffs).rms_px

@@ -1,0 +1,185 @@
+"""Colour: white balance from the mat's paper, the stones' colour model, and pixel labels.
+
+Colours are compared in CIE Lab after dividing the photo by the paper's white (von Kries), so a
+warm or cool lamp and an off white balance (WORLD.md §7) cancel out. The model is learned per
+station from its colour photo (WORLD.md §6) or taken from the default priors in
+models/colours.yaml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import yaml
+
+from referee.paths import MODELS
+from referee.vision.mat import WHITE_MARGINS
+from referee.vision.pose import Pose
+
+WHITE = "white"
+
+
+def paper_white(image: np.ndarray, pose: Pose) -> np.ndarray:
+    """Median BGR of the mat's plain paper margins in H×W×3 uint8 `image`; shape (3,) float32.
+
+    :raises ValueError: no margin pixel lies inside the photo.
+    """
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    for r in WHITE_MARGINS:
+        corners = np.array([[r.x0, r.y0, 0], [r.x1, r.y0, 0], [r.x1, r.y1, 0], [r.x0, r.y1, 0]])
+        poly = pose.project(corners).round().astype(np.int32)
+        cv2.fillConvexPoly(mask, poly, 255)
+    px = image[mask > 0]
+    if len(px) < 20:
+        raise ValueError("the mat's paper margins are outside the photo")
+    return np.median(px, axis=0).astype(np.float32)
+
+
+def to_lab(image: np.ndarray, white_bgr: np.ndarray) -> np.ndarray:
+    """White-balanced Lab of H×W×3 uint8 BGR: float32, L 0–100 (paper ≈ 100), a, b ±127."""
+    f = image.astype(np.float32) / np.maximum(white_bgr.astype(np.float32), 1.0)
+    return cv2.cvtColor(np.clip(f, 0, 1.2), cv2.COLOR_BGR2Lab)
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """Lab centre per stone colour (`G B P O`) plus the snow's white, and how it was learned.
+
+    source: `photo` (learned from the station's colour photo) or `priors` (defaults).
+    """
+
+    centres: dict[str, tuple[float, float, float]]
+    source: str = "priors"
+    lightness_weight: float = 0.4
+    max_distance: float = 22.0
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "lightness_weight": self.lightness_weight,
+                "max_distance": self.max_distance,
+                "centres": {k: [round(float(x), 2) for x in v] for k, v in self.centres.items()}}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> ColourModel:
+        return cls({k: tuple(map(float, v)) for k, v in d["centres"].items()},
+                   d.get("source", "photo"), float(d.get("lightness_weight", 0.4)),
+                   float(d.get("max_distance", 22.0)))
+
+    @classmethod
+    def priors(cls) -> ColourModel:
+        """The default priors of models/colours.yaml (used without a colour photo)."""
+        raw = yaml.safe_load((MODELS / "colours.yaml").read_text(encoding="utf-8"))
+        return cls.from_dict({**raw, "source": "priors"})
+
+    def distances(self, lab: np.ndarray, colours: str) -> dict[str, np.ndarray]:
+        """Per class (the given stone colours and white): weighted Lab distance, H×W float32."""
+        out = {}
+        for c in [*colours, WHITE]:
+            lc, ac, bc = self.centres[c]
+            dl = (lab[..., 0] - lc) * self.lightness_weight
+            out[c] = np.sqrt(dl * dl + (lab[..., 1] - ac) ** 2 + (lab[..., 2] - bc) ** 2)
+        return out
+
+    def masks(self, lab: np.ndarray, colours: str,
+              others: list[tuple[float, float, float]] = ()) -> dict[str, np.ndarray]:
+        """Per stone colour: H×W bool, pixels nearer that colour than any other class (white,
+        and `others` such as the table's colours) and within `max_distance`."""
+        d = self.distances(lab, colours)
+        extra = []
+        for lc, ac, bc in others:
+            dl = (lab[..., 0] - lc) * self.lightness_weight
+            extra.append(np.sqrt(dl * dl + (lab[..., 1] - ac) ** 2 + (lab[..., 2] - bc) ** 2))
+        stack = np.stack([d[c] for c in [*colours, WHITE]] + extra)
+        best = np.argmin(stack, axis=0)
+        near = np.min(stack, axis=0) < self.max_distance
+        return {c: (best == i) & near for i, c in enumerate(colours)}
+
+
+def learn_from_stack(lab_front: np.ndarray, view, stack_bottom_to_top: str,
+                     unit_mm: float) -> ColourModel:
+    """Learn the colour model from a rectified front view of the colour photo (WORLD.md §6).
+
+    lab_front: the photo's front view in white-balanced Lab (see `to_lab`); the stones lie
+    horizontal on the build line, stacked from the table up in `stack_bottom_to_top` order.
+
+    :raises ValueError: a stone of the stack cannot be found.
+    """
+    bands = []
+    for k, colour in enumerate(stack_bottom_to_top):
+        _, r0 = view.to_px(0, (k + 0.7) * unit_mm)
+        _, r1 = view.to_px(0, (k + 0.3) * unit_mm)
+        band = lab_front[int(r0):int(r1) + 1]
+        if band.size == 0:
+            raise ValueError(f"stone {colour} of the colour stack is outside the view")
+        bands.append(band)
+    # The stones are 5 u long with left ends aligned: find the 5 u window of columns that
+    # differs most from each row's background (the row median), summed over the rows.
+    dev = np.zeros(lab_front.shape[1], np.float64)
+    for band in bands:
+        col = np.median(band, axis=0)
+        d = np.linalg.norm(col - np.median(col, axis=0), axis=1)
+        dev += d / max(float(np.percentile(d, 99)), 1e-6)
+    win = int(round(5 * unit_mm * view.px_per_mm))
+    if len(dev) < win:
+        raise ValueError("the front view is narrower than one stone")
+    sums = np.convolve(dev, np.ones(win), mode="valid")
+    a = int(np.argmax(sums))
+    if sums[a] / win < 0.25:
+        raise ValueError("the colour stack was not found in the photo")
+    cut = win // 5
+    centres: dict[str, tuple[float, float, float]] = {}
+    for colour, band in zip(stack_bottom_to_top, bands, strict=True):
+        centres[colour] = tuple(float(x) for x in np.median(
+            band[:, a + cut:a + win - cut].reshape(-1, 3), axis=0))
+    ls = [v[0] for v in centres.values()]
+    centres[WHITE] = (max(96.0, max(ls) + 8.0), 0.0, 0.0)
+    return ColourModel(centres, "photo")
+
+
+# Table around the mat, on the table plane (board mm): left, right and behind the paper.
+TABLE_REGIONS = ((-90.0, -25.0, -120.0, 110.0), (305.0, 370.0, -120.0, 110.0),
+                 (-40.0, 320.0, -260.0, -110.0))
+
+
+def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: ColourModel,
+                  k: int = 3) -> list[tuple[float, float, float]]:
+    """Lab centres of the table around the mat (k-means), as extra non-stone classes.
+
+    A centre within half the model's `max_distance` of a stone colour is dropped, so that a
+    spare stone or a table of a stone's colour never hides the real stones.
+    """
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    for x0, x1, y0, y1 in TABLE_REGIONS:
+        corners = np.array([[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]], np.float64)
+        poly = pose.project(corners)
+        if not np.all(np.isfinite(poly)) or np.abs(poly).max() > 1e5:
+            continue
+        cv2.fillConvexPoly(mask, poly.round().astype(np.int32), 255)
+    mask[::2] = 0
+    mask[:, ::2] = 0
+    px = image[mask > 0]
+    if len(px) < 50:
+        return []
+    if len(px) > 4000:
+        px = px[:: len(px) // 4000]
+    px = to_lab(px.reshape(-1, 1, 3), white_bgr).reshape(-1, 3)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, centres = cv2.kmeans(px, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    keep = []
+    stones = [v for c, v in model.centres.items() if c != WHITE]
+    for i, c in enumerate(centres):
+        if np.mean(labels.ravel() == i) < 0.05:
+            continue
+        d = min(_dist(model, c, s) for s in stones)
+        if d > model.max_distance / 2:
+            keep.append(tuple(float(x) for x in c))
+    return keep
+
+
+def _dist(model: ColourModel, a, b) -> float:
+    return float(np.sqrt(((a[0] - b[0]) * model.lightness_weight) ** 2 + (a[1] - b[1]) ** 2
+                         + (a[2] - b[2]) ** 2))

@@ -1,0 +1,124 @@
+"""The labelled photo-set format of WORLD.md §6, and `eval` over it.
+
+An evaluation never reads `truth`; it uses each station's colour photo and intrinsics as a
+user's setup would. Time is counted from the decoded image to the verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.vision.errors import VisionError
+
+
+class DatasetError(VisionError):
+    """A folder that is not a photo set in the WORLD.md §6 format."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One labelled photo: id, station id, level, image path, target rows, die face text,
+    expected verdict and faults (from label.json, never its `truth`)."""
+
+    id: str
+    station: str
+    level: str
+    image: Path
+    target: tuple[str, ...]
+    die: str
+    verdict: str
+    faults: tuple[str, ...]
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise DatasetError(f"cannot read {path}: {e}") from None
+
+
+def scenes(root: Path) -> Iterator[Scene]:
+    """The scenes of a set, sorted by id.
+
+    :raises DatasetError: no scenes/ folder, or a label without a needed field.
+    """
+    root = Path(root)
+    folder = root / "scenes"
+    if not folder.is_dir():
+        raise DatasetError(f"{root} is not a photo set: it has no scenes/ folder")
+    for d in sorted(p for p in folder.iterdir() if p.is_dir()):
+        lab = _read_json(d / "label.json")
+        try:
+            die = lab["die"]
+            face = die["animal"] + ("+white" if die.get("white_square") else "")
+            yield Scene(lab.get("id", d.name), lab["station"], lab.get("level", "normal"),
+                        d / "image.jpg", tuple(lab["target"]), face, lab["verdict"],
+                        tuple(lab.get("faults", [])))
+        except (KeyError, TypeError) as e:
+            raise DatasetError(f"{d / 'label.json'}: missing or wrong field {e}") from None
+
+
+@dataclass
+class SceneResult:
+    id: str
+    expected: str
+    got: str
+    faults: list[str]
+    reasons: list[str]
+    ms: float
+    expected_faults: list[str] = field(default_factory=list)
+    stage_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class EvalSummary:
+    results: list[SceneResult]
+
+    def to_dict(self) -> dict:
+        r = self.results
+        n = len(r)
+        ms = sorted(x.ms for x in r)
+        return {
+            "scenes": n,
+            "accuracy": round(sum(x.got == x.expected for x in r) / n, 4) if n else 0.0,
+            "confidently_wrong": sum(
+                (x.expected, x.got) in (("correct", "wrong"), ("wrong", "correct")) for x in r),
+            "unsure": sum(x.got == "unsure" for x in r),
+            "median_ms": round(statistics.median(ms), 1) if n else 0.0,
+            "p95_ms": round(ms[min(n - 1, int(round(0.95 * (n - 1))))], 1) if n else 0.0,
+        }
+
+
+def evaluate(root: Path, limit: int | None = None, on_result=None) -> EvalSummary:
+    """Judge every scene of the set at `root`; `on_result(SceneResult)` is called per scene."""
+    import time
+
+    from referee.check import check_photo
+    from referee.vision.photo import read_photo
+    from referee.vision.station import load_station
+
+    root = Path(root)
+    stations = {}
+    results = []
+    for i, sc in enumerate(scenes(root)):
+        if limit is not None and i >= limit:
+            break
+        if sc.station not in stations:
+            stations[sc.station] = load_station(root / "stations" / sc.station / "station.json")
+        image = read_photo(sc.image)
+        t0 = time.perf_counter()
+        chk = check_photo(image, stations[sc.station], sc.target, sc.die, sc.level,
+                          overlay=False)
+        ms = (time.perf_counter() - t0) * 1000
+        v = chk.verdict
+        res = SceneResult(sc.id, sc.verdict, v.verdict, [f.code for f in v.faults],
+                          [r.code for r in v.reasons], round(ms, 1), list(sc.faults),
+                          chk.timings_ms)
+        results.append(res)
+        if on_result:
+            on_result(res)
+    return EvalSummary(results)

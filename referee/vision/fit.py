@@ -1,0 +1,137 @@
+"""Colour masks + pose → fitted 3D bars → the measured build (WORLD.md §1, §4).
+
+Each stone is a 1 × 1 × 5 u bar whose front face stands on the build line. In the front view
+(see rectify.py) the front face is an exact rectangle of 5 × 1 u (H) or 1 × 5 u (V); the top
+face and one side face show as bands displaced toward the camera, by a vector computed from the
+pose. A bar is fitted per colour by correlating its mask with a template: the face counts for,
+thin strips just outside the face and its bands count against, the bands themselves are
+neutral (they may be hidden by neighbours). Depth is not observable from one view; the front
+faces are taken on the build line, and that doubt is part of each stone's sigma.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.vision.pose import Pose
+from referee.vision.rectify import FrontView
+
+STRIP_MM = 3.0  # width of the penalty strips around a face
+
+
+@dataclass(frozen=True)
+class BarFit:
+    """One fitted bar in the front view: colour, `H`/`V`, the lower-left corner of its front
+    face (x_mm along the build line, h_mm above the table), and how well it fits.
+
+    fill: share of the front face showing the colour (0–1); score: template response;
+    sharpness_px: curvature-based positional doubt of the peak, in front-view px.
+    """
+
+    colour: str
+    orientation: str
+    x_mm: float
+    h_mm: float
+    fill: float
+    score: float
+    sharpness_px: float
+
+
+def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:
+    """Where a point `depth_mm` behind the build line appears in the front view, relative to
+    the point in front of it: (dx_mm, dh_mm), at the centre of the build zone."""
+    a = view.board_points(140.0, 40.0)
+    b = view.board_points(140.0, 40.0, depth_mm=depth_mm)
+    c = pose.camera_centre_mm()
+    # intersect the ray camera→b with the plane y = plane_y
+    d = b[0] - c
+    t = (view.plane_y_mm - c[1]) / d[1]
+    p = c + t * d
+    return float(p[0] - a[0, 0]), float(-p[2] + a[0, 2])
+
+
+def _template(w_px: int, h_px: int, band: tuple[float, float], s: float
+              ) -> tuple[np.ndarray, tuple[int, int]]:
+    """Correlation kernel for a face of w×h px with its band (dx, dh in px); returns the
+    kernel (float32) and the face's lower-left corner (col, row) inside it."""
+    bx, bh = band[0], band[1]
+    st = max(2, round(STRIP_MM * s))
+    pad_l = st + max(0, round(-bx))
+    pad_r = st + max(0, round(bx))
+    pad_t = st + max(0, round(bh))
+    pad_b = st
+    kw, kh = w_px + pad_l + pad_r, h_px + pad_t + pad_b
+    k = np.zeros((kh, kw), np.float32)
+    face = (slice(pad_t, pad_t + h_px), slice(pad_l, pad_l + w_px))
+    # penalty region: everything in the kernel outside face ∪ band, near its outline
+    occupied = np.zeros_like(k, np.uint8)
+    poly_face = np.array([[pad_l, pad_t], [pad_l + w_px, pad_t], [pad_l + w_px, pad_t + h_px],
+                          [pad_l, pad_t + h_px]], np.float32)
+    shifted = poly_face + np.array([bx, -bh], np.float32)
+    hull = cv2.convexHull(np.concatenate([poly_face, shifted])).round().astype(np.int32)
+    cv2.fillConvexPoly(occupied, hull, 1)
+    outside = occupied == 0
+    n_out = max(int(outside.sum()), 1)
+    k[outside] = -0.6 * (w_px * h_px) / n_out  # strips weigh as much as 0.6 of a face
+    k[face] = 1.0
+    k /= float(w_px * h_px)
+    return k, (pad_l, pad_t + h_px)
+
+
+def fit_bar(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
+            band_mm: tuple[float, float], region: tuple[float, float, float, float]
+            ) -> BarFit | None:
+    """Best H or V bar for one colour's H×W bool mask; None if the colour is absent.
+
+    region: (x0, x1, h0, h1) mm where a bar's lower-left corner may be.
+    """
+    s = view.px_per_mm
+    m = mask.astype(np.float32)
+    best: BarFit | None = None
+    u = unit_mm * s
+    band = (band_mm[0] * s, band_mm[1] * s)
+    for orient, (w, h) in (("H", (5 * u, u)), ("V", (u, 5 * u))):
+        w_px, h_px = round(w), round(h)
+        k, (ax, ay) = _template(w_px, h_px, band, s)
+        resp = cv2.filter2D(m, -1, k, anchor=(ax, ay), borderType=cv2.BORDER_CONSTANT)
+        # restrict the lower-left corner to the region
+        c0, r1 = view.to_px(region[0], region[2])
+        c1, r0 = view.to_px(region[1], region[3])
+        c0, c1 = max(0, int(c0)), min(m.shape[1] - 1, int(c1))
+        r0, r1 = max(0, int(r0)), min(m.shape[0] - 1, int(r1))
+        sub = resp[r0:r1 + 1, c0:c1 + 1]
+        if sub.size == 0:
+            continue
+        rr, cc = np.unravel_index(int(np.argmax(sub)), sub.shape)
+        score = float(sub[rr, cc])
+        dr = _parabola(sub[max(rr - 1, 0):rr + 2, cc]) if 0 < rr < sub.shape[0] - 1 else 0.0
+        dc = _parabola(sub[rr, max(cc - 1, 0):cc + 2]) if 0 < cc < sub.shape[1] - 1 else 0.0
+        col, row = c0 + cc + dc, r0 + rr + dr
+        x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
+        fr0, fc0 = int(round(row - h_px)), int(round(col))
+        fill = float(m[max(fr0, 0):max(fr0 + h_px, 0), max(fc0, 0):max(fc0 + w_px, 0)].sum()
+                     ) / (w_px * h_px)
+        sharp = _sharpness(sub, rr, cc)
+        if best is None or score > best.score:
+            best = BarFit(colour, orient, float(x_mm), float(h_mm), fill, score, sharp)
+    return best
+
+
+def _parabola(v: np.ndarray) -> float:
+    if len(v) != 3:
+        return 0.0
+    den = v[0] - 2 * v[1] + v[2]
+    return float(np.clip(0.5 * (v[0] - v[2]) / den, -0.5, 0.5)) if den < 0 else 0.0
+
+
+def _sharpness(sub: np.ndarray, rr: int, cc: int) -> float:
+    """Positional doubt (px) from how fast the response falls around its peak."""
+    peak = sub[rr, cc]
+    if peak <= 0:
+        return 99.0
+    near = sub[max(rr - 6, 0):rr + 7, max(cc - 6, 0):cc + 7]
+    ys, xs = np.nonzero(near >= peak * 0.97)
+    return float(max(np.ptp(ys) if len(ys) else 0, np.ptp(xs) if len(xs) else 0)) / 2.0

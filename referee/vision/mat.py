@@ -1,0 +1,109 @@
+"""The referee mat A4 v2 (WORLD.md §5): its ChArUco board, its regions, and the printable sheet.
+
+All lengths in mm in the board frame: origin at the board's top-left corner, x to the right as
+the camera sees it, y toward the camera, z into the table (height above the table is -z).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+PAPER_W_MM, PAPER_H_MM = 297.0, 210.0
+BOARD_LEFT_MM, BOARD_TOP_MM = 8.5, 80.0  # board's top-left corner on the paper
+SQUARES = (7, 3)
+SQUARE_MM, MARKER_MM = 40.0, 30.0
+BUILD_LINE_Y_MM = -15.0
+BUILD_ZONE = (40.0, 240.0, -70.0, -5.0)  # x0, x1, y0, y1: the printed grey outline
+PAPER_BEYOND = (-8.5, 288.5, -80.0, 0.0)  # where counted stones may stand
+
+
+@cache
+def board() -> cv2.aruco.CharucoBoard:
+    """The mat's board, exactly as WORLD.md §5 defines it (OpenCV's default layout)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    return cv2.aruco.CharucoBoard(SQUARES, SQUARE_MM, MARKER_MM, dictionary)
+
+
+@dataclass(frozen=True)
+class PaperRegion:
+    """A rectangle of plain white paper in board mm (x0, x1, y0, y1), for white balance."""
+
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+
+
+# Plain paper around the board: the left, right and front margins (never under a build).
+WHITE_MARGINS = (
+    PaperRegion(-7.5, -1.5, 4.0, 116.0),
+    PaperRegion(281.5, 287.5, 4.0, 116.0),
+    PaperRegion(10.0, 270.0, 122.0, 127.0),
+)
+
+
+def render_sheet(px_per_mm: float = 10.0) -> np.ndarray:
+    """The whole A4 sheet as an image, H×W uint8 grey, at `px_per_mm`.
+
+    Draws the board, the build zone outline, the dashed build line, a 100 mm check ruler and one
+    line of instructions. Source: WORLD.md §5.
+    """
+    s = px_per_mm
+    w, h = round(PAPER_W_MM * s), round(PAPER_H_MM * s)
+    sheet = np.full((h, w), 255, np.uint8)
+
+    def px(x_mm: float, y_mm: float) -> tuple[int, int]:  # board mm -> sheet px
+        return round((BOARD_LEFT_MM + x_mm) * s), round((BOARD_TOP_MM + y_mm) * s)
+
+    bw, bh = round(SQUARES[0] * SQUARE_MM * s), round(SQUARES[1] * SQUARE_MM * s)
+    img = board().generateImage((bw, bh), marginSize=0, borderBits=1)
+    x0, y0 = px(0, 0)
+    sheet[y0:y0 + bh, x0:x0 + bw] = img
+    grey = 150
+    zx0, zx1, zy0, zy1 = BUILD_ZONE
+    cv2.rectangle(sheet, px(zx0, zy0), px(zx1, zy1), grey, max(1, round(0.4 * s)))
+    x = zx0
+    while x < zx1:  # dashed build line
+        cv2.line(sheet, px(x, BUILD_LINE_Y_MM), px(min(x + 5, zx1), BUILD_LINE_Y_MM), grey,
+                 max(1, round(0.3 * s)))
+        x += 10
+    # 100 mm ruler along the bottom edge, with 10 mm ticks
+    ry = PAPER_H_MM - 4.0
+    rx0 = PAPER_W_MM - 8.5 - 100.0
+    to_px = lambda xm, ym: (round(xm * s), round(ym * s))  # noqa: E731  (paper mm -> px)
+    cv2.line(sheet, to_px(rx0, ry), to_px(rx0 + 100, ry), 0, max(1, round(0.3 * s)))
+    for k in range(11):
+        tick = 2.5 if k % 5 else 4.0
+        cv2.line(sheet, to_px(rx0 + 10 * k, ry), to_px(rx0 + 10 * k, ry - tick), 0,
+                 max(1, round(0.3 * s)))
+    font, scale = cv2.FONT_HERSHEY_SIMPLEX, 0.12 * s
+    cv2.putText(sheet, "100 mm: print at 100 %, check with a ruler", to_px(rx0, ry - 5),
+                font, scale * 0.9, 0, max(1, round(0.2 * s)), cv2.LINE_AA)
+    cv2.putText(sheet, "TUKI REFEREE MAT A4 v2 - lay flat, this edge toward the camera; "
+                "build on the dashed line", to_px(8.5, ry), font, scale, 0,
+                max(1, round(0.2 * s)), cv2.LINE_AA)
+    return sheet
+
+
+def write_sheet(out: Path, px_per_mm: float = 10.0) -> Path:
+    """Write the sheet as PNG, or as a one-page A4 PDF at exact scale (by the suffix).
+
+    :raises ValueError: the suffix is neither .png nor .pdf.
+    """
+    out = Path(out)
+    sheet = render_sheet(px_per_mm)
+    if out.suffix.lower() == ".png":
+        cv2.imwrite(str(out), sheet)
+    elif out.suffix.lower() == ".pdf":
+        from PIL import Image
+
+        dpi = px_per_mm * 25.4  # page size = pixels / dpi, so the print is 297 × 210 mm
+        Image.fromarray(sheet).save(out, "PDF", resolution=dpi)
+    else:
+        raise ValueError(f"mat output must end in .png or .pdf, not {out.name!r}")
+    return out

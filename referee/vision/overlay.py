@@ -1,0 +1,72 @@
+"""Drawing for people: the photo with the mat axes, the build zone, each fitted stone in its
+colour, and the verdict with its faults, so that anyone sees why."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.vision.mat import BUILD_LINE_Y_MM, BUILD_ZONE
+
+DRAW_BGR = {"G": (128, 128, 128), "B": (220, 120, 20), "P": (190, 60, 170),
+            "O": (0, 140, 255)}
+VERDICT_BGR = {"correct": (60, 170, 60), "wrong": (40, 40, 220), "unsure": (0, 170, 230)}
+
+
+def _bar_box(fit, view, unit: float, depth: float = 0.0) -> np.ndarray:
+    w, h = (5 * unit, unit) if fit.orientation == "H" else (unit, 5 * unit)
+    x0, z0 = fit.x_mm, fit.h_mm
+    pts = []
+    for dy in (0.0, unit):
+        for dx, dz in ((0, 0), (w, 0), (w, h), (0, h)):
+            p = view.board_points(x0 + dx, z0 + dz, depth_mm=depth + dy)
+            pts.append(p[0])
+    return np.array(pts)
+
+
+def draw_overlay(image: np.ndarray, m, verdict) -> np.ndarray:
+    """A copy of H×W×3 uint8 BGR `image` with the measurement `m` and `verdict` drawn."""
+    out = image.copy()
+    pose, view = m.pose, m.view
+    unit = m.build.unit_mm
+    if pose is not None:
+        o = pose.project(np.array([[0, 0, 0], [60, 0, 0], [0, 60, 0], [0, 0, -60]], float))
+        o = o.round().astype(int)
+        for end, col in ((o[1], (0, 0, 255)), (o[2], (0, 200, 0)), (o[3], (255, 0, 0))):
+            cv2.arrowedLine(out, tuple(o[0]), tuple(end), col, 2, cv2.LINE_AA)
+        x0, x1, y0, y1 = BUILD_ZONE
+        zone = pose.project(np.array([[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]]))
+        cv2.polylines(out, [zone.round().astype(np.int32)], True, (200, 200, 200), 1,
+                      cv2.LINE_AA)
+        line = pose.project(np.array([[x0, BUILD_LINE_Y_MM, 0], [x1, BUILD_LINE_Y_MM, 0]]))
+        cv2.line(out, tuple(line[0].round().astype(int)), tuple(line[1].round().astype(int)),
+                 (255, 255, 0), 1, cv2.LINE_AA)
+    faulty = {f.code.split(":", 1)[1] for f in verdict.faults if ":" in f.code}
+    faulty |= {r.code.rsplit(":", 1)[1] for r in verdict.reasons if r.code.count(":") >= 1}
+    if pose is not None and view is not None:
+        for f in m.fits:
+            pts = pose.project(_bar_box(f, view, unit))
+            front = pts[:4].round().astype(np.int32)
+            hull = cv2.convexHull(pts.astype(np.float32)).round().astype(np.int32)
+            col = DRAW_BGR.get(f.colour, (255, 255, 255))
+            cv2.polylines(out, [hull], True, col, 1, cv2.LINE_AA)
+            thick = 3 if f.colour in faulty else 2
+            cv2.polylines(out, [front], True, (0, 0, 255) if f.colour in faulty else col,
+                          thick, cv2.LINE_AA)
+            cv2.putText(out, f.colour, tuple(front[3] + np.array([2, -4])),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 3, cv2.LINE_AA)
+            cv2.putText(out, f.colour, tuple(front[3] + np.array([2, -4])),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.6, col, 1, cv2.LINE_AA)
+    # verdict banner
+    lines = [verdict.verdict.upper()] + [f"{f.code}: {f.text}" for f in verdict.faults] + \
+        [f"{r.code}: {r.text}" for r in verdict.reasons]
+    y = 24
+    for i, text in enumerate(lines[:6]):
+        scale = 0.8 if i == 0 else 0.5
+        col = VERDICT_BGR.get(verdict.verdict, (255, 255, 255)) if i == 0 else (255, 255, 255)
+        cv2.putText(out, text[:90], (10, y), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 4,
+                    cv2.LINE_AA)
+        cv2.putText(out, text[:90], (10, y), cv2.FONT_HERSHEY_SIMPLEX, scale, col, 1,
+                    cv2.LINE_AA)
+        y += 30 if i == 0 else 20
+    return out

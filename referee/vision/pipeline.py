@@ -1,0 +1,145 @@
+"""Photo → measured build, stage by stage, with timings: the only vision entry the server uses.
+
+Stages (each a function of its own module, timed here):
+1. pose: find the mat (ChArUco) and the camera pose (pose.py);
+2. colour: the paper's white, darkness check, the table's colours (colour.py);
+3. rectify: the front view on the build line (rectify.py);
+4. segment: Lab and per-colour masks (colour.py);
+5. fit: one bar per colour (fit.py);
+6. build: positions in u, gaps and table heights in mm → MeasuredBuild (WORLD.md §4).
+What cannot be measured becomes a `problems` entry (unsure), never a guess.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured
+from referee.vision.colour import table_centres, to_lab, paper_white
+from referee.vision.fit import BarFit, band_vector_mm, fit_bar
+from referee.vision.mat import PAPER_BEYOND
+from referee.vision.pose import Pose, detect_mat, is_weak, solve_pose
+from referee.vision.rectify import FrontView, rectify
+from referee.vision.settings import VisionSettings, default_settings
+from referee.vision.station import Station
+
+COLOUR_NAMES = {"G": "gray", "B": "blue", "P": "purple", "O": "orange"}
+
+
+@dataclass
+class Measurement:
+    """The pipeline's result: the build, and what a person needs to see why (overlay)."""
+
+    build: MeasuredBuild
+    pose: Pose | None = None
+    view: FrontView | None = None
+    fits: list[BarFit] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def _problem(code: str, text: str, unit_mm: float, m: Measurement) -> Measurement:
+    m.build = MeasuredBuild((), unit_mm, (Unmeasured(code, text),))
+    return m
+
+
+def measure(image: np.ndarray, station: Station, settings: VisionSettings | None = None
+            ) -> Measurement:
+    """Measure the build in a H×W×3 uint8 BGR photo taken at `station`.
+
+    Never raises for what a photo shows; a photo without the mat, too dark or with a hidden
+    stone gives a build with `problems`.
+    """
+    s = settings or default_settings()
+    unit = station.unit_mm
+    m = Measurement(MeasuredBuild((), unit))
+    t = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        m.timings_ms[name] = round((now - t) * 1000, 2)
+        t = now
+
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    det = detect_mat(gray)
+    weak = is_weak(det, s)
+    if weak:
+        lap("pose")
+        code = "mat:not-found" if det.n_markers + det.n_charuco == 0 else "mat:weak"
+        return _problem(code, f"the referee mat was not found well enough ({weak})", unit, m)
+    pose = solve_pose(det, station.camera_for(image.shape), station.dist_coeffs)
+    m.pose = pose
+    lap("pose")
+    if pose.rms_px > s.max_pose_rms_px or pose.tvec.ravel()[2] <= 0:
+        return _problem("mat:weak", f"the mat's pose does not fit well ({pose.rms_px:.1f} px); "
+                        "check the station's camera calibration", unit, m)
+    try:
+        white = paper_white(image, pose)
+    except ValueError as e:
+        return _problem("mat:weak", str(e), unit, m)
+    if float(white.mean()) < s.min_paper_luma:
+        return _problem("photo:dark", "the photo is too dark to tell the colours", unit, m)
+    model = station.colour_model
+    others = table_centres(image, white, pose, model, s.table_classes)
+    lap("colour")
+    view = FrontView.for_settings(s.px_per_mm, s.view_height_mm)
+    m.view = view
+    front = rectify(image, pose, view)
+    lap("rectify")
+    lab = to_lab(front, white)
+    masks = model.masks(lab, station.colours, others)
+    lap("segment")
+    band = band_vector_mm(pose, view, unit)
+    fits = []
+    for colour in station.colours:
+        # a counted stone stands on the paper beyond the board (WORLD.md §5)
+        region = (PAPER_BEYOND[0] - 2.5 * unit, PAPER_BEYOND[1] - 0.5 * unit, -0.5 * unit,
+                  s.view_height_mm - unit)
+        f = fit_bar(masks[colour], colour, view, unit, band, region)
+        if f is not None:
+            fits.append(f)
+    m.fits = fits
+    lap("fit")
+    m.build = _assemble(fits, pose, unit, s)
+    lap("build")
+    return m
+
+
+def elevation_rad(pose: Pose) -> float:
+    """The camera's elevation above the table, seen from the build line (radians)."""
+    c = pose.camera_centre_mm()
+    horiz = math.hypot(c[0] - 140.0, c[1] + 15.0)
+    return math.atan2(-c[2], horiz)
+
+
+def _assemble(fits: list[BarFit], pose: Pose, unit: float, s: VisionSettings) -> MeasuredBuild:
+    from referee.tuki.buildgrid import with_gaps  # the same gap rule as build grids
+
+    problems = []
+    stones = []
+    for f in fits:
+        name = COLOUR_NAMES.get(f.colour, f.colour)
+        if f.fill < s.missing_fill:
+            continue  # not there: the judge names it missing
+        if f.fill < s.min_stone_fill:
+            problems.append(Unmeasured(f"stone:hidden:{f.colour}",
+                                       f"the {name} stone is partly hidden or unclear "
+                                       f"({f.fill:.0%} of it seen)"))
+            continue
+        sigma = s.base_sigma_u
+        stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
+                                       sigma, {}, 0.0))
+    # Depth is free: a face off the build line by d mm looks d·tan(elevation) higher or lower.
+    doubt_mm = s.depth_doubt_mm * math.tan(elevation_rad(pose))
+    out = []
+    for st in with_gaps(stones, unit):
+        gaps = {k: max(0.0, g - doubt_mm) for k, g in st.gaps_mm.items()}
+        table = max(0.0, st.z_u * unit - doubt_mm)
+        out.append(StoneMeasurement(st.colour, st.orientation, st.x_u, st.z_u, st.sigma_u,
+                                    gaps, table))
+    return MeasuredBuild(tuple(out), unit, tuple(problems))

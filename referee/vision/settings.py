@@ -1,0 +1,41 @@
+"""Every vision threshold, named, in one place (STYLE.md, chesscog's `cfg`).
+
+Defaults live in models/vision.yaml; a station profile may override a few. Values are
+geometric or photometric limits, never fitted to single photos.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from functools import cache
+
+import yaml
+
+from referee.paths import MODELS
+
+
+@dataclass(frozen=True)
+class VisionSettings:
+    min_markers: int = 3            # markers (or ...)
+    min_charuco: int = 4            # ... ChArUco corners needed for a pose
+    min_rows_spread_mm: float = 20.0  # board points must span more than one row
+    max_pose_rms_px: float = 3.0    # reprojection error above this: the pose is not trusted
+    px_per_mm: float = 2.0          # resolution of the rectified front view
+    view_height_mm: float = 260.0   # how high above the table the front view reaches
+    min_paper_luma: float = 40.0    # mean paper brightness (0-255) below this: too dark
+    min_stone_fill: float = 0.55    # share of a fitted front face that must show its colour
+    missing_fill: float = 0.12      # below this share of a face, the stone is not there
+    depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
+    base_sigma_u: float = 0.03      # positional doubt of a clean fit
+    table_classes: int = 3          # k-means colours learned from the table around the mat
+
+
+@cache
+def default_settings() -> VisionSettings:
+    """Settings from models/vision.yaml, falling back to the dataclass defaults."""
+    path = MODELS / "vision.yaml"
+    if not path.exists():
+        return VisionSettings()
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    known = {f.name for f in fields(VisionSettings)}
+    return replace(VisionSettings(), **{k: v for k, v in raw.items() if k in known})
