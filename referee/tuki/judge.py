@@ -167,8 +167,9 @@ def _shares_edge(a: GridStone, b: GridStone) -> bool:
 
 
 def _gap(m: dict[str, StoneMeasurement], a: str, b: str) -> float:
-    g = m[a].gaps_mm.get(b, m[b].gaps_mm.get(a))
-    return math.inf if g is None else float(g)
+    """The measured gap in mm (the smaller if both stones list it; inf if neither does)."""
+    gs = [float(g) for g in (m[a].gaps_mm.get(b), m[b].gaps_mm.get(a)) if g is not None]
+    return min(gs, default=math.inf)
 
 
 def _shared_edge_u(a: StoneMeasurement, b: StoneMeasurement) -> float:
@@ -253,15 +254,17 @@ def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement]
                 bad.setdefault(a, []).append(b)
                 bad.setdefault(b, []).append(a)
             elif gap > tol.touch_mm:
-                out.reason(f"band:contact:{b}", f"the gap between {a} and {b} is {gap:.1f} mm, "
-                           f"between {tol.touch_mm} and {tol.apart_mm} mm")
+                for c in (a, b):
+                    out.reason(f"band:contact:{c}", f"the gap between {a} and {b} is "
+                               f"{gap:.1f} mm, between {tol.touch_mm} and {tol.apart_mm} mm")
         elif _shared_edge_u(measured[a], measured[b]) >= tol.edge_share_u:
             if gap <= tol.touch_mm:
                 bad.setdefault(a, []).append(b)
                 bad.setdefault(b, []).append(a)
             elif gap < tol.apart_mm:
-                out.reason(f"band:contact:{b}", f"{a} and {b} may touch (gap {gap:.1f} mm); "
-                           f"on the card they do not")
+                for c in (a, b):
+                    out.reason(f"band:contact:{c}", f"{a} and {b} may touch (gap {gap:.1f} mm);"
+                               f" on the card they do not")
     if bad:
         most = max(len(v) for v in bad.values())
         for c in sorted(bad, key=stones.index):
