@@ -1,7 +1,9 @@
 """The SQLite event store: tables and their events, one transaction per event (WAL).
 
 Nothing is kept only in memory: a table's state is rebuilt by replaying its events, so a crash
-or power cut mid-game loses at most the request in flight. `synchronous=FULL` makes every
+or power cut mid-game loses at most the request in flight. The events of one command (a
+"done" and the round end it causes, say) are stored in one transaction, so a replay never
+sees half a command. `synchronous=FULL` makes every
 committed event durable before the request that made it returns.
 
 Schema:
@@ -99,31 +101,39 @@ class EventStore:
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM tables ORDER BY created_at")]
 
-    def append(self, table_id: str, kind: str, payload: dict[str, Any],
-               expect_seq: int | None = None) -> StoredEvent:
-        """Store one event in its own transaction; return it with its sequence number.
+    def append(self, table_id: str, kind: str, payload: dict[str, Any]) -> StoredEvent:
+        """Store one event in its own transaction; return it with its sequence number."""
+        return self.append_many(table_id, [(kind, payload)])[0]
 
-        expect_seq: if given, the event must get exactly this number (optimistic check that
-            nobody appended since the caller read the table); else StorageError.
+    def append_many(self, table_id: str, items: list[tuple[str, dict[str, Any]]],
+                    expect_seq: int | None = None) -> list[StoredEvent]:
+        """Store the events of one command together, in one transaction, numbered in order.
+
+        expect_seq: if given, the first event must get exactly this number (nobody appended
+            since the caller read the table); else StorageError and nothing is stored.
         """
-        body = json.dumps(payload)
+        bodies = [(kind, json.dumps(payload)) for kind, payload in items]
+        out: list[StoredEvent] = []
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events "
                                            "WHERE table_id = ?", (table_id,)).fetchone()
-                seq = last + 1
-                if expect_seq is not None and seq != expect_seq:
-                    raise StorageError(f"table {table_id!r} moved on: event {seq}, "
+                if expect_seq is not None and last + 1 != expect_seq:
+                    raise StorageError(f"table {table_id!r} moved on: next event {last + 1}, "
                                        f"expected {expect_seq}")
                 at = time.time()
-                self._db.execute("INSERT INTO events (table_id, seq, at, kind, payload) "
-                                 "VALUES (?, ?, ?, ?, ?)", (table_id, seq, at, kind, body))
+                for i, ((kind, body), (_, payload)) in enumerate(zip(bodies, items,
+                                                                     strict=True)):
+                    seq = last + 1 + i
+                    self._db.execute("INSERT INTO events (table_id, seq, at, kind, payload) "
+                                     "VALUES (?, ?, ?, ?, ?)", (table_id, seq, at, kind, body))
+                    out.append(StoredEvent(table_id, seq, at, kind, payload))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-        return StoredEvent(table_id, seq, at, kind, payload)
+        return out
 
     def events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
         """The table's events with seq > `after`, in order."""

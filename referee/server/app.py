@@ -1,0 +1,57 @@
+"""The FastAPI factory: it wires settings, storage, cameras, the live hub and the routers.
+
+`create_app(settings)` builds an app whose start-up opens the database, replays every table,
+starts the cameras and (by default) creates the demo table; shutdown stops the cameras.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from referee.server import errors
+from referee.server.live import LiveHub
+from referee.server.routes import health, live, pages, tables
+from referee.server.settings import Settings
+from referee.server.tables import TableService
+from referee.server.uploads import BodyLimit
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def create_app(settings: Settings | None = None,
+               on_ready: Callable[[TableService], None] | None = None) -> FastAPI:
+    """A ready app; nothing is opened until it starts (lifespan), then `on_ready(service)`."""
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = LiveHub()
+        hub.bind(asyncio.get_running_loop())
+        service = TableService(settings, hub)
+        service.open()
+        app.state.hub, app.state.service = hub, service
+        if on_ready is not None:
+            on_ready(service)
+        try:
+            yield
+        finally:
+            service.close()
+
+    app = FastAPI(title="Tuki referee", version="0.1.0", lifespan=lifespan,
+                  description="The camera referee at the table: tables, rounds, verdicts, "
+                              "live updates for phones (docs/server.md).")
+    app.state.settings = settings
+    errors.install(app)
+    app.include_router(tables.router)
+    app.include_router(live.router)
+    app.include_router(health.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit, max_bytes=settings.max_upload_bytes)
+    return app

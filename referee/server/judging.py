@@ -1,0 +1,62 @@
+"""The one call into vision: a frozen photo, its station and the round's target → a verdict.
+
+Wraps `referee.check.check_photo` (the lead's entry point) and loads station profiles once.
+The verdict is exactly what the referee computed; this module never makes one up.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+_stations: dict[str, Any] = {}
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Judged:
+    """verdict: the WORLD.md §4 dict; overlay_jpeg: the photo with fitted stones and faults;
+    build: the MeasuredBuild as a dict; timings_ms: per stage."""
+
+    verdict: dict[str, Any]
+    overlay_jpeg: bytes | None
+    build: dict[str, Any]
+    timings_ms: dict[str, float]
+
+
+def load_station(path: Path) -> Any:
+    """The station profile at `path` (a folder with station.json, a station.json, or a
+    profile YAML), cached. :raises StationError: (vision) for a bad profile."""
+    from referee.vision.station import load_station as _load
+
+    key = str(path)
+    with _lock:
+        if key not in _stations:
+            _stations[key] = _load(path)
+        return _stations[key]
+
+
+def decode(data: bytes) -> np.ndarray:
+    """H×W×3 uint8 BGR. :raises PhotoError: a corrupt or unsupported file."""
+    from referee.check import decode_photo
+
+    return decode_photo(data)
+
+
+def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str],
+                face: Any, level: str) -> Judged:
+    """Run the referee on one photo. Errors of vision propagate (the caller records them)."""
+    import cv2
+
+    from referee.check import check_photo
+
+    station = load_station(station_path)
+    result = check_photo(image_bgr, station, list(target_rows), face, level)
+    ok, buf = cv2.imencode(".jpg", result.overlay_bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    build = result.build.to_dict() if hasattr(result.build, "to_dict") else {}
+    return Judged(result.verdict.to_dict(), buf.tobytes() if ok else None, build,
+                  {k: round(float(v), 1) for k, v in dict(result.timings_ms).items()})

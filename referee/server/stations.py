@@ -1,0 +1,61 @@
+"""The station catalogue: which station profiles a build place can use, by id.
+
+Profiles come from models/demo/stations/<id>/station.json (the demo's dev-scene stations) and
+calibration/stations/<id>.yaml|.yml|.json (a user's own, made by calibration).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from referee.paths import CALIBRATION, MODELS
+from referee.server.errors import ServerError
+
+DEMO = MODELS / "demo"
+
+
+class UnknownStationError(ServerError):
+    """A station id that is in no catalogue folder."""
+
+
+def catalogue() -> dict[str, Path]:
+    """Station id -> its profile file, demo stations first; a user's profile of the same id
+    wins."""
+    out: dict[str, Path] = {}
+    for d in sorted((DEMO / "stations").glob("*/station.json")):
+        out[d.parent.name] = d
+    folder = CALIBRATION / "stations"
+    if folder.is_dir():
+        for f in sorted(folder.iterdir()):
+            if f.suffix in (".yaml", ".yml", ".json"):
+                out[f.stem] = f
+    return out
+
+
+def station_path(station_id: str) -> Path:
+    """:raises UnknownStationError: naming the ids there are."""
+    cat = catalogue()
+    if station_id not in cat:
+        raise UnknownStationError(f"no station {station_id!r}; stations: "
+                                  f"{', '.join(cat) or 'none'} (calibrate one with "
+                                  "`referee calibrate`, or use a demo station)")
+    return cat[station_id]
+
+
+def describe() -> list[dict]:
+    """[{id, level, source}] for the new-table form and GET /api/stations."""
+    rows = []
+    for sid, path in catalogue().items():
+        level = "?"
+        try:
+            raw = (json.loads(path.read_text(encoding="utf-8")) if path.suffix == ".json"
+                   else yaml.safe_load(path.read_text(encoding="utf-8")))
+            level = str(raw.get("level", "?"))
+        except (OSError, ValueError, yaml.YAMLError, AttributeError):
+            pass
+        rows.append({"id": sid, "level": level,
+                     "source": "demo" if path.is_relative_to(DEMO) else "calibration"})
+    return rows
