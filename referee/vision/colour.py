@@ -83,19 +83,26 @@ class ColourModel:
             out[c] = np.sqrt(dl * dl + (lab[..., 1] - ac) ** 2 + (lab[..., 2] - bc) ** 2)
         return out
 
-    def masks(self, lab: np.ndarray, colours: str,
-              others: list[tuple[float, float, float]] = ()) -> dict[str, np.ndarray]:
-        """Per stone colour: H×W bool, pixels nearer that colour than any other class (white,
-        and `others` such as the table's colours) and within `max_distance`."""
+    def labels(self, lab: np.ndarray, colours: str,
+               others: list[tuple[float, float, float]] = ()) -> np.ndarray:
+        """H×W int8 class per pixel: i for colours[i], len(colours) for white, -1 for the
+        table (`others`) or anything farther than `max_distance` from every class."""
         d = self.distances(lab, colours)
         extra = []
         for lc, ac, bc in others:
             dl = (lab[..., 0] - lc) * self.lightness_weight
             extra.append(np.sqrt(dl * dl + (lab[..., 1] - ac) ** 2 + (lab[..., 2] - bc) ** 2))
         stack = np.stack([d[c] for c in [*colours, WHITE]] + extra)
-        best = np.argmin(stack, axis=0)
-        near = np.min(stack, axis=0) < self.max_distance
-        return {c: (best == i) & near for i, c in enumerate(colours)}
+        best = np.argmin(stack, axis=0).astype(np.int8)
+        best[(np.min(stack, axis=0) >= self.max_distance) | (best > len(colours))] = -1
+        return best
+
+    def masks(self, lab: np.ndarray, colours: str,
+              others: list[tuple[float, float, float]] = ()) -> dict[str, np.ndarray]:
+        """Per stone colour: H×W bool, pixels nearer that colour than any other class (white,
+        and `others` such as the table's colours) and within `max_distance`."""
+        lbl = self.labels(lab, colours, others)
+        return {c: lbl == i for i, c in enumerate(colours)}
 
 
 def learn_from_stack(lab_front: np.ndarray, view, stack_bottom_to_top: str,

@@ -82,11 +82,16 @@ def _template(w_px: int, h_px: int, band: tuple[float, float], s: float
 
 
 def fit_bar(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
-            band_mm: tuple[float, float], region: tuple[float, float, float, float]
-            ) -> BarFit | None:
+            band_mm: tuple[float, float], region: tuple[float, float, float, float],
+            support: np.ndarray | None = None, min_support: float = 0.3,
+            candidates: int = 6) -> BarFit | None:
     """Best H or V bar for one colour's H×W bool mask; None if the colour is absent.
 
     region: (x0, x1, h0, h1) mm where a bar's lower-left corner may be.
+    support: H×W bool of what can hold a stone up (snow, stones, the paper). Of the best
+    `candidates` peaks, those with at least `min_support` of the strip under their face
+    supported win over unsupported ones: a stone never floats in the air, and a look-alike in
+    the background usually does.
     """
     s = view.px_per_mm
     m = mask.astype(np.float32)
@@ -105,7 +110,7 @@ def fit_bar(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
         sub = resp[r0:r1 + 1, c0:c1 + 1]
         if sub.size == 0:
             continue
-        rr, cc = np.unravel_index(int(np.argmax(sub)), sub.shape)
+        rr, cc = _pick_peak(sub, r0, c0, w_px, h_px, support, min_support, candidates, s)
         score = float(sub[rr, cc])
         dr = _parabola(sub[max(rr - 1, 0):rr + 2, cc]) if 0 < rr < sub.shape[0] - 1 else 0.0
         dc = _parabola(sub[rr, max(cc - 1, 0):cc + 2]) if 0 < cc < sub.shape[1] - 1 else 0.0
@@ -117,6 +122,27 @@ def fit_bar(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
         sharp = _sharpness(sub, rr, cc)
         if best is None or score > best.score:
             best = BarFit(colour, orient, float(x_mm), float(h_mm), fill, score, sharp)
+    return best
+
+
+def _pick_peak(sub: np.ndarray, r0: int, c0: int, w_px: int, h_px: int,
+               support: np.ndarray | None, min_support: float, k: int, s: float
+               ) -> tuple[int, int]:
+    """Row, col in `sub` of the best supported local maximum (or the best one)."""
+    best = np.unravel_index(int(np.argmax(sub)), sub.shape)
+    if support is None:
+        return best
+    peaks = (sub == cv2.dilate(sub, np.ones((9, 9), np.uint8))) & (sub > 0.3)
+    ys, xs = np.nonzero(peaks)
+    if len(ys) == 0:
+        return best
+    order = np.argsort(-sub[ys, xs])[:k]
+    strip = max(2, round(4 * s))
+    for i in order:
+        row, col = r0 + ys[i], c0 + xs[i]
+        below = support[row:row + strip, col:col + w_px]
+        if below.size and float(below.mean()) >= min_support:
+            return int(ys[i]), int(xs[i])
     return best
 
 

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured
-from referee.vision.colour import table_centres, to_lab, paper_white
+from referee.vision.colour import paper_white, table_centres, to_lab
 from referee.vision.fit import BarFit, band_vector_mm, fit_bar
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.pose import Pose, detect_mat, is_weak, solve_pose
@@ -92,7 +92,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     front = rectify(image, pose, view)
     lap("rectify")
     lab = to_lab(front, white)
-    masks = model.masks(lab, station.colours, others)
+    labels = model.labels(lab, station.colours, others)
+    masks = {c: labels == i for i, c in enumerate(station.colours)}
+    support = labels >= 0  # snow, stones and paper can hold a stone up
     lap("segment")
     band = band_vector_mm(pose, view, unit)
     fits = []
@@ -100,7 +102,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         # a counted stone stands on the paper beyond the board (WORLD.md §5)
         region = (PAPER_BEYOND[0] - 2.5 * unit, PAPER_BEYOND[1] - 0.5 * unit, -0.5 * unit,
                   s.view_height_mm - unit)
-        f = fit_bar(masks[colour], colour, view, unit, band, region)
+        f = fit_bar(masks[colour], colour, view, unit, band, region, support)
         if f is not None:
             fits.append(f)
     m.fits = fits

@@ -15,6 +15,8 @@ import numpy as np
 from referee.vision.mat import BUILD_LINE_Y_MM, PAPER_BEYOND
 from referee.vision.pose import Pose
 
+OUTSIDE = (255, 255, 255)  # what lies outside the photo reads as paper white, never a stone
+
 
 @dataclass(frozen=True)
 class FrontView:
@@ -69,11 +71,12 @@ def rectify(image: np.ndarray, pose: Pose, view: FrontView) -> np.ndarray:
     if not np.any(pose.dist_coeffs):
         return cv2.warpPerspective(image, view.homography(pose), (view.width, view.height),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_CONSTANT)
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=OUTSIDE)
     cols, rows = np.meshgrid(np.arange(view.width, dtype=np.float64),
                              np.arange(view.height, dtype=np.float64))
     x, h = view.to_plane(cols.ravel(), rows.ravel())
     pts = pose.project(view.board_points(x, h)).astype(np.float32)
     mx = pts[:, 0].reshape(view.height, view.width)
     my = pts[:, 1].reshape(view.height, view.width)
-    return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                     borderValue=OUTSIDE)

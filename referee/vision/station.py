@@ -73,7 +73,8 @@ def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = 
     try:
         unit = float(raw.get("unit_mm", 16.0))
     except (TypeError, ValueError):
-        raise StationError(f"{where}: unit_mm must be a number, not {raw.get('unit_mm')!r}")
+        raise StationError(f"{where}: unit_mm must be a number, "
+                           f"not {raw.get('unit_mm')!r}") from None
     if not 5.0 <= unit <= 60.0:
         raise StationError(f"{where}: unit_mm {unit} is not a plausible piece size (5-60 mm)")
     try:
