@@ -15,8 +15,13 @@ _SHORT = {"kyoto": "KYO", "meal": "mea", "panorama": "pan", "encounter": "enc",
           "temple": "tmp", "souvenir": "sou", "hotspring": "spr", "inn": "INN", "edo": "EDO"}
 
 
-def _counts(d: dict[str, int]) -> str:
-    return ", ".join(f"{c}" + (f"x{n}" if n > 1 else "") for c, n in d.items()) or "-"
+def _counts(d: dict[str, int], state: TokaidoState | None = None) -> str:
+    """`sushi $3 x2, ...`: codes, prices when `state` is given, copies."""
+    out = []
+    for c, n in d.items():
+        price = state.rules.by_code[c].price if state is not None else 0
+        out.append(c + (f" ${price}" if price else "") + (f" x{n}" if n > 1 else ""))
+    return ", ".join(out) or "-"
 
 
 def _road(state: TokaidoState) -> Text:
@@ -47,14 +52,21 @@ def render(state: TokaidoState, seat: int | None = None) -> Group:
     shown.add_column("what")
     shown.add_column("cards")
     for s, row in enumerate(obs["meal_rows"], 1):
-        shown.add_row(f"meals, segment {s}", _counts(row))
+        shown.add_row(f"meals, segment {s}", _counts(row, state))
     for s, row in enumerate(obs["panorama_rows"], 1):
         shown.add_row(f"panoramas, segment {s}", _counts(row))
     shown.add_row("temples", _counts(obs["temples"]))
-    shown.add_row("souvenirs", _counts(obs["souvenirs"]))
+    shown.add_row("souvenirs", _counts(obs["souvenirs"], state))
     shown.add_row("encounters", f"{', '.join(obs['encounter_face']) or '-'} "
                   f"(+{obs['encounter_deck_size']} face down)")
     shown.add_row("stories", f"{', '.join(obs['story_face']) or '-'} "
                   f"(+{obs['story_deck_size']} face down)")
-    status = Text(f"phase: {obs['phase']}", style="bold")
+    p = obs["current_player"]
+    if p < 0:
+        order = ", ".join(f"seat {q}: {parts[q]['total']}" for q in range(state.num_players))
+        status = Text(f"game over. Winner: seat {state.winner()} ({order})", style="bold")
+    else:
+        what = {"move": "moves", "meal": "chooses an inn meal",
+                "action": f"acts at the {state.rules.spaces[state.pos[p]]}"}[obs["phase"]]
+        status = Text(f"seat {p} {what}", style="bold")
     return Group(_road(state), players, shown, status)
