@@ -29,11 +29,13 @@ def render(state: TukkiState, seat: int | None) -> Group:
     boxes = Table.grid(padding=(0, 3))
     for p in range(state.num_players):
         box, up = state.boxes[p], state.up[p]
-        t = Table(show_header=False, box=None, padding=(0, 1))
-        for _ in range(4):
-            t.add_column(justify="right")
-        for row in (range(4), range(4, 8)):
-            t.add_row(*(_cell(box[i], up[i] or seat is None) for i in row))
+        t = Table(show_header=p == 0, box=None, padding=(0, 1), header_style="dim")
+        t.add_column("")
+        for k in range(1, 5):
+            t.add_column(str(k), justify="right", min_width=2)
+        for name, row in (("a", range(4)), ("b", range(4, 8))):
+            t.add_row(Text(name, style="dim"),
+                      *(_cell(box[i], up[i] or seat is None) for i in row))
         mark = " <" if p == state.current and not state.is_terminal() else ""
         you = " (you)" if p == seat else ""
         done = " finished" if p == state.finisher else ""
@@ -41,7 +43,7 @@ def render(state: TukkiState, seat: int | None) -> Group:
         boxes.add_row(head, t)
     parts.append(boxes)
     top = card_name(state.bin[-1]) if state.bin else "empty"
-    line = f"bin top {top} ({len(state.bin)} cards), deck {len(state.deck)} cards"
+    line = f"bin top {top} ({_n(len(state.bin))}), deck {_n(len(state.deck))}"
     if state.drawn is not None:
         seen = seat is None or seat == state.current or state.drawn_from == "bin"
         line += f"; drawn from the {state.drawn_from}: " + (card_name(state.drawn) if seen
@@ -50,3 +52,7 @@ def render(state: TukkiState, seat: int | None) -> Group:
     if state.round_scores is not None:
         parts.append(Text(f"last round's scores: {state.round_scores}"))
     return Group(*parts)
+
+
+def _n(k: int) -> str:
+    return f"{k} card" if k == 1 else f"{k} cards"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-from referee.games.engine import TERMINAL, IllegalActionError, NotationError, State
+from referee.games.engine import TERMINAL, IllegalActionError, NotationError, RulesError, State
 from referee.games.tukki.actions import (
     PLACE,
     PLACE_LAND,
@@ -121,6 +121,12 @@ class TukkiState(State):
         return out
 
     def apply_action(self, action: Action | str) -> None:
+        """Apply one action of the current player (an `Action`, or its notation).
+
+        :raises NotationError: the text or value is no Tukki Tukki action.
+        :raises IllegalActionError: the rules forbid it now; the message names the rule, and
+            the state is left unchanged.
+        """
         if isinstance(action, str):
             action = parse_action(action)
         elif not isinstance(action, Action):
@@ -304,11 +310,13 @@ class TukkiState(State):
     def observation(self, player: int) -> dict:
         """What `player` sees: every box's face-up cards, the bin, counts, whose turn it is.
 
+        :raises RulesError: no such player.
+
         Face-down cards are unknown to everyone, their owner too (the box is laid unseen).
         A card drawn from the deck is seen only by its drawer until it is placed or thrown.
         """
         if not 0 <= player < self.num_players:
-            raise IllegalActionError(f"no player {player}: expected 0-{self.num_players - 1}")
+            raise RulesError(f"no player {player}: expected 0-{self.num_players - 1}")
         drawn = None
         if self.drawn is not None:
             seen = self.drawn_from == "bin" or player == self.current
