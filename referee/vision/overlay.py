@@ -57,16 +57,18 @@ def draw_overlay(image: np.ndarray, m, verdict) -> np.ndarray:
                         cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 3, cv2.LINE_AA)
             cv2.putText(out, f.colour, tuple(front[3] + np.array([2, -4])),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.6, col, 1, cv2.LINE_AA)
-    # verdict banner
+    # verdict banner on a dark strip, so the words read on any background
     lines = [verdict.verdict.upper()] + [f"{f.code}: {f.text}" for f in verdict.faults] + \
         [f"{r.code}: {r.text}" for r in verdict.reasons]
-    y = 24
-    for i, text in enumerate(lines[:6]):
+    lines = lines[:6]
+    banner_h = 36 + 22 * (len(lines) - 1)
+    dark = out[:banner_h].astype(np.float32) * 0.35
+    out[:banner_h] = dark.astype(np.uint8)
+    y = 26
+    for i, text in enumerate(lines):
         scale = 0.8 if i == 0 else 0.5
         col = VERDICT_BGR.get(verdict.verdict, (255, 255, 255)) if i == 0 else (255, 255, 255)
-        cv2.putText(out, text[:90], (10, y), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 4,
-                    cv2.LINE_AA)
-        cv2.putText(out, text[:90], (10, y), cv2.FONT_HERSHEY_SIMPLEX, scale, col, 1,
-                    cv2.LINE_AA)
-        y += 30 if i == 0 else 20
+        cv2.putText(out, text[:110], (10, y), cv2.FONT_HERSHEY_SIMPLEX, scale, col,
+                    2 if i == 0 else 1, cv2.LINE_AA)
+        y += 30 if i == 0 else 22
     return out

@@ -1,0 +1,213 @@
+"""`referee mat`, `referee calibrate camera|colours`, `referee judge PHOTO`, `referee eval`,
+`referee bench vision`: the camera referee from the command line."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+console = Console(emoji=False, highlight=False)
+calibrate_app = typer.Typer(no_args_is_help=True,
+                            help="Station calibration: camera intrinsics and stone colours.")
+VERDICT_STYLE = {"correct": "green", "wrong": "red", "unsure": "yellow"}
+
+
+def mat(out: Path = typer.Option(Path("mat.pdf"), "--out",
+                                 help="Where to write the mat: .pdf or .png.")) -> None:
+    """Write the printable A4 referee mat (print at 100 %; check the 100 mm ruler)."""
+    from referee.vision.mat import write_sheet
+
+    try:
+        write_sheet(out)
+    except ValueError as e:
+        from referee.errors import RefereeError
+
+        raise RefereeError(str(e)) from None
+    console.print(f"wrote {out}: A4 landscape, print at 100 % (no 'fit to page')")
+
+
+def _profile_path(name: str) -> Path:
+    from referee.paths import CALIBRATION
+
+    return CALIBRATION / "stations" / f"{name}.yaml"
+
+
+def _save_profile(name: str, profile: dict) -> Path:
+    import yaml
+
+    path = _profile_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(profile, sort_keys=False), encoding="utf-8")
+    return path
+
+
+@calibrate_app.command("camera")
+def calibrate_camera_cmd(
+        name: str = typer.Argument(..., help="Station name, e.g. kitchen-left."),
+        images: list[Path] = typer.Argument(..., help="Photos of the mat held at angles."),
+        level: str = typer.Option("normal", help="normal or advanced."),
+        unit_mm: float = typer.Option(16.0, help="Your pieces' unit in mm.")) -> None:
+    """Camera intrinsics from 4+ photos of the mat at varied angles; writes the profile."""
+    import numpy as np
+
+    from referee.vision.calibration import calibrate_camera
+    from referee.vision.colour import ColourModel
+
+    cal = calibrate_camera(images)
+    std = cal.std_intrinsics
+    console.print(f"used {cal.views_used} of {len(images)} photos; RMS reprojection error "
+                  f"{cal.rms_px:.2f} px")
+    console.print(f"focal length {cal.camera_matrix[0, 0]:.1f} px ± {std[0]:.1f} (1σ); "
+                  f"principal point kept at the centre")
+    old = {}
+    if _profile_path(name).exists():
+        import yaml
+
+        old = yaml.safe_load(_profile_path(name).read_text(encoding="utf-8")) or {}
+    profile = {"id": name, "level": old.get("level", level),
+               "unit_mm": float(old.get("unit_mm", unit_mm)),
+               "image_size": list(cal.image_size),
+               "camera_matrix": np.round(cal.camera_matrix, 4).tolist(),
+               "dist_coeffs": np.round(cal.dist_coeffs, 6).tolist(),
+               "colour_model": old.get("colour_model") or ColourModel.priors().to_dict()}
+    console.print(f"wrote {_save_profile(name, profile)}")
+
+
+@calibrate_app.command("colours")
+def calibrate_colours_cmd(
+        name: str = typer.Argument(..., help="Station name (a profile made by "
+                                   "`calibrate camera`, or a station.json path)."),
+        photo: Path = typer.Argument(..., help="The stones lying on the build line, stacked "
+                                     "bottom to top."),
+        order: str = typer.Option(None, help="Stack order bottom to top, e.g. GBPO "
+                                  "(default: the level's stones)")) -> None:
+    """Learn the stone colours from one photo; works under any lamp after this."""
+    from referee.vision.calibration import learn_colours_from_photo
+    from referee.vision.station import load_station
+
+    src = Path(name) if name.endswith((".json", ".yaml")) else _profile_path(name)
+    station = load_station(src, learn_colours=False)
+    model = learn_colours_from_photo(photo, station, order or station.colours)
+    profile = station.to_profile() | {"colour_model": model.to_dict()}
+    out = _save_profile(station.id, profile)
+    for c, lab in model.centres.items():
+        console.print(f"  {c:<5} L {lab[0]:5.1f}  a {lab[1]:6.1f}  b {lab[2]:6.1f}")
+    console.print(f"wrote {out}")
+
+
+def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: str | None):
+    from referee.errors import RefereeError
+    from referee.tuki.cards import Card, find_card, turn
+    from referee.tuki.die import DieFace
+
+    if (card is None) == (card_grid is None):
+        raise RefereeError("give exactly one of --card ID or --card-grid FILE")
+    face = DieFace.parse(die)
+    c = find_card(card) if card else Card.parse(str(card_grid),
+                                                card_grid.read_text(encoding="utf-8"), level)
+    return c, face, turn(c, face)
+
+
+def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG or PNG)."),
+                station: Path = typer.Option(..., "--station", help="Station profile .yaml or "
+                                             "a photo set's station.json."),
+                card: str = typer.Option(None, "--card", help="Card id, e.g. N01."),
+                card_grid: Path = typer.Option(None, "--card-grid", help="A card grid file."),
+                die: str = typer.Option(..., "--die", help="Die face, e.g. bear or fish+white."),
+                as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+                overlay: Path = typer.Option(None, "--overlay", help="Write the photo with the "
+                                             "fitted stones and faults drawn (.png).")) -> None:
+    """Judge the build in a photo against a card turned by the die."""
+    import cv2
+
+    from referee.check import check_photo
+    from referee.vision.photo import read_photo
+    from referee.vision.station import load_station
+
+    st = load_station(station)
+    c, face, target = _resolve_target(card, card_grid, die, st.level)
+    image = read_photo(photo)
+    chk = check_photo(image, st, target, face, c.level, overlay=overlay is not None)
+    if overlay is not None:
+        cv2.imwrite(str(overlay), chk.overlay_bgr)
+    if as_json:
+        print(json.dumps(chk.to_dict() | {"target": list(target)}))
+        return
+    v = chk.verdict
+    console.print(f"[bold {VERDICT_STYLE[v.verdict]}]{v.verdict}[/]  ({chk.timings_ms['total']:.0f}"
+                  " ms)")
+    for f in v.faults:
+        console.print(f"  fault {f.code}: {f.text}")
+    for r in v.reasons:
+        console.print(f"  unsure {r.code}: {r.text}")
+    if overlay is not None:
+        console.print(f"overlay: {overlay}")
+
+
+def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6 format)."),
+             as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+             limit: int = typer.Option(None, "--limit", help="Only the first N scenes.")) -> None:
+    """Judge every scene of a labelled photo set and compare with the labels."""
+    from referee.vision.dataset import evaluate
+
+    def line(r) -> None:
+        if as_json:
+            return
+        mark = "ok " if r.got == r.expected else "MISS"
+        console.print(f"{mark} {r.id:<10} expected {r.expected:<7} got "
+                      f"[{VERDICT_STYLE[r.got]}]{r.got:<7}[/] {','.join(r.faults + r.reasons)}"
+                      f"  {r.ms:.0f} ms")
+
+    summary = evaluate(dataset, limit, on_result=line).to_dict()
+    if as_json:
+        print(json.dumps(summary))
+        return
+    console.print(f"{summary['scenes']} scenes: accuracy {summary['accuracy']:.1%}, "
+                  f"confidently wrong {summary['confidently_wrong']}, unsure "
+                  f"{summary['unsure']}, median {summary['median_ms']} ms, "
+                  f"p95 {summary['p95_ms']} ms")
+
+
+def bench_vision(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6 format)."),
+                 limit: int = typer.Option(None, "--limit", help="Only the first N scenes."),
+                 repeat: int = typer.Option(1, help="Runs per photo.")) -> None:
+    """Time each pipeline stage per photo on one core (decoding excluded)."""
+    import cv2
+
+    from referee.vision.dataset import scenes
+    from referee.vision.photo import read_photo
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    cv2.setNumThreads(1)
+    stations, per_stage = {}, {}
+    root = Path(dataset)
+    for i, sc in enumerate(scenes(root)):
+        if limit is not None and i >= limit:
+            break
+        if sc.station not in stations:
+            stations[sc.station] = load_station(root / "stations" / sc.station / "station.json")
+        image = read_photo(sc.image)
+        for _ in range(repeat):
+            m = measure(image, stations[sc.station])
+            for k, v in m.timings_ms.items():
+                per_stage.setdefault(k, []).append(v)
+            per_stage.setdefault("total", []).append(sum(m.timings_ms.values()))
+    console.print(f"{'stage':<10} {'median ms':>10} {'p95 ms':>8}   (one core, per photo)")
+    for k, v in per_stage.items():
+        v = sorted(v)
+        console.print(f"{k:<10} {statistics.median(v):>10.1f} "
+                      f"{v[min(len(v) - 1, int(0.95 * (len(v) - 1)))]:>8.1f}")
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add the vision commands to the `referee` app."""
+    app.command("mat")(mat)
+    app.add_typer(calibrate_app, name="calibrate")
+    app.command("judge")(judge_photo)
+    app.command("eval")(eval_cmd)
+    bench_app.command("vision")(bench_vision)
