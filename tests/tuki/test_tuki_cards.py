@@ -35,7 +35,7 @@ def test_level_is_inferred_when_not_given():
     assert Card.parse("y", adv).level == "advanced"
 
 
-# --- every card-grid error, with row and column --------------------------------------------
+# --- every card-grid error, with row and column ---
 
 def _err(text, level="normal"):
     with pytest.raises(CardError) as e:
@@ -89,7 +89,7 @@ def test_unknown_level():
         parse_grid(EXAMPLE, "expert")
 
 
-# --- turning ---------------------------------------------------------------------------------
+# --- turning ---
 
 def test_bear_is_as_printed():
     """WORLD.md §2: bear: as printed (the printed bottom edge is the bear)."""
@@ -142,7 +142,7 @@ def test_deck_edges_may_say_otherwise():
     assert turn(card, "bear") == turn(card.grid, "fish")
 
 
-# --- decks -------------------------------------------------------------------------------------
+# --- decks ---
 
 @pytest.mark.parametrize("level,prefix,n", [("normal", "N", 3), ("advanced", "A", 4)])
 def test_shipped_decks_load_and_check(level, prefix, n):

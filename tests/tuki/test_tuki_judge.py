@@ -46,7 +46,7 @@ def test_verdict_shape_round_trip():
     assert Verdict.from_dict(d) == v
 
 
-# --- 1. stones ----------------------------------------------------------------------------------
+# --- 1. stones ---
 
 def test_missing_stone():
     """§4.1: exactly the level's stones are in the build."""
@@ -77,7 +77,7 @@ def test_bad_target_and_face_are_refused():
         judge(CARD, "bat", build_from_grid(CARD), "normal")
 
 
-# --- 2. orientation -----------------------------------------------------------------------------
+# --- 2. orientation ---
 
 def test_orientation_fault():
     """§4.2: each stone is horizontal or vertical, as in the target."""
@@ -88,7 +88,7 @@ def test_orientation_fault():
     assert "orientation:G" in codes(v) and "orientation:P" in codes(v)
 
 
-# --- 3. placement -------------------------------------------------------------------------------
+# --- 3. placement ---
 
 def test_position_is_relative_translation_free():
     """§4: the build may stand anywhere in the build zone."""
@@ -156,7 +156,7 @@ def test_contact_blame_for_a_stone_pushed_off_by_less_than_a_unit():
     assert codes(v) == ["contact:B"]
 
 
-# --- 4. contact ---------------------------------------------------------------------------------
+# --- 4. contact ---
 
 def test_contact_gaps_in_mm():
     """§4.4: 2 mm or less is touching, 5 mm or more apart, between unsure."""
@@ -196,7 +196,7 @@ def test_corner_meeting_is_not_touching():
     assert judge(target, BEAR, build_from_grid(target), "normal").verdict == "correct"
 
 
-# --- 5. table -----------------------------------------------------------------------------------
+# --- 5. table ---
 
 def test_plain_face_needs_a_stone_on_the_table():
     """§3 plain: at least one coloured stone must touch the table."""
@@ -222,7 +222,7 @@ def test_table_band(mm, plain, white):
     assert judge(CARD, "bear+white", b, "normal").verdict == white
 
 
-# --- whole-build explanations -------------------------------------------------------------------
+# --- whole-build explanations ---
 
 def test_colour_exchange_names_only_colour_faults():
     """§4 blame: when an exchange of colours explains every fault, only colour faults."""
@@ -248,7 +248,7 @@ def test_rotation_for_another_animal(rolled, built):
     assert codes(v)[0] == f"rotation:{built}"
 
 
-# --- measurement problems -----------------------------------------------------------------------
+# --- measurement problems ---
 
 def test_photo_problem_is_unsure_with_its_reason():
     """§4: unsure says what could not be measured (no mat found, too dark)."""
