@@ -1,0 +1,106 @@
+"""`referee cards ...` and `referee judge-grid` (issue item 5)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.errors import RefereeError
+from referee.tuki.cards import Deck, turn
+from referee.tuki.grid import mirror
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_cards_list_shows_both_decks():
+    r = run("cards", "list")
+    assert r.exit_code == 0
+    ids = [line.split()[0] for line in r.output.splitlines()]
+    assert ids[:1] == ["N01"] and "A40" in ids and len(ids) == 80
+
+
+def test_cards_show_with_die():
+    card = Deck.load("normal").get("N03")
+    r = run("cards", "show", "N03", "--die", "fish+white")
+    assert r.exit_code == 0
+    assert "target for fish+white" in r.output
+    for row in turn(card, "fish"):
+        assert row in r.output
+    r = run("cards", "show", "N03", "--die", "eagle", "--json")
+    d = json.loads(r.output)
+    assert d["target"] == list(turn(card, "eagle")) and d["die"] == "eagle"
+
+
+def test_cards_show_unknown_face_is_a_referee_error():
+    r = run("cards", "show", "N03", "--die", "fish+whit")
+    assert isinstance(r.exception, RefereeError)
+    assert "fish+whit" in str(r.exception)
+
+
+def _files(tmp_path, build_rows, card_rows=None):
+    b = tmp_path / "build.txt"
+    b.write_text("\n".join(build_rows) + "\n")
+    if card_rows is None:
+        return b, None
+    c = tmp_path / "card.txt"
+    c.write_text("\n".join(card_rows) + "\n")
+    return b, c
+
+
+def test_judge_grid_correct_and_json(tmp_path):
+    card = Deck.load("advanced").get("A05")
+    b, _ = _files(tmp_path, turn(card, "fish"))
+    r = run("judge-grid", "--card", "A05", "--die", "fish", "--build-grid", str(b), "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d == {"verdict": "correct", "faults": [], "reasons": [],
+                 "target": list(turn(card, "fish"))}
+
+
+def test_judge_grid_lifted_and_white_square(tmp_path):
+    card = Deck.load("normal").get("N07")
+    b, _ = _files(tmp_path, turn(card, "bear"))
+    args = ["judge-grid", "--card", "N07", "--build-grid", str(b), "--json"]
+    assert json.loads(run(*args, "--die", "bear+white").output)["faults"][0]["code"] == \
+        "table:touching"
+    assert json.loads(run(*args, "--die", "bear+white", "--lifted", "1").output)["verdict"] == \
+        "correct"
+    assert json.loads(run(*args, "--die", "bear", "--lifted", "1").output)["faults"][0][
+        "code"] == "table:none"
+
+
+def test_judge_grid_with_card_grid_file(tmp_path):
+    card_rows = ["BBBBB...", "G.......", "G.......", "G.......", "G.......", "GPPPPP.."]
+    b, c = _files(tmp_path, mirror(tuple(card_rows)), card_rows)
+    r = run("judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b))
+    assert r.exit_code == 0
+    assert "wrong" in r.output and "mirrored" in r.output
+
+
+def test_judge_grid_needs_one_card_source(tmp_path):
+    b, c = _files(tmp_path, ["BBBBB"], ["BBBBB"])
+    r = run("judge-grid", "--die", "bear", "--build-grid", str(b))
+    assert isinstance(r.exception, RefereeError) and "exactly one" in str(r.exception)
+
+
+def test_user_errors_exit_2_in_plain_words(tmp_path):
+    b, _ = _files(tmp_path, ["BBBBB", "BBBBB", "GGGGG"])
+    p = subprocess.run([sys.executable, "-m", "referee", "judge-grid", "--card", "N01", "--die",
+                        "bear", "--build-grid", str(b)], capture_output=True, text=True)
+    assert p.returncode == 2
+    assert "stone B appears 2 times" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("args", [["cards", "generate", "--level", "normal", "--count", "3"]])
+def test_cards_generate_writes_a_loadable_deck(tmp_path, args):
+    r = run(*args, "--out", str(tmp_path))
+    assert r.exit_code == 0
+    deck = Deck.load("normal", tmp_path / "normal.txt")
+    assert deck.ids == ("N01", "N02", "N03")
