@@ -18,8 +18,15 @@ from referee.games.tokaido.data import Character, Kind, Rules
 from referee.games.tokaido.scoring import breakdown
 
 MOVE, ACTION, MEAL, END = "move", "action", "meal", "end"  # phases
-_MOVES = tuple(Action("move", i) for i in range(256))
+_MOVES: dict[int, Action] = {}
 _TAKES: dict[str, Action] = {}
+
+
+def _move(n: int) -> Action:
+    a = _MOVES.get(n)
+    if a is None:
+        a = _MOVES[n] = Action("move", n)
+    return a
 
 
 def _take(code: str) -> Action:
@@ -74,7 +81,7 @@ class TokaidoState(State):
             start = self.pos[p]
             stop = self.rules.next_stop[start]
             taken = set(self.pos)
-            return [_MOVES[i] for i in range(start + 1, stop) if i not in taken] + [_MOVES[stop]]
+            return [_move(i) for i in range(start + 1, stop) if i not in taken] + [_move(stop)]
         opts = self._options(p)
         if self.phase == MEAL or self.rules.spaces[self.pos[p]] in self.rules.optional_spaces:
             opts.append(SKIP)
