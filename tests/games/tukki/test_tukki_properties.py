@@ -93,3 +93,40 @@ def test_clone_is_independent_and_replays_the_same(seed, players, cut):
     while not s.is_terminal():
         s.apply_action(r2.choice(s.legal_actions()))
     assert s.to_dict() == c.to_dict()
+
+
+def stalling_choice(s, legal, rng):
+    """Draw from the deck and swap a face-up card, never revealing: it empties the deck."""
+    if s.phase == 1:
+        return next((a for a in legal if str(a) == "take deck"), legal[0])
+    if s.phase == 2:
+        up = s.up[s.current]
+        keep = [a for a in legal if a.kind == "place" and up[a.place] and a.land < 0]
+        return rng.choice(keep or legal)
+    return rng.choice(legal)
+
+
+@settings(max_examples=40, derandomize=True, deadline=None, database=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
+def test_refills_keep_every_card(seed, players):
+    """An empty draw pile is refilled from the bin under its top card: with players who never
+    reveal, the deck runs out and is refilled, and no card is lost or doubled."""
+    s = new_game(players, seed=seed, options={"rounds": 1})
+    rng = random.Random(seed)
+    refills = 0
+    for _ in range(1500):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        a = stalling_choice(s, legal, rng)
+        if str(a) == "take deck" and not s.deck:
+            top = s.bin[-1]
+            refills += 1
+            s.apply_action(a)
+            assert s.bin == [top]
+        else:
+            s.apply_action(a)
+        assert Counter(s.all_cards()) == FULL
+    assert refills >= 1
+    while not s.is_terminal():
+        s.apply_action(rng.choice(s.legal_actions()))
