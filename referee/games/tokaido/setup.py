@@ -17,7 +17,7 @@ from referee.games.tokaido.state import ACTION, TokaidoState
 
 SETUP_KEYS = ("players", "characters", "position", "arrival", "coins", "collected",
               "meal_rows", "panorama_rows", "temples", "souvenirs", "encounter_face",
-              "encounter_deck", "story_face", "story_deck", "action", "edo_order")
+              "encounter_deck", "story_face", "story_deck", "action", "edo_order", "current")
 OPTION_KEYS = ("characters",)
 
 
@@ -178,8 +178,11 @@ def from_setup(setup: dict, seed: int = 0, options: dict | None = None,
         state.phase, state.actor = ACTION, p
         if not state.legal_actions():
             raise SetupError(f"action: seat {p} can do nothing at space {state.pos[p]}")
-        return state
-    state._advance()
+    else:
+        state._advance()
+    if "current" in setup and setup["current"] != state.current_player():
+        raise SetupError(f"current {setup['current']!r}: on this table the rules give the turn "
+                         f"to seat {state.current_player()} (rearmost first, seed step 2)")
     return state
 
 

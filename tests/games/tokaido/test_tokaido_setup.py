@@ -29,6 +29,8 @@ from referee.games.tokaido import GAME, from_setup, new_game, parse_action
     ({"characters": ["merchant", "gourmet"], "position": [0, 0], "action": 0},
      "seat standing on a road space"),
     ({"characters": ["a", "b", "c", "d", "e", "f"]}, "2-5 players"),
+    ({"characters": ["merchant", "gourmet"], "position": [4, 2], "current": 0},
+     "turn to seat 1"),
 ])
 def test_setup_refusals_say_what_was_expected(setup: dict, words: str) -> None:
     with pytest.raises(SetupError, match=words):
@@ -48,6 +50,11 @@ def test_setup_deals_what_is_not_given_and_keeps_every_card_once() -> None:
     assert counts == [k.count for k in s.rules.kinds]
     assert s.facts()["encounter_face"] == ["monk"]  # given face-up stays as given
     assert s.facts()["encounter_deck_size"] == 30 - 1 - 1  # one held, one face up
+
+
+def test_setup_current_is_checked() -> None:
+    s = from_setup({"characters": ["merchant", "gourmet"], "position": [4, 2], "current": 1})
+    assert s.current_player() == 1
 
 
 def test_setup_action_starts_at_the_space() -> None:
