@@ -18,8 +18,10 @@ def _grid(rows: tuple[str, ...] | list[str], indent: str = "  ") -> str:
 
 @cards_app.command("list")
 def cards_list(level: str = typer.Option("all", help="normal, advanced or all.")) -> None:
-    """List the cards of the shipped decks: id, level, size, stones."""
+    """List the cards of the shipped decks: id, level, width x height, and each stone as
+    colour, H/V and its lower-left cell (x right, z up, from the card's lower-left)."""
     from referee.tuki.cards import Deck
+    from referee.tuki.grid import stones_of
     from referee.tuki.pieces import level_stones, pieces
 
     levels = list(pieces()["levels"]) if level == "all" else [level]
@@ -27,7 +29,9 @@ def cards_list(level: str = typer.Option("all", help="normal, advanced or all.")
         level_stones(lv)
         for c in Deck.load(lv).cards:
             w, h = len(c.grid[0]), len(c.grid)
-            console.print(f"{c.id}  {c.level:<8}  {w}x{h}  {c.grid[0]}", highlight=False)
+            stones = " ".join(f"{k}{s.orientation}@{s.x},{s.z}"
+                              for k, s in sorted(stones_of(c.grid).items()))
+            console.print(f"{c.id}  {c.level:<8}  {w}x{h}  {stones}")
 
 
 @cards_app.command("show")

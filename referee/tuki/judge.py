@@ -195,7 +195,7 @@ def _describe(err: tuple[float, float], ref: Iterable[str]) -> str:
 
 
 def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement], face: DieFace,
-             level: str, hidden: set[str], unit_mm: float, tol: Tolerances) -> _Findings:
+             level: str, hidden: set[str], tol: Tolerances) -> _Findings:
     out = _Findings()
     stones = level_stones(level)
     for c in measured:
@@ -342,20 +342,20 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
     if photo:
         return Verdict("unsure", (), tuple(Reason(p.code, p.text) for p in problems))
     hidden = {p.code.rsplit(":", 1)[-1] for p in problems}
-    found = _compare(target, measured, face, level, hidden, build.unit_mm, tol)
+    found = _compare(target, measured, face, level, hidden, tol)
     reasons = tuple(Reason(p.code, p.text) for p in problems) + tuple(found.reasons)
     if not found.faults:
         return Verdict("unsure" if reasons else "correct", (), reasons)
-    return Verdict("wrong", _explain(rows, target, measured, face, level, hidden, build.unit_mm,
-                                     tol, found.faults), reasons)
+    return Verdict("wrong", _explain(rows, target, measured, face, level, hidden, tol,
+                                     found.faults), reasons)
 
 
 def _explain(rows: Rows, target: dict[str, GridStone], measured: dict[str, StoneMeasurement],
-             face: DieFace, level: str, hidden: set[str], unit_mm: float, tol: Tolerances,
+             face: DieFace, level: str, hidden: set[str], tol: Tolerances,
              faults: list[Fault]) -> tuple[Fault, ...]:
     """Whole-build explanations (WORLD.md §4 "which stone gets the blame")."""
     def clean(t: dict[str, GridStone], m: dict[str, StoneMeasurement]) -> bool:
-        f = _compare(t, m, face, level, hidden, unit_mm, tol)
+        f = _compare(t, m, face, level, hidden, tol)
         return not f.faults and not f.reasons
 
     colours = [c for c in level_stones(level) if c in measured]
