@@ -41,7 +41,7 @@ def _blind_worth(state: TokaidoState, p: int) -> float:
     total = sum(n for _, n in unseen)
     if not total:
         return 0.0
-    ab = state._chars[p].ability
+    ab = state.character(p).ability
     extra = ab.coins / rules.coins_per_point if ab.deck == "encounter" else 0.0
     return extra + sum(n * (k.points + k.coins / rules.coins_per_point)
                        for k, n in unseen) / total

@@ -41,7 +41,7 @@ def render(state: TokaidoState, seat: int | None = None) -> Group:
     for col in ("seat", "character", "space", "coins", "points", "cards"):
         players.add_column(col)
     for p in range(state.num_players):
-        char = state._chars[p]
+        char = state.character(p)
         name = f"{p}" + (" (you)" if p == seat else "") + (" *" if p == obs["current_player"]
                                                             else "")
         players.add_row(name, f"{char.name}: {char.ability.text}",

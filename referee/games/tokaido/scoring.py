@@ -34,18 +34,19 @@ def _best_split(counts: tuple[int, ...], max_size: int,
         out = best(tuple(rest))  # left over
         for size in range(1, max_size + 1):
             for others in combinations_with_replacement(range(first, len(cs)), size - 1):
-                need = list(rest)
-                if any((need := _take(need, c)) is None for c in others):
-                    continue
-                v = value((first, *others))
+                left: list[int] | None = rest
+                for c in others:
+                    left = _without(left, c)
+                v = value((first, *others)) if left is not None else None
                 if v is not None:
-                    out = max(out, v + best(tuple(need)))
+                    out = max(out, v + best(tuple(left)))
         return out
 
     return best(tuple(counts))
 
 
-def _take(cs: list[int] | None, c: int) -> list[int] | None:
+def _without(cs: list[int] | None, c: int) -> list[int] | None:
+    """`cs` less one card of colour c, or None when there is none."""
     if cs is None or cs[c] == 0:
         return None
     cs = list(cs)

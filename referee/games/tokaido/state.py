@@ -116,6 +116,10 @@ class TokaidoState(State):
     def scores(self) -> list[int]:
         return [row["total"] for row in self.breakdown()]
 
+    def character(self, p: int) -> Character:
+        """Seat p's character card (starting points, coins, ability)."""
+        return self._chars[p]
+
     def breakdown(self) -> list[dict[str, int]]:
         """Per player, the points of each part as if the game ended now (scoring.PARTS)."""
         return breakdown(self.rules, self.held, self.coins, self.characters)
