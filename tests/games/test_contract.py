@@ -1,0 +1,105 @@
+"""The shared engine contract (ENGINES.md "State and actions"), checked for every game in
+`referee.games.engine.GAMES` through its `GameInfo` only: seeded random playouts end within a
+bound; every legal action's text parses back equal; `clone()` is independent; `to_dict()` and
+`observation()` are JSON; illegal actions raise `RulesError` and change nothing; `returns()`
+has one value per seat. A game not written yet fails here, on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from referee.games.engine import GAMES, TERMINAL, RandomBot, RulesError, get_game
+
+SEEDS = range(12)
+MAX_ACTIONS = 100_000
+GARBAGE = ("", "xyzzy", "play", "take", "move", "42", "play play", "draw draw draw")
+
+
+def _players(game, seed: int) -> int:
+    return game.min_players + seed % (game.max_players - game.min_players + 1)
+
+
+@pytest.fixture(params=GAMES)
+def game(request):
+    return get_game(request.param)
+
+
+def test_game_info_is_complete(game):
+    assert game.min_players >= 1 and game.max_players >= game.min_players
+    assert callable(game.new_game) and callable(game.from_setup) and callable(game.parse_action)
+    assert "random" not in game.bots and "heuristic" in game.bots
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_playout_keeps_the_contract(game, seed):
+    rng = random.Random(seed)
+    players = _players(game, seed)
+    state = game.new_game(players, seed=seed)
+    assert state.num_players == players
+    assert len(state.returns()) == players
+    seen: dict[str, object] = {}
+    bot = RandomBot()
+    n = 0
+    while not state.is_terminal():
+        assert n < MAX_ACTIONS, f"{game.name}: no end after {MAX_ACTIONS} actions"
+        p = state.current_player()
+        assert 0 <= p < players
+        legal = state.legal_actions()
+        assert legal, f"{game.name}: a live state without legal actions"
+        texts = [str(a) for a in legal]
+        assert len(set(texts)) == len(texts), f"two legal actions share a text: {texts}"
+        for a in legal:
+            assert game.parse_action(str(a)) == a
+            seen[str(a)] = a
+        if n % 10 == 0:
+            before = state.to_dict()
+            json.dumps(before)
+            json.dumps(state.observation(p))
+            wrong = [a for t, a in seen.items() if t not in texts]
+            for a in rng.sample(wrong, min(3, len(wrong))):
+                with pytest.raises(RulesError):
+                    state.apply_action(a)
+                assert state.to_dict() == before, f"refused {a} but the state changed"
+            for text in GARBAGE:
+                with pytest.raises(RulesError):
+                    state.apply_text(text)
+                assert state.to_dict() == before
+        state.apply_action(bot.choose(state, rng))
+        n += 1
+    assert state.current_player() == TERMINAL
+    returns = state.returns()
+    assert len(returns) == players and max(returns) == 1.0
+    assert len(state.scores()) == players
+    json.dumps(state.to_dict())
+    for text in list(seen)[:5]:
+        with pytest.raises(RulesError):
+            state.apply_text(text)
+
+
+def test_clone_is_independent(game):
+    rng = random.Random(7)
+    state = game.new_game(game.min_players, seed=7)
+    for _ in range(20):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    before = state.to_dict()
+    twin = state.clone()
+    assert twin.to_dict() == before
+    n = 0
+    while not twin.is_terminal() and n < MAX_ACTIONS:
+        twin.apply_action(rng.choice(twin.legal_actions()))
+        n += 1
+    assert state.to_dict() == before
+    if not state.is_terminal():
+        assert state.legal_actions()
+
+
+def test_same_seed_same_game(game):
+    a = game.new_game(game.min_players, seed=3)
+    b = game.new_game(game.min_players, seed=3)
+    assert a.to_dict() == b.to_dict()
