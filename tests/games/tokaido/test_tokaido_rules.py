@@ -163,3 +163,36 @@ def test_illegal_messages_echo_the_action_and_the_rule() -> None:
         u.apply_text("take kimono-blue")
     with pytest.raises(IllegalActionError, match=r"take nosuch: no card is called"):
         u.apply_text("take nosuch")
+
+
+def test_temple_price_list_runs_0_3_6_9_12() -> None:
+    """Seed reference rules: a group's 1st-5th card cost 0, 3, 6, 9, 12 (only 3 exist per
+    group, so the 4th and 5th are priced here by hand-placed holdings)."""
+    s = from_setup({"characters": ["merchant", "gourmet"]})
+    kind = R.by_code["temple1"]
+    prices = []
+    for have in range(6):
+        s.held[0][kind.idx] = have
+        prices.append(s.price(0, kind))
+    assert prices == [0, 3, 6, 9, 12, None]
+
+
+def test_character_coins_default_to_three(tmp_path) -> None:
+    """RULINGS Setup: starting coins come from the character card, 3 unless it says otherwise."""
+    import json
+    import shutil
+
+    from referee.games.tokaido.data import TokaidoDataError
+    from referee.paths import MODELS
+
+    folder = tmp_path / "tokaido"
+    shutil.copytree(MODELS / "tokaido", folder)
+    chars = json.loads((folder / "characters.json").read_text())
+    del chars["characters"][0]["coins"]
+    (folder / "characters.json").write_text(json.dumps(chars))
+    assert load_rules(folder).characters[0].coins == 3
+    bad = tmp_path / "bad"  # load_rules caches per folder
+    shutil.copytree(folder, bad)
+    (bad / "board.json").write_text(json.dumps({"spaces": ["kyoto", "castle", "edo"]}))
+    with pytest.raises(TokaidoDataError, match="unknown \\['castle'\\]"):
+        load_rules(bad)
