@@ -203,7 +203,9 @@ class TukiState:
             "seat_place": list(self.seat_place), "lookout": self.lookout, "deck": list(self.deck),
             "phase": self.phase, "round": self.round_no, "card_id": self.card_id,
             "target": list(self.target), "die": self.die,
-            "builders": [b.to_dict() for b in self.builders],
+            "builders": [b.to_dict() | {"name": self.players[b.player],
+                                        "place_name": self.places[b.place]}
+                         for b in self.builders],
             "done_order": list(self.done_order),
             "penalties": [len(p) for p in self.penalties],
             "penalty_cards": [list(p) for p in self.penalties],
@@ -247,10 +249,9 @@ def apply(state: TukiState, event: Event) -> TukiState:
     if k == "decision":
         b = s.builder(d["builder"])
         assert b is not None
-        if "correct" in d:
-            return replace(s, builders=_set_builder(s, b.player, decision=d["correct"]))
-        return replace(s, builders=_set_builder(s, b.player,
-                                                votes=b.votes + ((d["by"], d["vote"]),)))
+        votes = b.votes + ((d["by"], d["vote"]),) if "vote" in d else b.votes
+        return replace(s, builders=_set_builder(s, b.player, votes=votes,
+                                                decision=d.get("correct", b.decision)))
     if k == "out":
         return replace(s, builders=_set_builder(s, d["player"], status="out"))
     if k == "penalty":

@@ -259,6 +259,8 @@ def test_lookouts_own_unsure_build_the_others_decide_tie_correct():
     t.refused(Decide(1, 0, True), "already voted")
     assert t.run(Decide(2, 0, True)) == ["decision", "penalty"]
     # 1 against, 1 for: a tie, counted correct; all correct, so the last builder (2) takes it
+    assert t.state.to_dict()["builders"][0]["votes"] == {"1": False, "2": True}
+    assert t.state.builder(0).result() == "correct"
     assert [len(p) for p in t.state.penalties] == [0, 0, 1]
 
 
