@@ -82,13 +82,13 @@ class StartRound:
 @dataclass(frozen=True)
 class Done:
     player: int
-    verdict: dict | None = None
+    verdict: dict | Verdict | None = None
 
 
 @dataclass(frozen=True)
 class Judge:
     player: int
-    verdict: dict
+    verdict: dict | Verdict
 
 
 @dataclass(frozen=True)
@@ -290,7 +290,9 @@ def _check_player(state: TukiState, p: int, what: str) -> None:
         raise _refuse(f"{what} {p!r} is not a seat; seats are 0..{len(state.players) - 1}")
 
 
-def _verdict(v: dict) -> dict:
+def _verdict(v: dict | Verdict) -> dict:
+    if isinstance(v, Verdict):
+        return v.to_dict()
     try:
         return Verdict.from_dict(v).to_dict()
     except RefereeError as e:

@@ -413,3 +413,7 @@ def test_commands_before_a_game_are_refused():
     t.start()
     t.refused(Done(0, {"verdict": "maybe"}), "bad verdict")
     t.refused(Judge(0, C), "no build waiting")
+    from referee.tuki.judge import Verdict
+
+    assert t.run(Done(0, Verdict.from_dict(W)))[0] == "done"  # a Verdict object is taken too
+    assert t.state.builder(0).verdict == Verdict.from_dict(W)
