@@ -362,9 +362,10 @@ def _explain(rows: Rows, target: dict[str, GridStone], measured: dict[str, Stone
     swaps = []
     for perm in itertools.permutations(colours):
         moved = [a for a, b in zip(colours, perm, strict=True) if a != b]
-        if not moved:
-            continue
         to = dict(zip(colours, perm, strict=True))
+        if not moved or any(measured[a].orientation != target[to[a]].orientation
+                            for a in colours):
+            continue
         relabel = {to[a]: replace(measured[a], colour=to[a],
                                   gaps_mm={to.get(k, k): v for k, v in measured[a].gaps_mm.items()})
                    for a in colours}
