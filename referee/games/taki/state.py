@@ -123,7 +123,7 @@ class TakiState(State):
         legal = self._legal
         if legal is None:
             legal = self._gen()
-        if action not in legal:
+        if action not in legal or type(action) is not Action:
             raise self._refusal(action)
         self._legal = None
         verb = action.verb
@@ -227,25 +227,25 @@ class TakiState(State):
         elif k == CHANGE_COLOR:
             self._color = named
         ph = self._phase
+        rank = RANK_OF[k]
         if ph == RUN:  # action cards inside a run have no effect (yet)
             self._run_len += 1
-            if not hand:
+            if not hand and rank != PLUS:  # a Plus still acts when the run ends
                 self._emptied(p)
             return
         if ph == TURN and self._taki_open:
             if col == self._run_color and not self._pending:  # continue the open TAKI
                 self._phase = RUN
                 self._run_len = 1
-                if not hand:
+                if not hand and rank != PLUS:
                     self._emptied(p)
                 return
             self._taki_open = False  # playing as usual ends the open TAKI
             self._run_color = -1
-        if not hand and RANK_OF[k] != PLUS:  # "a game never ends on a Plus"
+        if not hand and rank != PLUS:  # "a game never ends on a Plus"
             self._emptied(p)
             if self._winner >= 0:
                 return
-        rank = RANK_OF[k]
         if rank == TAKI or k == SUPERTAKI:  # a Super TAKI is a TAKI in the active colour
             self._phase = RUN
             self._run_color = self._color

@@ -125,6 +125,8 @@ def test_a_non_action_is_refused():
     s = _state()
     with pytest.raises(IllegalActionError, match="expected a TAKI action"):
         s.apply_action("play R5")
+    with pytest.raises(IllegalActionError, match="expected a TAKI action"):
+        s.apply_action(tuple(parse_action("play R5")))  # equal as a tuple, yet no Action
 
 
 def test_legal_actions_of_another_seat_are_empty():
