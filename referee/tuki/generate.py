@@ -14,16 +14,10 @@ from __future__ import annotations
 import random
 
 from referee.tuki.cards import Card, Deck
-from referee.tuki.grid import GridStone, Rows, mirror, render, rotate_ccw
+from referee.tuki.grid import GridStone, Rows, mirror, render, rotate_ccw, shares_edge
 from referee.tuki.pieces import level_stones
 
 PREFIX = {"normal": "N", "advanced": "A"}
-
-
-def _touches(a: GridStone, b: GridStone) -> bool:
-    cb = b.cells()
-    return any((x + dx, z + dz) in cb for x, z in a.cells()
-               for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)))
 
 
 def _near(a: GridStone, b: GridStone) -> bool:
@@ -64,7 +58,7 @@ def _card(colours: tuple[str, ...], rng: random.Random, float_chance: float,
                     if float_now:
                         ok = not any(_near(s, p) for p in placed)
                     else:
-                        ok = any(_touches(s, p) for p in placed)
+                        ok = any(shares_edge(s, p) for p in placed)
                     if ok:
                         options.append(s)
         if not options:

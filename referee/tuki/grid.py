@@ -46,6 +46,13 @@ class GridStone:
         return {(self.x + i, self.z + j) for i in range(self.width) for j in range(self.height)}
 
 
+def shares_edge(a: GridStone, b: GridStone) -> bool:
+    """Whether two stones share at least one unit edge (a corner alone is not an edge)."""
+    cb = b.cells()
+    return any((x + dx, z + dz) in cb for x, z in a.cells()
+               for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+
+
 def to_rows(text_or_rows: str | Iterable[str]) -> list[str]:
     """Split text into rows; strip trailing blanks; pad to a rectangle with `.`."""
     lines = text_or_rows.splitlines() if isinstance(text_or_rows, str) else list(text_or_rows)

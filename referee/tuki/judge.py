@@ -44,7 +44,7 @@ from referee.paths import MODELS
 from referee.tuki.buildgrid import rect_of
 from referee.tuki.cards import parse_grid
 from referee.tuki.die import DieFace
-from referee.tuki.grid import GridStone, Rows, mirror, rotate_ccw, stones_of
+from referee.tuki.grid import GridStone, Rows, mirror, rotate_ccw, shares_edge, stones_of
 from referee.tuki.pieces import level_stones, pieces
 
 QUARTERS_CCW = {"bear": 0, "fish": 1, "eagle": 3}  # default edges: bottom, left, right
@@ -160,12 +160,6 @@ def _classify(d: float, s: float, tol: Tolerances) -> int:
     return 1
 
 
-def _shares_edge(a: GridStone, b: GridStone) -> bool:
-    cb = b.cells()
-    return any((x + dx, z + dz) in cb for x, z in a.cells()
-               for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-
-
 def _gap(m: dict[str, StoneMeasurement], a: str, b: str) -> float:
     """The measured gap in mm (the smaller if both stones list it; inf if neither does)."""
     gs = [float(g) for g in (m[a].gaps_mm.get(b), m[b].gaps_mm.get(a)) if g is not None]
@@ -232,7 +226,7 @@ def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement]
         errs = [_offset_error(measured[c], target[c], measured[r], target[r]) for r in ref]
         mean = (sum(e[0] for e in errs) / len(errs), sum(e[1] for e in errs) / len(errs))
         small = all(max(abs(e[0]), abs(e[1])) < tol.contact_blame_u for e in errs)
-        broken = [r for r in ref if _shares_edge(target[c], target[r])
+        broken = [r for r in ref if shares_edge(target[c], target[r])
                   and _gap(measured, c, r) > tol.touch_mm]
         if small and broken:
             out.fault(f"contact:{c}", f"{name(c)} stands where the card has it but does not "
@@ -249,7 +243,7 @@ def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement]
     bad: dict[str, list[str]] = {}
     for a, b in itertools.combinations(sorted(kept, key=stones.index), 2):
         gap = _gap(measured, a, b)
-        if _shares_edge(target[a], target[b]):
+        if shares_edge(target[a], target[b]):
             if gap >= tol.apart_mm:
                 bad.setdefault(a, []).append(b)
                 bad.setdefault(b, []).append(a)
@@ -269,7 +263,7 @@ def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement]
         most = max(len(v) for v in bad.values())
         for c in sorted(bad, key=stones.index):
             if len(bad[c]) == most:
-                touch = [o for o in bad[c] if _shares_edge(target[c], target[o])]
+                touch = [o for o in bad[c] if shares_edge(target[c], target[o])]
                 wrong = [o for o in bad[c] if o not in touch]
                 text = []
                 if touch:

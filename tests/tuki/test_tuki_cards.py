@@ -5,7 +5,7 @@ import pytest
 
 from referee.tuki.cards import DEFAULT_EDGES, Card, CardError, Deck, find_card, parse_grid, turn
 from referee.tuki.die import FACES, DieError
-from referee.tuki.grid import mirror, stones_of
+from referee.tuki.grid import mirror, shares_edge, stones_of
 from referee.tuki.pieces import LevelError
 
 EXAMPLE = """\
@@ -157,12 +157,10 @@ def test_shipped_decks_load_and_check(level, prefix, n):
 
 def test_deck_cards_touch_or_float():
     """Issue: bars touching or floating as real cards do; both kinds are in the deck."""
-    from referee.tuki.judge import _shares_edge
-
     kinds = set()
     for c in Deck.load("normal").cards + Deck.load("advanced").cards:
         st = list(stones_of(c.grid).values())
-        floating = any(not any(_shares_edge(a, b) for b in st if b is not a) for a in st)
+        floating = any(not any(shares_edge(a, b) for b in st if b is not a) for a in st)
         kinds.add(floating)
     assert kinds == {True, False}
 
