@@ -53,8 +53,31 @@ def _rlcard_uno(games: int, seed: int) -> BenchResult:
     return BenchResult(games, actions, time.perf_counter() - t0)
 
 
+def _taki_draw_only_when_stuck(games: int, seed: int) -> BenchResult:
+    """Our TAKI under RLCard UNO's legal set: random moves, `draw` only when nothing else is
+    legal. RULINGS.md lets a TAKI player draw at any turn start, so uniform random TAKI games
+    run ~30x longer than UNO's; this policy makes games/s comparable."""
+    from referee.games.taki import new_game
+
+    rng = random.Random(seed)
+    actions = 0
+    t0 = time.perf_counter()
+    for g in range(games):
+        state = new_game(2, seed=seed + g)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            plays = [a for a in legal if a.verb != 1]  # 1 = DRAW
+            state.apply_action(rng.choice(plays or legal))
+            actions += 1
+    return BenchResult(games, actions, time.perf_counter() - t0)
+
+
 BASELINES: dict[str, dict[str, Callable[[int, int], BenchResult]]] = {
     "taki": {"crazy_eights": _openspiel_crazy_eights, "uno": _rlcard_uno},
+}
+# Our own engine under another random policy, timed beside the baselines (ratios vs each).
+ALTERNATES: dict[str, dict[str, Callable[[int, int], BenchResult]]] = {
+    "taki": {"taki_draw_only_when_stuck": _taki_draw_only_when_stuck},
 }
 
 
@@ -73,15 +96,25 @@ def compare(game_name: str, result: BenchResult, games: int, seed: int) -> dict:
     """Time each baseline of `game_name` over `games` random games; one row per baseline.
 
     A row is the baseline's own bench dict plus the mean actions per game on both sides and
-    the ratios ours/theirs in games/s and actions/s, or the text `NOT_INSTALLED`. A game
-    without baselines gives `{}`.
+    the ratios ours/theirs in games/s and actions/s, or the text `NOT_INSTALLED`. Rows of
+    `ALTERNATES` time our engine under another policy, with its games/s ratio against each
+    installed baseline. A game without baselines gives `{}`.
     """
     out: dict[str, dict | str] = {}
+    timed: dict[str, BenchResult] = {}
     for name, run in BASELINES.get(game_name, {}).items():
         try:
-            theirs = run(games, seed)
+            timed[name] = run(games, seed)
         except ImportError:
             out[name] = NOT_INSTALLED
             continue
-        out[name] = _row(result, theirs)
+        out[name] = _row(result, timed[name])
+    for name, run in ALTERNATES.get(game_name, {}).items():
+        ours = run(games, seed)
+        row: dict = ours.to_dict()
+        row["actions_per_game"] = round(ours.actions / ours.games, 1) if ours.games else 0.0
+        for base, theirs in timed.items():
+            row[f"ratio_games_per_s_vs_{base}"] = round(ours.games_per_s / theirs.games_per_s, 2) \
+                if theirs.games_per_s else None
+        out[name] = row
     return out
