@@ -8,6 +8,7 @@ models/colours.yaml.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -19,6 +20,8 @@ from referee.vision.mat import WHITE_MARGINS
 from referee.vision.pose import Pose
 
 WHITE = "white"
+CHROMATIC = 10.0  # chroma (√(a²+b²)) above which a colour keeps its hue in shade
+SHADE_RANGE = (0.6, 1.15)  # how much darker or brighter than calibrated a stone may look
 
 
 def paper_white(image: np.ndarray, pose: Pose) -> np.ndarray:
@@ -75,12 +78,26 @@ class ColourModel:
         return cls.from_dict({**raw, "source": "priors"})
 
     def distances(self, lab: np.ndarray, colours: str) -> dict[str, np.ndarray]:
-        """Per class (the given stone colours and white): weighted Lab distance, H×W float32."""
+        """Per class (the given stone colours and white): weighted Lab distance, H×W float32.
+
+        A coloured stone in shade keeps its hue: darker light scales (L+16, a, b) together,
+        so a chromatic centre may slide along that line by `SHADE_RANGE` before distance
+        counts. Grey and white stay points (shade is all that tells them apart).
+        """
         out = {}
+        w = self.lightness_weight
+        lp = (lab[..., 0] + 16.0) * w
         for c in [*colours, WHITE]:
             lc, ac, bc = self.centres[c]
-            dl = (lab[..., 0] - lc) * self.lightness_weight
-            out[c] = np.sqrt(dl * dl + (lab[..., 1] - ac) ** 2 + (lab[..., 2] - bc) ** 2)
+            if math.hypot(ac, bc) < CHROMATIC:
+                dl = (lab[..., 0] - lc) * w
+                out[c] = np.sqrt(dl * dl + (lab[..., 1] - ac) ** 2 + (lab[..., 2] - bc) ** 2)
+                continue
+            v = np.array([(lc + 16.0) * w, ac, bc], np.float32)
+            k = (lp * v[0] + lab[..., 1] * v[1] + lab[..., 2] * v[2]) / float(v @ v)
+            k = np.clip(k, *SHADE_RANGE)
+            d0, d1, d2 = lp - k * v[0], lab[..., 1] - k * v[1], lab[..., 2] - k * v[2]
+            out[c] = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
         return out
 
     def labels(self, lab: np.ndarray, colours: str,
@@ -147,6 +164,7 @@ def learn_from_stack(lab_front: np.ndarray, view, stack_bottom_to_top: str,
 
 
 # Table around the mat, on the table plane (board mm): left, right and behind the paper.
+DROP_NEAR = 0.15  # a table colour this near a stone colour (× max_distance) is ignored
 TABLE_REGIONS = ((-90.0, -25.0, -120.0, 110.0), (305.0, 370.0, -120.0, 110.0),
                  (-40.0, 320.0, -260.0, -110.0))
 
@@ -175,6 +193,7 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
         px = px[:: len(px) // 4000]
     px = to_lab(px.reshape(-1, 1, 3), white_bgr).reshape(-1, 3)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(0)  # k-means++ draws its seeds: same photo, same answer
     _, labels, centres = cv2.kmeans(px, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
     keep = []
     stones = [v for c, v in model.centres.items() if c != WHITE]
@@ -182,7 +201,7 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
         if np.mean(labels.ravel() == i) < 0.05:
             continue
         d = min(_dist(model, c, s) for s in stones)
-        if d > model.max_distance / 2:
+        if d > model.max_distance * DROP_NEAR:
             keep.append(tuple(float(x) for x in c))
     return keep
 

@@ -22,6 +22,7 @@ import numpy as np
 from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured
 from referee.vision.colour import paper_white, table_centres, to_lab
 from referee.vision.fit import BarFit, band_vector_mm, fit_bar
+from referee.vision.grooves import refine
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.pose import Pose, detect_mat, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
@@ -97,14 +98,16 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     support = labels >= 0  # snow, stones and paper can hold a stone up
     lap("segment")
     band = band_vector_mm(pose, view, unit)
+    doubt_mm = s.depth_doubt_mm * math.tan(elevation_rad(pose))
     fits = []
     for colour in station.colours:
         # a counted stone stands on the paper beyond the board (WORLD.md §5)
-        region = (PAPER_BEYOND[0] - 2.5 * unit, PAPER_BEYOND[1] - 0.5 * unit, -0.5 * unit,
+        # and nothing stands below the table plane (but a face set forward looks lower)
+        region = (PAPER_BEYOND[0] - 2.5 * unit, PAPER_BEYOND[1] - 0.5 * unit, -doubt_mm,
                   s.view_height_mm - unit)
         f = fit_bar(masks[colour], colour, view, unit, band, region, support)
         if f is not None:
-            fits.append(f)
+            fits.append(refine(f, lab[..., 0], view, unit) if s.use_grooves else f)
     m.fits = fits
     lap("fit")
     m.build = _assemble(fits, pose, unit, s)

@@ -23,10 +23,11 @@ class VisionSettings:
     px_per_mm: float = 2.0          # resolution of the rectified front view
     view_height_mm: float = 260.0   # how high above the table the front view reaches
     min_paper_luma: float = 40.0    # mean paper brightness (0-255) below this: too dark
-    min_stone_fill: float = 0.55    # share of a fitted front face that must show its colour
-    missing_fill: float = 0.12      # below this share of a face, the stone is not there
+    min_stone_fill: float = 0.6     # share of a fitted front face that must show its colour
+    missing_fill: float = 0.35      # below this share of a face, the stone is not there
     depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
     base_sigma_u: float = 0.03      # positional doubt of a clean fit
+    use_grooves: bool = True        # refine positions on the stones' grooves
     table_classes: int = 3          # k-means colours learned from the table around the mat
 
 

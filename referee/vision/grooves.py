@@ -1,0 +1,87 @@
+"""Sub-unit precision from the stones' grooves (WORLD.md §1: grooves mark the four inner
+segment borders).
+
+A colour mask places a bar to within a few mm: bevels, shade and shadows blur its edges. The
+grooves are sharp dark lines exactly 1 u apart, so the phase of the four grooves along a bar
+pins its position along its length: z for a vertical bar, x for a horizontal one. Across its
+length a horizontal bar is pinned by the edge between its front and top faces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from referee.vision.fit import BarFit
+from referee.vision.rectify import FrontView
+
+
+def _profile(lum: np.ndarray, rows: slice, cols: slice, axis: int) -> np.ndarray:
+    patch = lum[rows, cols]
+    return patch.mean(axis=axis) if patch.size else np.zeros(0, np.float32)
+
+
+def _groove_phase(profile: np.ndarray, start: float, step: float, reach: float
+                  ) -> float | None:
+    """Shift (px, within ±reach) that puts the 4 positions start + k·step (k=1..4) on the
+    profile's dark lines; None when no clear groove pattern shows."""
+    if len(profile) < 8:
+        return None
+    smooth = cv2.GaussianBlur(profile.reshape(-1, 1).astype(np.float32), (1, 0), sigmaX=0,
+                              sigmaY=step / 4).ravel()
+    dark = smooth - profile  # grooves stand out as positive peaks
+    xs = np.arange(len(dark), dtype=np.float64)
+    shifts = np.arange(-reach, reach + 0.01, 0.25)
+    scores = []
+    for sh in shifts:
+        pos = start + sh + step * np.arange(1, 5)
+        if pos.min() < 0 or pos.max() > len(dark) - 1:
+            scores.append(-np.inf)
+            continue
+        scores.append(float(np.interp(pos, xs, dark).sum()))
+    scores = np.array(scores)
+    best = int(np.argmax(scores))
+    if not np.isfinite(scores[best]):
+        return None
+    contrast = scores[best] / 4.0
+    noise = float(np.median(np.abs(dark))) + 1e-6
+    if contrast < 2.5 * noise:
+        return None
+    return float(shifts[best])
+
+
+def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
+           reach_u: float = 0.45) -> BarFit:
+    """The fit moved onto its grooves (and, for H bars, its front/top edge) where they show.
+
+    lum: the front view's lightness, view.height × view.width float32.
+    """
+    s = view.px_per_mm
+    u = unit_mm * s
+    col, row = view.to_px(fit.x_mm, fit.h_mm)
+    col, row = float(col), float(row)
+    reach = reach_u * u
+    if fit.orientation == "V":
+        c0, c1 = int(col + 0.3 * u), int(col + 0.7 * u)
+        top = int(max(row - 5 * u - reach - 2, 0))
+        prof = _profile(lum, slice(top, int(row + reach + 2)), slice(c0, c1), axis=1)
+        # grooves above the bottom edge at rows row - k·u → in profile coords, going up;
+        # flip so that k counts forward
+        flipped = prof[::-1]
+        start = (len(prof) - 1) - (row - top)
+        sh = _groove_phase(flipped, start, u, reach)
+        if sh is not None:
+            row = row - sh
+        x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
+        return replace(fit, h_mm=float(h_mm))
+    # H: grooves along x
+    r0, r1 = int(row - 0.7 * u), int(row - 0.3 * u)
+    left = int(max(col - reach - 2, 0))
+    prof = _profile(lum, slice(r0, r1), slice(left, int(col + 5 * u + reach + 2)), axis=0)
+    sh = _groove_phase(prof, col - left, u, reach)
+    if sh is not None:
+        col = col + sh
+    x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
+    return replace(fit, x_mm=float(x_mm), h_mm=float(h_mm))
