@@ -28,7 +28,8 @@ class BarFit:
     face (x_mm along the build line, h_mm above the table), and how well it fits.
 
     fill: share of the front face showing the colour (0–1); score: template response;
-    sharpness_px: curvature-based positional doubt of the peak, in front-view px.
+    sharpness_px: positional doubt of the peak, in front-view px; supported: something
+    holds it up; grooves: its grooves were found (set by grooves.refine).
     """
 
     colour: str
@@ -38,6 +39,8 @@ class BarFit:
     fill: float
     score: float
     sharpness_px: float
+    supported: bool = True
+    grooves: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:
@@ -81,28 +84,29 @@ def _template(w_px: int, h_px: int, band: tuple[float, float], s: float
     return k, (pad_l, pad_t + h_px)
 
 
-def fit_bar(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
-            band_mm: tuple[float, float], region: tuple[float, float, float, float],
-            support: np.ndarray | None = None, min_support: float = 0.3,
-            candidates: int = 6) -> BarFit | None:
-    """Best H or V bar for one colour's H×W bool mask; None if the colour is absent.
+def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
+                   band_mm: tuple[float, float], regions: dict[str, tuple[float, ...]],
+                   support: np.ndarray | None = None, min_support: float = 0.3,
+                   per_orientation: int = 4) -> list[BarFit]:
+    """The best H and V placements of one colour's bar, best score first.
 
-    region: (x0, x1, h0, h1) mm where a bar's lower-left corner may be.
-    support: H×W bool of what can hold a stone up (snow, stones, the paper). Of the best
-    `candidates` peaks, those with at least `min_support` of the strip under their face
-    supported win over unsupported ones: a stone never floats in the air, and a look-alike in
-    the background usually does.
+    mask: H×W bool front-view mask of the colour. regions: per orientation, (x0, x1, h0, h1)
+    mm where the lower-left corner may be. support: H×W bool of what can hold a stone up
+    (snow, stones, the paper); a candidate with less than `min_support` of the strip under
+    its face supported is marked unsupported: a stone never floats in the air, and a
+    look-alike in the background usually does.
     """
     s = view.px_per_mm
     m = mask.astype(np.float32)
-    best: BarFit | None = None
     u = unit_mm * s
     band = (band_mm[0] * s, band_mm[1] * s)
+    strip = max(2, round(4 * s))
+    out: list[BarFit] = []
     for orient, (w, h) in (("H", (5 * u, u)), ("V", (u, 5 * u))):
         w_px, h_px = round(w), round(h)
         k, (ax, ay) = _template(w_px, h_px, band, s)
         resp = cv2.filter2D(m, -1, k, anchor=(ax, ay), borderType=cv2.BORDER_CONSTANT)
-        # restrict the lower-left corner to the region
+        region = regions[orient]
         c0, r1 = view.to_px(region[0], region[2])
         c1, r0 = view.to_px(region[1], region[3])
         c0, c1 = max(0, int(c0)), min(m.shape[1] - 1, int(c1))
@@ -110,40 +114,25 @@ def fit_bar(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
         sub = resp[r0:r1 + 1, c0:c1 + 1]
         if sub.size == 0:
             continue
-        rr, cc = _pick_peak(sub, r0, c0, w_px, h_px, support, min_support, candidates, s)
-        score = float(sub[rr, cc])
-        dr = _parabola(sub[max(rr - 1, 0):rr + 2, cc]) if 0 < rr < sub.shape[0] - 1 else 0.0
-        dc = _parabola(sub[rr, max(cc - 1, 0):cc + 2]) if 0 < cc < sub.shape[1] - 1 else 0.0
-        col, row = c0 + cc + dc, r0 + rr + dr
-        x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
-        fr0, fc0 = int(round(row - h_px)), int(round(col))
-        fill = float(m[max(fr0, 0):max(fr0 + h_px, 0), max(fc0, 0):max(fc0 + w_px, 0)].sum()
-                     ) / (w_px * h_px)
-        sharp = _sharpness(sub, rr, cc)
-        if best is None or score > best.score:
-            best = BarFit(colour, orient, float(x_mm), float(h_mm), fill, score, sharp)
-    return best
-
-
-def _pick_peak(sub: np.ndarray, r0: int, c0: int, w_px: int, h_px: int,
-               support: np.ndarray | None, min_support: float, k: int, s: float
-               ) -> tuple[int, int]:
-    """Row, col in `sub` of the best supported local maximum (or the best one)."""
-    best = np.unravel_index(int(np.argmax(sub)), sub.shape)
-    if support is None:
-        return best
-    peaks = (sub == cv2.dilate(sub, np.ones((9, 9), np.uint8))) & (sub > 0.3)
-    ys, xs = np.nonzero(peaks)
-    if len(ys) == 0:
-        return best
-    order = np.argsort(-sub[ys, xs])[:k]
-    strip = max(2, round(4 * s))
-    for i in order:
-        row, col = r0 + ys[i], c0 + xs[i]
-        below = support[row:row + strip, col:col + w_px]
-        if below.size and float(below.mean()) >= min_support:
-            return int(ys[i]), int(xs[i])
-    return best
+        peaks = (sub == cv2.dilate(sub, np.ones((9, 9), np.uint8))) & (sub > 0.2)
+        ys, xs = np.nonzero(peaks)
+        for i in np.argsort(-sub[ys, xs])[:per_orientation]:
+            rr, cc = int(ys[i]), int(xs[i])
+            dr = _parabola(sub[rr - 1:rr + 2, cc]) if 0 < rr < sub.shape[0] - 1 else 0.0
+            dc = _parabola(sub[rr, cc - 1:cc + 2]) if 0 < cc < sub.shape[1] - 1 else 0.0
+            col, row = c0 + cc + dc, r0 + rr + dr
+            x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
+            fr0, fc0 = int(round(row - h_px)), int(round(col))
+            face = m[max(fr0, 0):max(fr0 + h_px, 0), max(fc0, 0):max(fc0 + w_px, 0)]
+            fill = float(face.sum()) / (w_px * h_px)
+            supported = True
+            if support is not None:
+                below = support[r0 + rr:r0 + rr + strip, c0 + cc:c0 + cc + w_px]
+                supported = bool(below.size) and float(below.mean()) >= min_support
+            out.append(BarFit(colour, orient, float(x_mm), float(h_mm), fill,
+                              float(sub[rr, cc]), _sharpness(sub, rr, cc), supported))
+    out.sort(key=lambda f: -f.score)
+    return out
 
 
 def _parabola(v: np.ndarray) -> float:

@@ -75,7 +75,7 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
         if sh is not None:
             row = row - sh
         x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
-        return replace(fit, h_mm=float(h_mm))
+        return replace(fit, h_mm=float(h_mm), grooves=sh is not None)
     # H: grooves along x
     r0, r1 = int(row - 0.7 * u), int(row - 0.3 * u)
     left = int(max(col - reach - 2, 0))
@@ -84,4 +84,4 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
     if sh is not None:
         col = col + sh
     x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
-    return replace(fit, x_mm=float(x_mm), h_mm=float(h_mm))
+    return replace(fit, x_mm=float(x_mm), h_mm=float(h_mm), grooves=sh is not None)

@@ -21,7 +21,7 @@ import numpy as np
 
 from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured
 from referee.vision.colour import paper_white, table_centres, to_lab
-from referee.vision.fit import BarFit, band_vector_mm, fit_bar
+from referee.vision.fit import BarFit, band_vector_mm, bar_candidates
 from referee.vision.grooves import refine
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.pose import Pose, detect_mat, is_weak, solve_pose
@@ -99,20 +99,37 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     lap("segment")
     band = band_vector_mm(pose, view, unit)
     doubt_mm = s.depth_doubt_mm * math.tan(elevation_rad(pose))
+    # a counted stone stands on the paper beyond the board (WORLD.md §5), its centre over
+    # the paper; nothing stands below the table (but a face set forward looks lower)
+    x0, x1 = PAPER_BEYOND[0], PAPER_BEYOND[1]
+    top = s.view_height_mm
+    regions = {"H": (x0 - 2.5 * unit, x1 - 2.5 * unit, -doubt_mm, top - unit),
+               "V": (x0 - 0.5 * unit, x1 - 0.5 * unit, -doubt_mm, top - 5 * unit)}
     fits = []
     for colour in station.colours:
-        # a counted stone stands on the paper beyond the board (WORLD.md §5)
-        # and nothing stands below the table plane (but a face set forward looks lower)
-        region = (PAPER_BEYOND[0] - 2.5 * unit, PAPER_BEYOND[1] - 0.5 * unit, -doubt_mm,
-                  s.view_height_mm - unit)
-        f = fit_bar(masks[colour], colour, view, unit, band, region, support)
+        cands = bar_candidates(masks[colour], colour, view, unit, band, regions, support)
+        f = choose(cands, lab[..., 0], view, unit, s)
         if f is not None:
-            fits.append(refine(f, lab[..., 0], view, unit) if s.use_grooves else f)
+            fits.append(f)
     m.fits = fits
     lap("fit")
     m.build = _assemble(fits, pose, unit, s)
     lap("build")
     return m
+
+
+def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
+           s: VisionSettings) -> BarFit | None:
+    """The stone among a colour's candidates: the best-scoring one that is held up and full
+    enough, preferring one whose grooves show (a stone's signature that look-alikes lack)."""
+    if not cands:
+        return None
+    good = [c for c in cands if c.supported and c.fill >= s.min_stone_fill]
+    if not good:
+        return cands[0]
+    refined = [refine(c, lum, view, unit) if s.use_grooves else c for c in good]
+    grooved = [c for c in refined if c.grooves]
+    return (grooved or refined)[0]
 
 
 def elevation_rad(pose: Pose) -> float:
