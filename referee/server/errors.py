@@ -35,6 +35,10 @@ class UnsupportedPhotoError(ServerError):
     """An upload that is not a JPEG, PNG, WebP or BMP photo."""
 
 
+class TableSetupError(ServerError):
+    """A new table the rules refuse (player count, build places)."""
+
+
 class ConflictError(ServerError):
     """A command that does not fit the table's state now (no camera frame, demo off, ...)."""
 

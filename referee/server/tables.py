@@ -33,6 +33,7 @@ from referee.server.cameras import FolderSource, Frame, FrameSource, UploadSourc
 from referee.server.errors import (
     ConflictError,
     MissingSecretError,
+    TableSetupError,
     UnknownTableError,
     UploadTooLargeError,
     WrongSecretError,
@@ -193,7 +194,10 @@ class TableService:
         config["demo"] = table_id == DEMO_ID
         cmd = game.NewGame(tuple(body.players), body.level, body.first_lookout,
                            tuple(p.station for p in body.places))
-        events = game.decide(game.TukiState(), cmd)  # the rules check players and places
+        try:  # the rules check players and places
+            events = game.decide(game.TukiState(), cmd)
+        except game.IllegalCommandError as e:
+            raise TableSetupError(str(e)) from e
         sources = self._sources(config)
         self.store.create_table(table_id, config, _hash(secret))
         table = Table(table_id, config, _hash(secret), sources)

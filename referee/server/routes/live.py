@@ -27,19 +27,32 @@ async def table_feed(ws: WebSocket, table_id: str) -> None:
         return
     await ws.accept()
     queue = hub.subscribe(table_id)
+    reader = asyncio.create_task(_drain(ws))  # notices the phone leaving
     last = ""
     try:
-        while True:
+        while not reader.done():
             view = service.view(table_id)
             text = json.dumps({"type": "view", "view": view})
             if text != last:
                 await ws.send_text(text)
                 last = text
-            try:
-                await asyncio.wait_for(queue.get(), timeout=1.0)
-            except TimeoutError:
-                pass
+            waiter = asyncio.create_task(queue.get())
+            await asyncio.wait({waiter, reader}, timeout=1.0,
+                               return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        reader.cancel()
         hub.unsubscribe(table_id, queue)
+
+
+async def _drain(ws: WebSocket) -> None:
+    """Read (and ignore) what the phone sends, until it disconnects."""
+    try:
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+    except (WebSocketDisconnect, RuntimeError):
+        return

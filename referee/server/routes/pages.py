@@ -56,5 +56,5 @@ def table_page(request: Request, table_id: str, service: ServiceDep, lang: LangQ
     code = pick_language(lang, cookie_lang, table.language, accept_language)
     t = messages(code)
     return templates.TemplateResponse(request, "table.html", _context(
-        code, table_id=table_id, table_name=table.name, faces=[str(f) for f in FACES],
+        code, table_id=table_id, table_name=table.name, faces=list(FACES),
         messages_json=json.dumps(t, ensure_ascii=False).replace("</", "<\\/")))

@@ -113,9 +113,12 @@
       if (b.decided) li.append(el("p", {class: "muted"},
         tr("verdict.decided", {v: tr("verdict." + b.decided)})));
     }
+    if (b.error) li.append(el("p", {class: "error"}, b.error));
     if (secret && view.round && !view.over) {
       const acts = el("div", {class: "row wrap acts"});
-      if (b.state === "building" && view.round.status === "building") {
+      // "done" while building; a photo for a build that still has none (phone place, retry)
+      const needsPhoto = b.state === "waiting" && (b.status === "done" || b.status === "stopped");
+      if ((b.state === "building" && view.round.status === "building") || needsPhoto) {
         const file = el("input", {type: "file", accept: "image/*", capture: "environment",
           class: "file", "aria-label": tr("ctl.photo") + " " + p.name});
         const btn = el("button", {class: "button done", type: "button", onclick: async () => {
@@ -124,16 +127,20 @@
           if (file.files && file.files[0]) fd.append("photo", file.files[0]);
           await call("/done/" + b.seat, fd, true);
           btn.disabled = false;
-        }}, tr("ctl.done"));
-        if (cam.kind === "upload") acts.append(file);
+        }}, needsPhoto ? tr("ctl.photo") : tr("ctl.done"));
+        if (cam.kind === "upload" || needsPhoto) acts.append(file);
         acts.append(btn);
       }
       if (b.state === "unsure" && !b.decided) {
-        acts.append(el("span", {class: "muted"}, tr("ctl.decide")),
-          el("button", {class: "button ok", type: "button",
-            onclick: () => call("/decide", {seat: b.seat, correct: true})}, tr("ctl.correct")),
-          el("button", {class: "button danger", type: "button",
-            onclick: () => call("/decide", {seat: b.seat, correct: false})}, tr("ctl.wrong")));
+        for (const by of b.deciders || []) {
+          if ((b.voted || []).includes(by)) continue;
+          const who = b.deciders.length > 1 ? view.players[by].name + ": " : "";
+          acts.append(el("span", {class: "muted"}, who || tr("ctl.decide")),
+            el("button", {class: "button ok", type: "button",
+              onclick: () => call("/decide", {seat: b.seat, correct: true, by: by})}, tr("ctl.correct")),
+            el("button", {class: "button danger", type: "button",
+              onclick: () => call("/decide", {seat: b.seat, correct: false, by: by})}, tr("ctl.wrong")));
+        }
       }
       if (acts.childNodes.length) li.append(acts);
     }
@@ -146,19 +153,20 @@
     if (rd) {
       $("round-title").textContent = (rd.final ? tr("table.final") + " · " : "") +
         tr("table.round", {n: rd.number}) + " · " + tr("table.lookout") + ": " +
-        view.players[rd.lookout].name;
+        view.players[view.lookout].name;
       drawGrid($("card"), rd.target);
       $("card-caption").textContent = tr("table.card") + " " + (rd.card.id || "");
       drawDie($("die"), rd.die);
       let res = "";
-      if (rd.status === "void") res = tr("table.void");
-      else if (rd.taker !== null && rd.taker !== undefined) res = tr("table.taker", {name: view.players[rd.taker].name});
-      else if (rd.status === "replay") res = tr("table.nobody");
+      if (rd.taker !== null && rd.taker !== undefined) res = tr("table.taker", {name: view.players[rd.taker].name});
+      else if (rd.replay) res = tr("table.nobody");
       $("round-result").textContent = res;
       const ul = $("builders");
       ul.replaceChildren(...rd.builders.map((b) => builderItem(view, b)));
     } else {
       $("round-title").textContent = tr("table.noround");
+      $("card").replaceChildren(); $("die").replaceChildren(); $("card-caption").textContent = "";
+      $("round-result").textContent = view.void ? tr("table.void") : "";
       $("builders").replaceChildren();
     }
     const pl = $("players");
@@ -174,11 +182,11 @@
         tr("table.winner", {name: names[0]}) : tr("table.winners", {names: names.join(", ")}));
       w.hidden = false;
     } else w.hidden = true;
-    const canStart = !!secret && !view.over && (!rd || rd.status === "over" || rd.status === "void");
+    const canStart = !!secret && !view.over && (!rd || rd.status === "over");
     $("locked").hidden = !!secret;
     $("start-form").hidden = !canStart;
     $("demo-round").hidden = !(canStart && view.demo);
-    $("end-round").hidden = !(secret && rd && !view.over && rd.status !== "over" && rd.status !== "void");
+    $("end-round").hidden = !(secret && rd && !view.over && rd.status !== "over");
   }
 
   $("start-form").addEventListener("submit", (e) => {

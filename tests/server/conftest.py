@@ -1,0 +1,78 @@
+"""Fixtures for the server tests: an app on a fresh data folder, and dev-scene photos."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from referee.paths import FIXTURES
+from referee.server.app import create_app
+from referee.server.settings import Settings
+
+SCENES = FIXTURES / "dev-scenes" / "scenes"
+
+
+def scene_photo(scene: str) -> bytes:
+    return (SCENES / scene / "image.jpg").read_bytes()
+
+
+def scene_card(scene: str) -> tuple[str, str]:
+    """(printed card grid, die face) from a scene's label."""
+    import json
+
+    label = json.loads((SCENES / scene / "label.json").read_text())
+    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+    return "\n".join(label["card"]["grid"]), die
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", demo=True, max_upload_bytes=5 * 1024 * 1024)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+@pytest.fixture
+def demo_secret(client: TestClient, settings: Settings) -> str:
+    return (settings.data_dir / "demo-secret.txt").read_text().strip()
+
+
+@pytest.fixture
+def make_table(client: TestClient):
+    """make_table(players=..., stations=...) creates a table with phone-upload places and
+    returns (id, secret)."""
+
+    def make(players: tuple[str, ...] = ("Ava", "Ben"),
+             stations: tuple[str, ...] = ("D03", "D04"), **extra: object) -> tuple[str, str]:
+        body = {"name": "Test", "players": list(players), "level": "normal",
+                "places": [{"station": s, "camera": {"kind": "upload"}} for s in stations],
+                **extra}
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        return r.json()["id"], r.json()["secret"]
+
+    return make
+
+
+@pytest.fixture
+def wait_view(client: TestClient):
+    """wait_view(table_id, pred) polls the table's view until pred(view) holds (judging runs
+    in a worker thread), at most 20 s; returns the last view."""
+    import time
+
+    def wait(table_id: str, pred, timeout_s: float = 20.0) -> dict:
+        end = time.monotonic() + timeout_s
+        while True:
+            view = client.get(f"/api/tables/{table_id}").json()
+            if pred(view) or time.monotonic() > end:
+                return view
+            time.sleep(0.05)
+
+    return wait
