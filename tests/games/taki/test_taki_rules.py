@@ -183,3 +183,49 @@ def test_returns_and_scores():
 def test_game_info():
     assert GAME.name == "taki" and (GAME.min_players, GAME.max_players) == (2, 10)
     assert "heuristic" in GAME.bots and GAME.render is not None
+
+
+def _after(hands, discard, steps, **extra):
+    s = from_setup({"hands": hands, "deck": ["Y1", "Y3", "Y4", "Y5", "Y6", "Y7"],
+                    "discard": discard, **extra})
+    for text in steps:
+        s.apply_text(text)
+    return s
+
+
+@pytest.mark.parametrize("steps, text, rule", [
+    (["play RTAKI"], "draw", "(rule TAKI)"),
+    (["play RTAKI"], "close", "cannot be closed by its player"),
+    (["play RTAKI"], "play G3", "only red cards"),
+    (["play KING"], "draw", "(rule King)"),
+    (["play KING"], "close", "(rule King)"),
+    (["play RPLUS"], "end", "(rule Plus)"),
+    (["play +3"], "play B3", "(rule +3"),
+    (["play +3"], "break", "holds no BREAKER"),
+    (["play +3"], "pass last", "one's own turn"),
+    ([], "end", "(rule a turn)"),
+])
+def test_each_phase_names_its_rule(steps, text, rule):
+    s = _after([["RTAKI", "R5", "KING", "RPLUS", "+3", "G3"], ["B3", "G4"]], ["R1"], steps)
+    before = s.to_dict()
+    with pytest.raises(IllegalActionError, match=re.escape(rule)):
+        s.apply_text(text)
+    assert s.to_dict() == before
+
+
+def test_stack_and_plus3_refusals_name_their_rule():
+    s = _after([["R5", "B+2"], ["B3"]], ["R1", "G+2"], [], pending_draw=2)
+    with pytest.raises(IllegalActionError, match=re.escape("(rule +2)")):
+        s.apply_text("play R5")
+    s = _after([["COLOR", "SUPERTAKI", "R5"], ["B3"]], ["R1", "+3"], [], active_color="R")
+    with pytest.raises(IllegalActionError, match=re.escape("(rule COLOR)")):
+        s.apply_text("play COLOR G")
+    with pytest.raises(IllegalActionError, match=re.escape("(rule SUPERTAKI)")):
+        s.apply_text("play SUPERTAKI")
+
+
+def test_game_over_refuses_everything():
+    s = _after([["R5"], ["B3"]], ["R1"], ["play R5"])
+    with pytest.raises(IllegalActionError, match="game is over"):
+        s.apply_text("draw")
+    assert s.legal_actions() == []
