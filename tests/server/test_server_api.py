@@ -68,9 +68,9 @@ def test_a_round_with_uploaded_photos(client, make_table, wait_view, settings):
         assert client.get(view["round"]["builders"][b]["overlay"]).status_code == 200
     # settle any unsure build by the lookout's decision, then a penalty is given
     for b in view["round"]["builders"]:
-        if b["state"] == "unsure":
+        for by in b["deciders"] if b["state"] == "unsure" else []:
             r = client.post(f"/api/tables/{table_id}/decide", headers=h,
-                            json={"seat": b["seat"], "correct": True})
+                            json={"seat": b["seat"], "correct": True, "by": by})
             assert r.status_code == 200, r.text
     view = client.get(f"/api/tables/{table_id}").json()
     assert view["round"]["taker"] in (0, 1)

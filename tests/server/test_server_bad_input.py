@@ -1,0 +1,75 @@
+"""Bad input gets a clear 4xx and changes nothing (issue 4, "Tests")."""
+
+from __future__ import annotations
+
+from .conftest import scene_card, scene_photo
+
+
+def _started(client, make_table):
+    table_id, secret = make_table()
+    grid, die = scene_card("D03-02")
+    h = {"X-Table-Secret": secret}
+    assert client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die},
+                       headers=h).status_code == 200
+    return table_id, h
+
+
+def _unchanged(client, table_id, before):
+    after = client.get(f"/api/tables/{table_id}").json()
+    assert after["seq"] == before["seq"]
+    assert after["round"]["builders"][0]["state"] == "building"
+
+
+def test_a_50_mb_upload_is_refused(client, make_table):
+    table_id, h = _started(client, make_table)
+    before = client.get(f"/api/tables/{table_id}").json()
+    big = b"\xff\xd8\xff" + bytes(50 * 1024 * 1024)
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("big.jpg", big, "image/jpeg")})
+    assert r.status_code == 413 and "too large" in r.json()["detail"]
+    _unchanged(client, table_id, before)
+
+
+def test_a_text_file_as_a_photo_is_refused(client, make_table):
+    table_id, h = _started(client, make_table)
+    before = client.get(f"/api/tables/{table_id}").json()
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("notes.jpg", b"just some text\n", "image/jpeg")})
+    assert r.status_code == 415 and "not a photo" in r.json()["detail"]
+    # the right first bytes but a corrupt body: vision's PhotoError, also 415
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("broken.jpg", b"\xff\xd8\xff" + b"x" * 100, "image/jpeg")})
+    assert r.status_code == 415
+    _unchanged(client, table_id, before)
+
+
+def test_wrong_or_missing_secret(client, make_table, demo_secret):
+    table_id, h = _started(client, make_table)
+    before = client.get(f"/api/tables/{table_id}").json()
+    photo = {"photo": ("a.jpg", scene_photo("D03-02"), "image/jpeg")}
+    r = client.post(f"/api/tables/{table_id}/done/0", files=photo,
+                    headers={"X-Table-Secret": "x" * 32})
+    assert r.status_code == 403 and "does not match" in r.json()["detail"]
+    r = client.post(f"/api/tables/{table_id}/done/0", files=photo)
+    assert r.status_code == 401 and "secret" in r.json()["detail"]
+    # another table's secret opens nothing here
+    r = client.post(f"/api/tables/{table_id}/end", headers={"X-Table-Secret": demo_secret})
+    assert r.status_code == 403
+    r = client.post(f"/api/tables/{table_id}/end", headers={"Authorization": "Bearer nope"})
+    assert r.status_code == 403
+    _unchanged(client, table_id, before)
+
+
+def test_unknown_table(client):
+    for method, path in (("get", "/api/tables/nope"), ("get", "/t/nope"),
+                         ("post", "/api/tables/nope/end"), ("get", "/api/tables/nope/qr.svg"),
+                         ("get", "/api/tables/nope/photos/x.jpg")):
+        r = getattr(client, method)(path, headers={"X-Table-Secret": "x"})
+        assert r.status_code == 404, path
+        assert "no table 'nope'" in r.json()["detail"]
+
+
+def test_photo_names_are_not_paths(client, make_table):
+    table_id, _ = make_table()
+    r = client.get(f"/api/tables/{table_id}/photos/..%2F..%2Freferee.sqlite3")
+    assert r.status_code == 404
