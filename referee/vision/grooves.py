@@ -52,11 +52,31 @@ def _groove_phase(profile: np.ndarray, start: float, step: float, reach: float
     return float(shifts[best])
 
 
+def _front_top_edge(lum: np.ndarray, col: float, row: float, u: float, reach: float
+                    ) -> float | None:
+    """Row of an H bar's bottom edge from the lightness step between its front and top faces
+    (1 u above the bottom), searched within ±reach of the mask's estimate."""
+    c0, c1 = int(col + 0.5 * u), int(col + 4.5 * u)
+    top = int(max(row - u - reach - 2, 0))
+    prof = _profile(lum, slice(top, int(row - u + reach + 3)), slice(c0, c1), axis=1)
+    if len(prof) < 5:
+        return None
+    smooth = cv2.GaussianBlur(prof.reshape(-1, 1).astype(np.float32), (1, 0), sigmaX=0,
+                              sigmaY=1.0).ravel()
+    grad = np.abs(np.diff(smooth))
+    k = int(np.argmax(grad))
+    if grad[k] < 1.5 or grad[k] < 3.0 * float(np.median(grad)):
+        return None
+    new_row = top + k + 1.0 + u
+    return new_row if abs(new_row - row) <= reach else None
+
+
 def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
-           reach_u: float = 0.45) -> BarFit:
+           reach_u: float = 0.45, edge_reach_u: float = 0.2) -> BarFit:
     """The fit moved onto its grooves (and, for H bars, its front/top edge) where they show.
 
-    lum: the front view's lightness, view.height × view.width float32.
+    lum: the front view's lightness, view.height × view.width float32. Where an H bar's
+    front/top edge does not show, its bottom edge in the colour mask places it.
     """
     s = view.px_per_mm
     u = unit_mm * s
@@ -83,5 +103,6 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
     sh = _groove_phase(prof, col - left, u, reach)
     if sh is not None:
         col = col + sh
+    row = _front_top_edge(lum, col, row, u, edge_reach_u * u) or row
     x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
     return replace(fit, x_mm=float(x_mm), h_mm=float(h_mm), grooves=sh is not None)
