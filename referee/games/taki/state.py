@@ -27,7 +27,6 @@ from referee.games.taki.actions import (
     A_DRAW,
     A_END,
     A_PASS,
-    BREAK,
     CLOSE,
     COLOR_PLAY,
     DRAW,
@@ -42,7 +41,6 @@ from referee.games.taki.cards import (
     ANY,
     BREAKER,
     CHANGE_COLOR,
-    COLOR_NAMES,
     COLOR_OF,
     COLORS,
     DIR,
@@ -362,72 +360,10 @@ class TakiState(State):
         self._rng.shuffle(rest)
         self._deck.extend(rest)
 
-    # ---- refusals ------------------------------------------------------------------------
-
     def _refusal(self, a: Any) -> IllegalActionError:
-        """Why `a` is not legal now, naming the rule (docs/taki.md)."""
-        if not isinstance(a, Action):
-            return IllegalActionError(f"expected a TAKI action (see parse_action), got {a!r}")
-        if self._phase == OVER:
-            return IllegalActionError(f"{a}: the game is over (seat {self._winner} won)")
-        p = self._cur
-        hand = self._hands[p]
-        ph = self._phase
-        if ph == ANSWER:
-            if a.last:
-                return IllegalActionError(f"{a}: 'last card' is called in one's own turn; "
-                                          f"seat {p} is answering a +3")
-            if a.verb == BREAK:
-                return IllegalActionError(f"{a}: seat {p} holds no BREAKER (rule +3: only a "
-                                          "+3 Breaker answers a +3)")
-            return IllegalActionError(
-                f"{a}: seat {p} must answer seat {self._owner}'s +3 with 'break' or 'pass' "
-                "(rule +3: no chains, a King is no answer)")
-        if a.verb in (BREAK, PASS):
-            return IllegalActionError(f"{a}: 'break' and 'pass' answer a +3, and no +3 "
-                                      "awaits an answer")
-        if a.last and len(hand) > 2:
-            return IllegalActionError(
-                f"{a}: seat {p} holds {len(hand)} cards; 'last card' is called with the move "
-                "that can leave one card (rule last card)")
-        if a.verb == PLAY:
-            if a.card not in hand:
-                return IllegalActionError(f"{a}: seat {p} holds no {card_name(a.card)}")
-            return IllegalActionError(f"{a}: {self._play_rule(a.card)}")
-        if a.verb == DRAW:
-            if ph == RUN:
-                return IllegalActionError(f"{a}: inside a TAKI run the choices are "
-                                          f"{COLOR_NAMES[self._run_color]} cards, 'close' and "
-                                          "'end' (rule TAKI)")
-            return IllegalActionError(f"{a}: after a King, play any one card or 'end' "
-                                      "(rule King)")
-        if ph == RUN:  # close with no card after the TAKI
-            return IllegalActionError(f"{a}: a TAKI played with no card after it cannot be "
-                                      "closed by its player; play on or 'end' (rule TAKI)")
-        if ph == PLUS_PHASE:
-            return IllegalActionError(f"{a}: after a Plus you must play a second card or "
-                                      "'draw' (rule Plus)")
-        if a.verb == CLOSE and ph == KING_PHASE:
-            return IllegalActionError(f"{a}: 'close' ends one's own TAKI run; after a King "
-                                      "play one card or 'end' (rule King)")
-        return IllegalActionError(f"{a}: '{a}' ends a TAKI run or a King's turn; at the start "
-                                  "of a turn play a card or 'draw' (rule a turn)")
+        from referee.games.taki.refusals import refusal
 
-    def _play_rule(self, k: int) -> str:
-        ph = self._phase
-        if ph == RUN:
-            return (f"inside a TAKI run only {COLOR_NAMES[self._run_color]} cards may be "
-                    "played, then 'close' or 'end' (rule TAKI)")
-        if ph == TURN and self._pending:
-            return (f"a +2 stack of {self._pending} is active: only a +2 or a KING may be "
-                    "played, or 'draw' (rule +2)")
-        lead = card_name(self._lead)
-        if k in (CHANGE_COLOR, SUPERTAKI) and self._lead == PLUS3:
-            what = "a Change Color" if k == CHANGE_COLOR else "a Super TAKI"
-            return f"{what} may not be played on a +3 (rule {card_name(k)})"
-        return (f"{card_name(k)} matches neither the active colour "
-                f"{COLOR_NAMES[self._color]} nor the symbol of the leading card {lead} "
-                "(rule matching)")
+        return refusal(self, a)
 
     # ---- views ---------------------------------------------------------------------------
 
