@@ -1,0 +1,100 @@
+"""Camera sources: formats, folders, a video file, and a dead camera retried with backoff."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.paths import MODELS
+from referee.server.cameras import (
+    CameraError,
+    CaptureSource,
+    FolderSource,
+    UploadSource,
+    make_source,
+    pi_to_bgr,
+)
+
+
+def _wait(pred, timeout_s: float = 5.0) -> bool:
+    end = time.monotonic() + timeout_s
+    while not pred():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_pi_formats_become_bgr():
+    b, g, r = 10, 20, 30
+    bgr = np.array([[[b, g, r]]], np.uint8)
+    assert (pi_to_bgr(bgr, "RGB888") == bgr).all()  # libcamera's RGB888 is B,G,R in memory
+    assert (pi_to_bgr(np.array([[[r, g, b]]], np.uint8), "BGR888") == bgr).all()
+    assert (pi_to_bgr(np.array([[[b, g, r, 255]]], np.uint8), "XRGB8888") == bgr).all()
+    assert (pi_to_bgr(np.array([[[r, g, b, 255]]], np.uint8), "XBGR8888") == bgr).all()
+    yuv = cv2.cvtColor(np.full((4, 4, 3), (b, g, r), np.uint8), cv2.COLOR_BGR2YUV_I420)
+    assert np.abs(pi_to_bgr(yuv, "YUV420").astype(int) - [b, g, r]).max() <= 3
+    with pytest.raises(CameraError, match="NV12"):
+        pi_to_bgr(bgr, "NV12")
+
+
+def test_folder_source_shows_a_chosen_photo():
+    src = FolderSource(MODELS / "demo" / "photos" / "D03")
+    src.show("D03-05")
+    f = src.latest()
+    assert f is not None and f.origin == "D03-05" and f.image_bgr.shape[2] == 3
+    src.next()
+    assert src.latest().origin == "D03-06"
+    with pytest.raises(CameraError, match="no photo 'X'"):
+        src.show("X")
+    with pytest.raises(CameraError, match="does not exist"):
+        FolderSource(MODELS / "nowhere")
+
+
+def test_upload_source_is_idle_until_a_photo():
+    src = UploadSource()
+    assert src.latest() is None and src.status().state == "idle"
+
+
+def test_capture_from_a_video_file(tmp_path):
+    path = tmp_path / "clip.avi"
+    w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for i in range(5):
+        w.write(np.full((48, 64, 3), (i * 40, 100, 200), np.uint8))
+    w.release()
+    src = make_source({"kind": "capture", "device": str(path)}, retry_max_s=0.2)
+    src.start()
+    try:
+        assert _wait(lambda: src.latest() is not None)
+        assert src.latest().image_bgr.shape == (48, 64, 3)
+    finally:
+        src.stop()
+
+
+def test_a_dead_camera_is_marked_and_retried(tmp_path):
+    src = CaptureSource(str(tmp_path / "no-such-camera.avi"), retry_max_s=0.4,
+                        retry_first_s=0.05)
+    attempts = []
+    opener = src._open
+    src._open = lambda: (attempts.append(time.monotonic()), opener())[1]
+    src.start()
+    try:
+        assert _wait(lambda: len(attempts) >= 4)
+        st = src.status()
+        assert st.state == "dead" and "cannot open camera" in st.detail
+        assert st.retry_in_s is not None and st.retry_in_s <= 0.4
+        gaps = np.diff(attempts)
+        assert gaps[1] > gaps[0] * 1.5  # backoff grows
+        assert src.latest() is None  # never blocks, never invents a frame
+    finally:
+        src.stop()
+
+
+def test_unknown_camera_kind():
+    with pytest.raises(CameraError, match="unknown camera kind 'webcam'"):
+        make_source({"kind": "webcam"})
+    with pytest.raises(CameraError, match="needs a device"):
+        make_source({"kind": "capture"})
