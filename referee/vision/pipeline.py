@@ -121,15 +121,14 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
 def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
            s: VisionSettings) -> BarFit | None:
     """The stone among a colour's candidates: the best-scoring one that is held up and full
-    enough, preferring one whose grooves show (a stone's signature that look-alikes lack)."""
+    enough, with a bonus where its grooves show (a stone's signature that look-alikes lack)."""
     if not cands:
         return None
     good = [c for c in cands if c.supported and c.fill >= s.min_stone_fill]
     if not good:
         return cands[0]
     refined = [refine(c, lum, view, unit) if s.use_grooves else c for c in good]
-    grooved = [c for c in refined if c.grooves]
-    return (grooved or refined)[0]
+    return max(refined, key=lambda c: c.score + s.groove_bonus * c.grooves)
 
 
 def elevation_rad(pose: Pose) -> float:

@@ -28,6 +28,7 @@ class VisionSettings:
     depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
     base_sigma_u: float = 0.03      # positional doubt of a clean fit
     use_grooves: bool = True        # refine positions on the stones' grooves
+    groove_bonus: float = 0.1       # score bonus of a candidate whose grooves show
     table_classes: int = 3          # k-means colours learned from the table around the mat
 
 
