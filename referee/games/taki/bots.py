@@ -25,7 +25,7 @@ from referee.games.taki.cards import (
     SUPERTAKI,
     TAKI,
 )
-from referee.games.taki.state import TakiState
+from referee.games.taki.state import RUN, TakiState
 
 
 class HeuristicBot:
@@ -36,7 +36,7 @@ class HeuristicBot:
         called = [a for a in legal if a.last]
         if called:
             legal = called
-        hand = state._hands[state.current_player()]
+        hand = state.hand(state.current_player())
         per_color = [0, 0, 0, 0]
         for k in hand:
             if COLOR_OF[k] >= 0:
@@ -44,7 +44,7 @@ class HeuristicBot:
         return max(legal, key=lambda a: self._score(state, a, hand, per_color))
 
     @staticmethod
-    def _score(state: TakiState, a: Action, hand: list[int], per_color: list[int]) -> float:
+    def _score(state: TakiState, a: Action, hand: tuple[int, ...], per_color: list[int]) -> float:
         if a.verb == BREAK:
             return 100.0
         if a.verb == CLOSE:
@@ -57,15 +57,15 @@ class HeuristicBot:
         if len(hand) == 1 and RANK_OF[k] != PLUS:
             return 1000.0  # goes out
         rank, col = RANK_OF[k], COLOR_OF[k]
-        if state._pending:
+        if state.pending_draw:
             return 50.0 if rank == PLUS2 else 40.0
-        if state._phase == 1:  # inside one's run: plain cards first, an action card last
+        if state.phase == RUN:  # inside one's run: plain cards first, an action card last
             return 20.0 if rank < STOP else 15.0
         same = per_color[col] - 1 if col >= 0 else 0
         if rank == TAKI:
             return 10.0 + 4.0 * same
         if k == SUPERTAKI:
-            return 9.0 + 4.0 * per_color[state._color]
+            return 9.0 + 4.0 * per_color[state.color]
         if rank in (STOP, PLUS2):
             return 14.0 + same
         if rank == PLUS:

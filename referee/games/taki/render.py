@@ -17,16 +17,16 @@ def card_text(k: int) -> Text:
     return Text(card_name(k), style=STYLES[col] if col >= 0 else "bold magenta")
 
 
-def _hand(cards: list[int]) -> Text:
+def _hand(cards: tuple[int, ...]) -> Text:
     return Text(" ").join(card_text(k) for k in cards) if cards else Text("-")
 
 
 def render(state: TakiState, seat: int | None) -> Group:
     """The table: leading card, active colour, direction, +2 stack, open TAKI, and per seat
     the card count; the cards of `seat` (all hands when `seat` is None)."""
-    f = state._public()
+    f = state.facts()
     head = Text("leading ")
-    head.append_text(card_text(state._lead))
+    head.append_text(card_text(state.leading))
     if f["top"] != f["leading"]:
         head.append(f"  (top {f['top']})")
     color = COLORS.index(f["active_color"])
@@ -37,20 +37,20 @@ def render(state: TakiState, seat: int | None) -> Group:
         head.append(f"  +2 stack: draw {f['pending_draw']}", style="bold")
     if f["taki_open"]:
         head.append(f"  TAKI open ({f['run_color']})", style="bold")
-    head.append(f"  phase {PHASE_NAMES[state._phase]}  deck {f['deck_size']}")
+    head.append(f"  phase {PHASE_NAMES[state.phase]}  deck {f['deck_size']}")
     table = Table(show_header=True, header_style="bold")
     table.add_column("seat")
     table.add_column("cards", justify="right")
-    if state._tournament:
+    if state.tournament:
         table.add_column("stage", justify="right")
     table.add_column("hand")
     for p, n in enumerate(f["hand_size"]):
         mark = ">" if p == f["current_player"] else " "
         if p == f["winner"]:
             mark = "*"
-        shown = _hand(state._hands[p]) if seat is None or p == seat else Text("?" * min(n, 12))
+        shown = _hand(state.hand(p)) if seat is None or p == seat else Text("?" * min(n, 12))
         row = [f"{mark} {p}", str(n)]
-        if state._tournament:
+        if state.tournament:
             row.append(str(f["stage"][p]))
         table.add_row(*row, shown)
     return Group(head, table)

@@ -169,6 +169,34 @@ class TakiState(State):
         c._legal = None
         return c
 
+    # ---- read-only accessors for bots and views (card and colour codes of cards.py) ------
+
+    def hand(self, player: int) -> tuple[int, ...]:
+        """`player`'s cards, sorted card codes (hidden from the other seats)."""
+        return tuple(self._hands[player])
+
+    @property
+    def phase(self) -> int:
+        """TURN, RUN, KING_PHASE, PLUS_PHASE, ANSWER or OVER."""
+        return self._phase
+
+    @property
+    def leading(self) -> int:
+        return self._lead
+
+    @property
+    def color(self) -> int:
+        """The active colour, 0..3 for R G B Y."""
+        return self._color
+
+    @property
+    def pending_draw(self) -> int:
+        return self._pending
+
+    @property
+    def tournament(self) -> bool:
+        return self._tournament
+
     # ---- legal moves ---------------------------------------------------------------------
 
     def _gen(self) -> list[Action]:
