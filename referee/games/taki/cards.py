@@ -100,6 +100,11 @@ def _match_row(lead: Card, color: Color) -> tuple[bool, ...]:
 # MATCH[lead][color][kind]: the matching rule (RULINGS.md TAKI "Matching").
 MATCH: tuple[tuple[tuple[bool, ...], ...], ...] = tuple(
     tuple(_match_row(lead, c) for c in range(4)) for lead in range(NKINDS))
+# Facing an open TAKI: as usual, or a TAKI of any colour (RULINGS.md TAKI: "the next player
+# may continue it or play a different-coloured TAKI").
+ON_OPEN_TAKI: tuple[tuple[tuple[bool, ...], ...], ...] = tuple(
+    tuple(tuple(ok or RANK_OF[k] == TAKI for k, ok in enumerate(row)) for row in rows)
+    for rows in MATCH)
 # On an active +2 stack only a +2 (any colour) or a King.
 ON_STACK: tuple[bool, ...] = tuple(RANK_OF[k] == PLUS2 or k == KING for k in range(NKINDS))
 # Inside one's own run: only cards of the run's colour.

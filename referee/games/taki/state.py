@@ -48,6 +48,7 @@ from referee.games.taki.cards import (
     IN_RUN,
     KING,
     MATCH,
+    ON_OPEN_TAKI,
     ON_STACK,
     PLUS,
     PLUS2,
@@ -207,7 +208,12 @@ class TakiState(State):
             self._legal = out
             return out
         if ph == TURN:
-            ok = ON_STACK if self._pending else MATCH[self._lead][self._color]
+            if self._pending:
+                ok = ON_STACK
+            elif self._taki_open:
+                ok = ON_OPEN_TAKI[self._lead][self._color]
+            else:
+                ok = MATCH[self._lead][self._color]
             tail: tuple[Action, ...] = (A_DRAW,)
         elif ph == RUN:
             ok = IN_RUN[self._run_color]
