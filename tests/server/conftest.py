@@ -76,3 +76,33 @@ def wait_view(client: TestClient):
             time.sleep(0.05)
 
     return wait
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(data: Path, port: int, log: Path, *extra: str):
+    """Start `referee serve` in a subprocess and wait until /healthz answers."""
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    cmd = [sys.executable, "-m", "referee", "serve", "--host", "127.0.0.1", "--port",
+           str(port), "--data", str(data), *extra]
+    proc = subprocess.Popen(cmd, stdout=open(log, "ab"), stderr=subprocess.STDOUT)
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError(f"server did not start: {log.read_text()[-2000:]}")

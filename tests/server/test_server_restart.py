@@ -4,36 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import httpx
 
-from .conftest import scene_card, scene_photo
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _serve(data: Path, port: int, log: Path) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "referee", "serve", "--host", "127.0.0.1", "--port",
-           str(port), "--data", str(data), "--no-demo"]
-    proc = subprocess.Popen(cmd, stdout=open(log, "ab"), stderr=subprocess.STDOUT)
-    end = time.monotonic() + 30
-    while time.monotonic() < end:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError(f"server did not start: {log.read_text()[-2000:]}")
+from .conftest import free_port, scene_card, scene_photo, serve
 
 
 def _wait(c: httpx.Client, table_id: str, pred, timeout_s: float = 20) -> dict:
@@ -46,8 +21,8 @@ def _wait(c: httpx.Client, table_id: str, pred, timeout_s: float = 20) -> dict:
 
 
 def test_kill_mid_round_and_continue(tmp_path):
-    data, port, log = tmp_path / "data", _port(), tmp_path / "server.log"
-    proc = _serve(data, port, log)
+    data, port, log = tmp_path / "data", free_port(), tmp_path / "server.log"
+    proc = serve(data, port, log, "--no-demo")
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:
             body = {"name": "R", "players": ["Ava", "Ben", "Cy"], "level": "normal",
@@ -64,7 +39,7 @@ def test_kill_mid_round_and_continue(tmp_path):
         os.kill(proc.pid, signal.SIGKILL)  # a power cut: no shutdown at all
         proc.wait()
 
-        proc = _serve(data, port, log)
+        proc = serve(data, port, log, "--no-demo")
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:
             after = c.get(f"/api/tables/{table_id}").json()
             assert after["round"]["card"] == before["round"]["card"]

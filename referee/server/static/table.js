@@ -15,6 +15,7 @@
     history.replaceState(null, "", location.pathname + location.search);
   }
   const secret = localStorage.getItem(keyName);
+  const fileInputs = {};
 
   function tr(key, vars) {
     let s = T[key] !== undefined ? T[key] : key;
@@ -119,13 +120,17 @@
       // "done" while building; a photo for a build that still has none (phone place, retry)
       const needsPhoto = b.state === "waiting" && (b.status === "done" || b.status === "stopped");
       if ((b.state === "building" && view.round.status === "building") || needsPhoto) {
-        const file = el("input", {type: "file", accept: "image/*", capture: "environment",
-          class: "file", "aria-label": tr("ctl.photo") + " " + p.name});
+        // one file input per builder and round, kept across re-renders so a chosen photo stays
+        const fkey = view.round.number + ":" + b.seat;
+        const file = fileInputs[fkey] || (fileInputs[fkey] = el("input", {type: "file",
+          accept: "image/*", capture: "environment", class: "file",
+          "aria-label": tr("ctl.photo") + " " + p.name}));
         const btn = el("button", {class: "button done", type: "button", onclick: async () => {
           btn.disabled = true;
           const fd = new FormData();
           if (file.files && file.files[0]) fd.append("photo", file.files[0]);
-          await call("/done/" + b.seat, fd, true);
+          const ok = await call("/done/" + b.seat, fd, true);
+          if (ok) file.value = "";
           btn.disabled = false;
         }}, needsPhoto ? tr("ctl.photo") : tr("ctl.done"));
         if (cam.kind === "upload" || needsPhoto) acts.append(file);

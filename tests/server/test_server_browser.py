@@ -1,0 +1,85 @@
+"""The phone dashboard in a real browser (Debian's Chromium, 360 × 640): a 2-player table,
+two dev-scene photos uploaded as the builders' "done", verdicts and the penalty on screen."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .conftest import SCENES, free_port, scene_card, serve
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = free_port()
+    proc = serve(tmp_path / "data", port, tmp_path / "server.log")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_phone_plays_a_round(server, tmp_path):
+    from playwright.sync_api import expect, sync_playwright
+
+    grid, die = scene_card("D03-02")
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640}, is_mobile=True,
+                                has_touch=True)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server + "/new?lang=en")
+        page.fill("textarea[name=players]", "Ava\nBen")
+        page.select_option("select[name=station0]", "D03")
+        page.select_option("select[name=station1]", "D04")
+        page.click("button[type=submit]")
+        control = page.locator("#control-link")
+        expect(control).to_be_visible()
+        page.goto(control.inner_text())
+
+        expect(page.locator("#live")).to_have_class("pill on")
+        page.fill("#start-form textarea[name=card]", grid)
+        page.select_option("#start-form select[name=die]", die)
+        page.click("#start-form button[type=submit]")
+        ava = page.locator("li.builder[data-seat='0']")
+        ben = page.locator("li.builder[data-seat='1']")
+        expect(ava.locator("button.done")).to_be_visible()
+        expect(page.locator("#card .cell")).to_have_count(30)  # the turned card, 5 wide × 6 high
+
+        ava.locator("input[type=file]").set_input_files(SCENES / "D03-02" / "image.jpg")
+        ava.locator("button.done").click()
+        # two builders: Ava's "done" ends the round; Ben's photo comes from his phone
+        expect(ben.locator(".pill")).to_have_text("waiting")
+        ben.locator("input[type=file]").set_input_files(SCENES / "D04-06" / "image.jpg")
+        ben.locator("button.done").click()
+        expect(page.locator(".verdict")).to_have_count(2, timeout=20000)
+        expect(ava.locator("img.shot")).to_be_visible()
+        # an unsure build waits for the lookout's (or the others') decision
+        for _ in range(4):
+            buttons = page.locator("li.builder button.ok")
+            if buttons.count() == 0:
+                break
+            buttons.first.click()
+            page.wait_for_timeout(300)
+        expect(page.locator("#round-result")).to_contain_text("takes the penalty card",
+                                                              timeout=10000)
+        expect(page.locator(".tally", has_text="1")).to_have_count(1)
+        page.screenshot(path=str(tmp_path / "phone-round.png"), full_page=True)
+
+        # the viewer link shows the same, with no controls
+        viewer = browser.new_page(viewport={"width": 360, "height": 640})
+        viewer.goto(server + page.url.split(server)[1].split("#")[0] + "?lang=fa")
+        expect(viewer.locator("html")).to_have_attribute("dir", "rtl")
+        expect(viewer.locator(".verdict")).to_have_count(2)
+        expect(viewer.locator("#start-form")).to_be_hidden()
+        expect(viewer.locator("button.done")).to_have_count(0)
+        viewer.screenshot(path=str(tmp_path / "viewer-fa.png"), full_page=True)
+        browser.close()
+    assert errors == []
+    assert (tmp_path / "phone-round.png").stat().st_size > 10_000

@@ -1,0 +1,69 @@
+"""The phone pages: languages (RTL for fa, he, ar), the QR code, no secret on viewer pages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.server.i18n import LANGUAGES, messages, pick_language
+
+
+def test_every_language_has_every_message():
+    en = set(messages("en"))
+    for lang in LANGUAGES:
+        raw = json.loads((__import__("referee.server.i18n", fromlist=["x"])._DIR
+                          / f"{lang}.json").read_text(encoding="utf-8"))
+        assert set(raw) == en, f"{lang}: missing {en - set(raw)}, extra {set(raw) - en}"
+        for key, text in raw.items():  # placeholders are kept in translations
+            assert set(_fields(text)) == set(_fields(messages("en")[key])), (lang, key)
+
+
+def _fields(text: str) -> list[str]:
+    import string
+
+    return [f for _, f, _, _ in string.Formatter().parse(text) if f]
+
+
+@pytest.mark.parametrize("lang, direction", [("en", "ltr"), ("fa", "rtl"), ("he", "rtl"),
+                                             ("ar", "rtl")])
+def test_table_page_language_and_direction(client, lang, direction):
+    r = client.get(f"/t/demo?lang={lang}")
+    assert r.status_code == 200
+    assert f'<html lang="{lang}" dir="{direction}">' in r.text
+    assert messages(lang)["table.penalties"] in r.text
+
+
+def test_language_per_phone_and_per_table(client, make_table):
+    table_id, _ = make_table(language="he")
+    assert 'lang="he"' in client.get(f"/t/{table_id}").text  # the table's language
+    client.cookies.set("lang", "ar")
+    assert 'lang="ar"' in client.get(f"/t/{table_id}").text  # the phone's choice wins
+    assert 'lang="fa"' in client.get(f"/t/{table_id}?lang=fa").text
+    assert pick_language(None, "xx", "fa-IR,fa;q=0.9") == "fa"
+    assert pick_language(None) == "en"
+
+
+def test_qr_code_opens_the_viewer_link(client):
+    r = client.get("/api/tables/demo/qr.svg")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.lstrip().startswith("<?xml") and "<svg" in r.text
+
+
+def test_pages_fetch_nothing_from_the_internet(client):
+    import re
+
+    outside = re.compile(r"""(src|href|action)=["']?(https?:)?//"""
+                         r"""|url\(\s*["']?(https?:)?//|@import""")
+    for path in ("/", "/new", "/t/demo"):
+        assert not outside.search(client.get(path).text), path
+    for name in ("app.css", "table.js", "new.js"):
+        text = client.get(f"/static/{name}").text
+        assert not outside.search(text) and "fetch(\"http" not in text, name
+
+
+def test_new_table_form_lists_the_stations(client):
+    html = client.get("/new").text
+    for sid in ("D03", "D04"):
+        assert f'value="{sid}"' in html
+    assert {s["id"] for s in client.get("/api/stations").json()} >= {"D03", "D04"}
