@@ -14,7 +14,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         port: int = typer.Option(None, help="Port (REFEREE_PORT, 8000)."),
         data: Path = typer.Option(None, help="Data folder for the database and photos "
                                              "(REFEREE_DATA, ./data)."),
-        demo: bool = typer.Option(True, help="Create the demo table on a fresh data folder."),
+        demo: bool = typer.Option(None, "--demo/--no-demo",
+                                  help="Create the demo table on a fresh data folder "
+                                       "(REFEREE_DEMO, on)."),
     ) -> None:
         """Run the referee server: tables, cameras, live phone dashboard, API docs at /docs."""
         import uvicorn

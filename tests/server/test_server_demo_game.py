@@ -1,0 +1,27 @@
+"""The demo table plays a whole 2-player game to its end with the real referee."""
+
+from __future__ import annotations
+
+
+def test_demo_game_to_the_winner(client, demo_secret, wait_view):
+    h = {"X-Table-Secret": demo_secret}
+    rounds = 0
+    view = client.get("/api/tables/demo").json()
+    while not view["over"]:
+        assert rounds < 12, "a 2-player game ends by the 9th penalty card"
+        assert client.post("/api/tables/demo/rounds/demo", headers=h).status_code == 200
+        rounds += 1
+        first = rounds % 2  # alternate who declares first
+        assert client.post(f"/api/tables/demo/done/{first}", headers=h).status_code == 200
+        view = wait_view("demo", lambda v: all(b["verdict"] for b in v["round"]["builders"]))
+        for b in view["round"]["builders"]:
+            for by in b["deciders"] if b["state"] == "unsure" else []:
+                r = client.post("/api/tables/demo/decide", headers=h,
+                                json={"seat": b["seat"], "correct": False, "by": by})
+                assert r.status_code == 200, r.text
+        view = client.get("/api/tables/demo").json()
+        assert view["round"]["taker"] in (0, 1)
+        assert sum(p["penalties"] for p in view["players"]) == rounds
+    pens = [p["penalties"] for p in view["players"]]
+    assert max(pens) == 5 and view["winners"] == [pens.index(min(pens))]
+    assert client.post("/api/tables/demo/rounds/demo", headers=h).status_code == 409
