@@ -347,10 +347,13 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
 def _explain(rows: Rows, target: dict[str, GridStone], measured: dict[str, StoneMeasurement],
              face: DieFace, level: str, hidden: set[str], tol: Tolerances,
              faults: list[Fault]) -> tuple[Fault, ...]:
-    """Whole-build explanations (WORLD.md §4 "which stone gets the blame")."""
+    """Whole-build explanations (WORLD.md §4 "which stone gets the blame").
+
+    An alternative explains the build when it leaves no fault; grey-band doubts (a measured
+    build is never exact) do not stop it explaining a build that is wrong anyway.
+    """
     def clean(t: dict[str, GridStone], m: dict[str, StoneMeasurement]) -> bool:
-        f = _compare(t, m, face, level, hidden, tol)
-        return not f.faults and not f.reasons
+        return not _compare(t, m, face, level, hidden, tol).faults
 
     colours = [c for c in level_stones(level) if c in measured]
     swaps = []

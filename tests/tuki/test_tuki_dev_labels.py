@@ -1,4 +1,4 @@
-"""The judge and turning against the labelled dev scenes (../shared/tuki/dev-scenes).
+"""The judge and turning against the labelled dev scenes (fixtures/dev-scenes).
 
 - turning: each label's card grid turned by its die equals its target (WORLD.md §2, §6);
 - judging: the renderer's `truth` bars, used as a perfect vision (debugging only, as §6
@@ -10,15 +10,18 @@ import json
 import pytest
 
 from referee.build import MeasuredBuild, StoneMeasurement
-from referee.paths import ROOT
+from referee.paths import FIXTURES
 from referee.tuki.buildgrid import with_gaps
 from referee.tuki.cards import parse_grid, turn
 from referee.tuki.die import DieFace
 from referee.tuki.judge import judge
 
-DEV = ROOT.parent / "shared" / "tuki" / "dev-scenes"
+DEV = FIXTURES / "dev-scenes"
 LABELS = sorted(DEV.glob("scenes/*/label.json"))
-pytestmark = pytest.mark.skipif(not LABELS, reason=f"no dev scenes at {DEV}")
+
+
+def test_the_dev_scenes_are_in_the_fixtures():
+    assert len(LABELS) == 42
 
 
 def _label(path):

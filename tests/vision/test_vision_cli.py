@@ -1,0 +1,81 @@
+"""The vision commands as a user runs them: plain output, JSON, and plain errors."""
+
+import json
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from referee.cli import app
+
+from .conftest import DEV, NOMAT, die_text, label
+
+runner = CliRunner()
+
+
+def _card_file(tmp_path, scene):
+    lab = label(scene)
+    path = tmp_path / "card.txt"
+    path.write_text("\n".join(lab["card"]["grid"]) + "\n")
+    return path, die_text(lab)
+
+
+def test_judge_prints_json_and_writes_the_overlay(tmp_path):
+    card, die = _card_file(tmp_path, "D06-01")
+    out = tmp_path / "overlay.png"
+    r = runner.invoke(app, ["judge", str(DEV / "scenes/D06-01/image.jpg"), "--station",
+                            str(DEV / "stations/D06/station.json"), "--card-grid", str(card),
+                            "--die", die, "--json", "--overlay", str(out)])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["verdict"] == "wrong" and d["faults"][0]["code"] == "contact:P"
+    assert set(d) >= {"verdict", "faults", "reasons", "target"}
+    assert out.stat().st_size > 10_000
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_bad_input_gives_plain_words_and_exit_2(tmp_path):
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    r = _run("judge", str(text), "--station", str(NOMAT / "station.json"), "--card", "N01",
+             "--die", "bear")
+    assert r.returncode == 2 and "not a photo" in r.stderr and "Traceback" not in r.stderr
+    bad = tmp_path / "station.json"
+    bad.write_text('{"level": "normal"}')
+    r = _run("judge", str(DEV / "scenes/D03-02/image.jpg"), "--station", str(bad), "--card",
+             "N01", "--die", "bear")
+    assert r.returncode == 2 and "image_size" in r.stderr and "Traceback" not in r.stderr
+    r = _run("judge", str(tmp_path / "missing.jpg"), "--station", str(NOMAT / "station.json"),
+             "--card", "N01", "--die", "bear")
+    assert r.returncode == 2 and "cannot read" in r.stderr
+
+
+def test_nomat_photo_is_unsure_from_the_cli():
+    r = _run("judge", str(NOMAT / "red_0.jpg"), "--station", str(NOMAT / "station.json"),
+             "--card", "N01", "--die", "bear", "--json")
+    assert r.returncode == 0
+    d = json.loads(r.stdout)
+    assert d["verdict"] == "unsure" and d["reasons"][0]["code"] == "mat:not-found"
+
+
+def test_eval_json_is_one_object():
+    r = runner.invoke(app, ["eval", str(DEV), "--json", "--limit", "3"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert set(d) == {"scenes", "accuracy", "confidently_wrong", "unsure", "median_ms",
+                      "p95_ms"}
+    assert d["scenes"] == 3
+
+
+def test_eval_refuses_a_folder_that_is_no_photo_set(tmp_path):
+    r = _run("eval", str(tmp_path))
+    assert r.returncode == 2 and "no scenes/ folder" in r.stderr
+
+
+def test_mat_command_writes_the_pdf(tmp_path):
+    r = runner.invoke(app, ["mat", "--out", str(tmp_path / "m.pdf")])
+    assert r.exit_code == 0 and (tmp_path / "m.pdf").read_bytes()[:4] == b"%PDF"

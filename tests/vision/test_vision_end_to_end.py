@@ -1,0 +1,104 @@
+"""Photo → verdict on fixture scenes, the no-mat photos, and bad input (issue 3)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from referee.check import check_photo
+from referee.tuki.die import DieFace
+from referee.vision.dataset import evaluate
+from referee.vision.errors import PhotoError, StationError
+from referee.vision.photo import decode_photo, read_photo
+from referee.vision.station import load_station
+
+from .conftest import DEV, NOMAT, die_text, label, photo, station
+
+# one or more per station, correct and wrong builds, every kind of fault the labels hold
+SUBSET = ["D01-02", "D01-04", "D01-05", "D02-03", "D02-07", "D03-05", "D04-02", "D04-05",
+          "D04-07", "D05-03", "D05-04", "D06-01", "D06-03", "D06-06"]
+
+
+@pytest.mark.parametrize("scene", SUBSET)
+def test_verdict_matches_the_label(scene):
+    lab = label(scene)
+    chk = check_photo(photo(scene), station(scene[:3]), lab["target"], die_text(lab),
+                      lab["level"])
+    assert chk.verdict.verdict == lab["verdict"], chk.verdict.to_dict()
+    if lab["verdict"] == "wrong":
+        codes = [f.code for f in chk.verdict.faults]
+        assert lab["faults"][0] in codes, codes
+    assert chk.overlay_bgr.shape == photo(scene).shape
+
+
+def test_whole_dev_set_never_confidently_wrong():
+    s = evaluate(DEV).to_dict()
+    assert s["scenes"] == 42
+    assert s["confidently_wrong"] == 0
+    assert s["accuracy"] >= 0.8  # measured 0.83; a floor against regressions
+
+
+@pytest.mark.parametrize("name", ["red_0.jpg", "blue_3.jpg", "nightcolours_5.jpg",
+                                  "stickers_7.jpg", "green_9.jpg"])
+def test_real_photos_without_the_mat_are_unsure(name):
+    st = load_station(NOMAT / "station.json")
+    chk = check_photo(read_photo(NOMAT / name), st, ["GGGGG", "BBBBB", "PPPPP"],
+                      DieFace.parse("bear"), "normal")
+    assert chk.verdict.verdict == "unsure"
+    assert [r.code for r in chk.verdict.reasons] == ["mat:not-found"]
+
+
+def test_every_real_nomat_photo_is_unsure_and_fast():
+    st = load_station(NOMAT / "station.json")
+    for p in sorted(NOMAT.glob("*.jpg")):
+        chk = check_photo(read_photo(p), st, ["GGGGG", "BBBBB", "PPPPP"], "fish+white",
+                          "normal", overlay=False)
+        assert chk.verdict.verdict == "unsure", p.name
+        assert chk.verdict.reasons[0].code.startswith("mat:"), p.name
+
+
+def test_dark_photo_is_unsure_with_its_reason():
+    dark = (photo("D04-01").astype(np.float32) * 0.12).astype(np.uint8)
+    lab = label("D04-01")
+    v = check_photo(dark, station("D04"), lab["target"], die_text(lab)).verdict
+    assert v.verdict == "unsure"
+    assert v.reasons[0].code in ("photo:dark", "mat:not-found", "mat:weak")
+
+
+def test_corrupt_and_non_photos_are_refused(tmp_path):
+    with pytest.raises(PhotoError, match="not a photo"):
+        decode_photo(b"hello, this is text")
+    with pytest.raises(PhotoError, match="empty"):
+        decode_photo(b"")
+    truncated = (DEV / "scenes" / "D01-01" / "image.jpg").read_bytes()[:300]
+    with pytest.raises(PhotoError):
+        decode_photo(truncated)
+    with pytest.raises(PhotoError, match="cannot read"):
+        read_photo(tmp_path / "nope.jpg")
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("level", "expert", "level must be"),
+    ("camera_matrix", [[1, 2], [3, 4]], "camera_matrix"),
+    ("image_size", "big", "image_size"),
+    ("unit_mm", "sixteen", "unit_mm"),
+    ("dist_coeffs", [1, 2, 3], "dist_coeffs"),
+])
+def test_station_file_with_a_wrong_field_names_it(tmp_path, field, value, words):
+    raw = json.loads((NOMAT / "station.json").read_text())
+    raw[field] = value
+    path = tmp_path / "station.json"
+    path.write_text(json.dumps(raw))
+    with pytest.raises(StationError, match=words):
+        load_station(path)
+
+
+def test_station_file_missing_a_field_or_not_json(tmp_path):
+    raw = json.loads((NOMAT / "station.json").read_text())
+    del raw["camera_matrix"]
+    (tmp_path / "a.json").write_text(json.dumps(raw))
+    with pytest.raises(StationError, match="'camera_matrix' is missing"):
+        load_station(tmp_path / "a.json")
+    (tmp_path / "b.json").write_text("{not json")
+    with pytest.raises(StationError, match="not valid json"):
+        load_station(tmp_path / "b.json")

@@ -1,0 +1,100 @@
+"""Each vision stage on fixture photos, with its accuracy against the renderer's truth
+(tests may read `truth` to measure a stage; the referee never does)."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.vision.colour import ColourModel, paper_white, to_lab
+from referee.vision.fit import band_vector_mm, bar_candidates
+from referee.vision.pose import detect_mat, is_weak, solve_pose
+from referee.vision.rectify import FrontView, rectify
+from referee.vision.settings import default_settings
+
+from .conftest import DEV, photo, station
+
+
+@pytest.mark.parametrize("scene", ["D01-01", "D02-06", "D03-02", "D05-04", "D06-06"])
+def test_pose_matches_the_renderers_camera(scene):
+    st = station(scene[:3])
+    truth = json.loads((DEV / "stations" / scene[:3] / "station.json").read_text())["truth"]
+    det = detect_mat(cv2.cvtColor(photo(scene), cv2.COLOR_BGR2GRAY))
+    assert is_weak(det, default_settings()) is None
+    pose = solve_pose(det, st.camera_matrix, st.dist_coeffs)
+    assert pose.rms_px < 2.0
+    t_true = np.array(truth["board_to_camera_t_mm"])
+    assert np.linalg.norm(pose.tvec.ravel() - t_true) < 0.01 * np.linalg.norm(t_true)
+    r_err = cv2.Rodrigues(pose.rotation @ np.array(truth["board_to_camera_R"]).T)[0]
+    assert np.degrees(np.linalg.norm(r_err)) < 1.0
+
+
+def test_no_mat_means_a_weak_detection():
+    blank = np.full((480, 640), 128, np.uint8)
+    assert is_weak(detect_mat(blank), default_settings()) is not None
+
+
+def test_white_balance_cancels_a_colour_cast():
+    st = station("D04")
+    img = photo("D04-01")
+    det = detect_mat(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    pose = solve_pose(det, st.camera_matrix, st.dist_coeffs)
+    # a warm cast (blue down 20 %, green down 8 %), without clipping the paper
+    cast = (img.astype(np.float32) * np.array([0.80, 0.92, 1.0])).astype(np.uint8)
+    lab_a = to_lab(img, paper_white(img, pose))
+    lab_b = to_lab(cast, paper_white(cast, pose))
+    # a stone pixel region: compare medians over the whole photo's chroma
+    assert np.abs(np.median(lab_a[..., 1:], axis=(0, 1)) -
+                  np.median(lab_b[..., 1:], axis=(0, 1))).max() < 2.0
+
+
+def test_colour_model_learned_from_the_colour_photo_orders_hues():
+    m = station("D04").colour_model
+    assert m.source == "photo"
+    g, b, p = (m.centres[c] for c in "GBP")
+    assert b[2] < -20 and p[1] > b[1] + 5  # blue is blue, purple redder than blue
+    assert np.hypot(g[1], g[2]) < 12  # grey has little chroma
+
+
+def test_priors_are_used_without_a_colour_photo():
+    m = ColourModel.priors()
+    assert m.source == "priors" and set("GBPO") <= set(m.centres)
+
+
+def test_rectified_view_puts_the_build_line_at_true_scale():
+    st = station("D03")
+    img = photo("D03-02")
+    pose = solve_pose(detect_mat(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)), st.camera_matrix,
+                      st.dist_coeffs)
+    view = FrontView.for_settings(2.0, 260.0)
+    front = rectify(img, pose, view)
+    assert front.shape[:2] == (view.height, view.width)
+    # a plane point maps to the image pixel that projectPoints gives
+    c, r = view.to_px(100.0, 30.0)
+    h = view.homography(pose)
+    p = h @ np.array([c, r, 1.0])
+    q = pose.project(view.board_points(100.0, 30.0))[0]
+    assert np.allclose(p[:2] / p[2], q, atol=0.5)
+
+
+def test_bar_template_finds_a_synthetic_bar_exactly():
+    view = FrontView.for_settings(2.0, 260.0)
+    mask = np.zeros((view.height, view.width), bool)
+    c, r = view.to_px(64.0, 32.0)  # lower-left corner of an H bar at x 64 mm, h 32 mm
+    mask[int(r) - 32:int(r), int(c):int(c) + 160] = True
+    regions = {"H": (-50, 280, -5, 240), "V": (-20, 280, -5, 160)}
+    best = bar_candidates(mask, "B", view, 16.0, (3.0, 10.0), regions)[0]
+    assert best.orientation == "H"
+    assert abs(best.x_mm - 64.0) < 0.6 and abs(best.h_mm - 32.0) < 0.6
+    assert best.fill > 0.95
+
+
+def test_band_vector_points_up_toward_the_camera():
+    st = station("D01")
+    img = photo("D01-01")
+    pose = solve_pose(detect_mat(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)), st.camera_matrix,
+                      st.dist_coeffs)
+    dx, dh = band_vector_mm(pose, FrontView.for_settings(2.0, 260.0), 16.0)
+    assert 5.0 < dh < 16.0  # a 16 mm deep top face shows 16·tan(elevation) mm above
+    assert abs(dx) < 3.0  # D01's camera is almost straight in front
