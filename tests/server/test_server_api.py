@@ -127,3 +127,21 @@ def test_create_refuses_bad_tables(client):
     assert r.status_code == 422 and "no station 'X9'" in r.json()["detail"]
     assert client.post("/api/tables", json=base | {"players": ["A", "A"]}).status_code == 422
     assert len(client.get("/api/tables").json()) == 1  # only the demo table
+
+
+def test_a_dead_camera_shows_and_done_waits_for_nothing(client, wait_view):
+    body = {"players": ["A", "B"], "places": [
+        {"station": "D03", "camera": {"kind": "capture", "device": "/nonexistent/cam.avi"}},
+        {"station": "D04"}]}
+    r = client.post("/api/tables", json=body)
+    table_id, h = r.json()["id"], {"X-Table-Secret": r.json()["secret"]}
+    view = wait_view(table_id, lambda v: v["places"][0]["camera"]["state"] == "dead")
+    cam = view["places"][0]["camera"]
+    assert cam["state"] == "dead" and "cannot open camera" in cam["detail"]
+    assert cam["retry_in_s"] is not None
+    assert client.get("/healthz").json()["cameras"][table_id] == ["dead", "idle"]
+    grid, die = scene_card("D03-02")
+    client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h)
+    assert r.status_code == 409 and "no frame for A's place" in r.json()["detail"]
+    assert client.get(f"/api/tables/{table_id}").json()["round"]["done_order"] == []

@@ -2,6 +2,24 @@
 "use strict";
 (function () {
   const form = document.getElementById("new-table");
+  // Show one build place per builder (players, at most 3), and the device field only for
+  // cameras that need one.
+  function builders() {
+    const n = form.elements.players.value.split("\n").map((s) => s.trim()).filter(Boolean).length;
+    return Math.min(Math.max(n, 2), 3);
+  }
+  function refresh() {
+    const k = builders();
+    document.querySelectorAll(".place").forEach((div) => {
+      const i = Number(div.dataset.place);
+      div.hidden = i >= k;
+      const kind = form.elements["camera" + i].value;
+      form.elements["device" + i].closest("label").hidden = !(kind === "capture" || kind === "folder");
+    });
+  }
+  form.addEventListener("input", refresh);
+  form.addEventListener("change", refresh);
+  refresh();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = form.elements;
