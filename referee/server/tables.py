@@ -355,7 +355,8 @@ class TableService:
         return Frame(image, 0.0, "upload", data)
 
     def _camera_frame(self, table: Table, seat: int, required: bool = True) -> Frame | None:
-        place = table.state.seat_place[seat] if seat < len(table.state.seat_place) else None
+        b = table.state.builder(seat)  # the place this round gave the builder
+        place = b.place if b is not None else None
         src = table.sources[place] if place is not None and place < len(table.sources) else None
         frame = src.latest() if src is not None else None
         if frame is None and required:
@@ -404,8 +405,10 @@ class TableService:
             return
         st = table.state
         try:
-            place = st.seat_place[seat]
-            station = station_path(table.config["places"][place]["station"])
+            b = st.builder(seat)
+            if b is None:
+                raise ConflictError(f"{st.players[seat]} does not build this round")
+            station = station_path(table.config["places"][b.place]["station"])
             image = judging.decode((self._photo_dir(table) / shot.photo).read_bytes())
             face = DieFace.parse(st.die or "bear")
             result = judging.judge_photo(image, station, list(st.target), face, st.level)

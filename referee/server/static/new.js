@@ -10,6 +10,11 @@
   }
   function refresh() {
     const k = builders();
+    const names = form.elements.players.value.split("\n").map((s) => s.trim()).filter(Boolean);
+    const sel = form.elements.first_lookout;
+    const keep = sel.value;
+    sel.replaceChildren(...names.map((n, i) => new Option(n, String(i))));
+    if (keep && Number(keep) < names.length) sel.value = keep;
     document.querySelectorAll(".place").forEach((div) => {
       const i = Number(div.dataset.place);
       div.hidden = i >= k;
@@ -35,7 +40,8 @@
       places.push({station: f["station" + i].value, camera: cam});
     }
     const body = {name: f.name.value, players: players, level: f.level.value,
-      language: f.language.value, places: places};
+      language: f.language.value, places: places,
+      first_lookout: Number(f.first_lookout.value || 0)};
     const err = document.getElementById("error");
     err.textContent = "";
     const r = await fetch("/api/tables", {method: "POST",

@@ -160,7 +160,8 @@
         tr("table.round", {n: rd.number}) + " · " + tr("table.lookout") + ": " +
         view.players[view.lookout].name;
       drawGrid($("card"), rd.target);
-      $("card-caption").textContent = tr("table.card") + " " + (rd.card.id || "");
+      $("card-caption").textContent = tr("table.card") +
+        (rd.card.id && rd.card.id !== "typed" ? " " + rd.card.id : "");
       drawDie($("die"), rd.die);
       let res = "";
       if (rd.taker !== null && rd.taker !== undefined) res = tr("table.taker", {name: view.players[rd.taker].name});
