@@ -315,6 +315,10 @@ class TableService:
                 items: list[tuple[str, dict[str, Any]]] = []
             else:
                 items = self._decide(table, game.Done(seat))
+            if frame is not None and b is not None:  # the phone is this place's camera
+                src = table.sources[b.place] if b.place < len(table.sources) else None
+                if isinstance(src, UploadSource):
+                    src.put(frame)
             frame = frame or self._camera_frame(table, seat)
             items = [("server:photo", self._save(table, rnd, seat, frame))] + items
             for kind, data in list(items):

@@ -145,3 +145,24 @@ def test_a_dead_camera_shows_and_done_waits_for_nothing(client, wait_view):
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h)
     assert r.status_code == 409 and "no frame for A's place" in r.json()["detail"]
     assert client.get(f"/api/tables/{table_id}").json()["round"]["done_order"] == []
+
+
+def test_four_players_the_lookout_does_not_build(client, make_table):
+    table_id, secret = make_table(players=("A", "B", "C", "D"), stations=("D03", "D04", "D03"),
+                                  first_lookout=2)
+    h = {"X-Table-Secret": secret}
+    grid, die = scene_card("D04-01")
+    assert client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die},
+                       headers=h).status_code == 200
+    view = client.get(f"/api/tables/{table_id}").json()
+    assert view["lookout"] == 2
+    assert [(b["seat"], b["place"]) for b in view["round"]["builders"]] == [(0, 0), (1, 1),
+                                                                           (3, 2)]
+    r = client.post(f"/api/tables/{table_id}/done/2", headers=h,
+                    files={"photo": ("c.jpg", scene_photo("D04-01"), "image/jpeg")})
+    assert r.status_code == 409 and "lookout" in r.json()["detail"]
+    r = client.post(f"/api/tables/{table_id}/done/3", headers=h,
+                    files={"photo": ("d.jpg", scene_photo("D03-07"), "image/jpeg")})
+    assert r.status_code == 200
+    view = client.get(f"/api/tables/{table_id}").json()
+    assert view["places"][2]["camera"]["state"] == "live"  # D's phone photo is place 3's frame
