@@ -30,12 +30,31 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         console = Console()
 
         def _tell(service: TableService) -> None:  # once the service has opened
-            shown = "localhost" if settings.host in ("0.0.0.0", "::") else settings.host
-            base = f"http://{shown}:{settings.port}"
-            console.print(f"referee: data in {settings.data_dir}; open {base}/", highlight=False)
+            wild = settings.host in ("0.0.0.0", "::")
+            base = f"http://{'localhost' if wild else settings.host}:{settings.port}"
+            def say(text: str) -> None:
+                console.print(text, highlight=False, soft_wrap=True)
+
+            say(f"referee: data in {settings.data_dir}; open {base}/")
+            lan = _lan_address() if wild else None
+            if lan:
+                say(f"phones on this network: http://{lan}:{settings.port}/")
             for table_id, secret in service.demo_links():
-                console.print(f"demo table: viewer {base}/t/{table_id}  "
-                              f"control {base}/t/{table_id}#k={secret}", highlight=False)
+                say(f"demo table viewer:  {base}/t/{table_id}")
+                say(f"demo table control: {base}/t/{table_id}#k={secret}")
 
         app = create_app(settings, on_ready=_tell)
         uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+
+
+def _lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            addr = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if addr.startswith("127.") else addr
