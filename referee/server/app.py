@@ -43,7 +43,8 @@ def create_app(settings: Settings | None = None,
         finally:
             service.close()
 
-    app = FastAPI(title="Tuki referee", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="Tuki referee", version="0.1.0", lifespan=lifespan, docs_url=None,
+                  redoc_url=None,
                   description="The camera referee at the table: tables, rounds, verdicts, "
                               "live updates for phones (docs/server.md).")
     app.state.settings = settings
@@ -53,5 +54,23 @@ def create_app(settings: Settings | None = None,
     app.include_router(health.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _offline_docs(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_upload_bytes)
     return app
+
+
+def _offline_docs(app: FastAPI) -> None:
+    """/docs with Swagger UI served from the box (fastapi-offline's files), not from a CDN."""
+    import fastapi_offline
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+
+    files = Path(fastapi_offline.__file__).resolve().parent / "static"
+    app.mount("/static-docs", StaticFiles(directory=files), name="static-docs")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="Tuki referee API",
+                                   swagger_js_url="/static-docs/swagger-ui-bundle.js",
+                                   swagger_css_url="/static-docs/swagger-ui.css",
+                                   swagger_favicon_url="/static/die-bear.svg")

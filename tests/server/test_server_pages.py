@@ -55,8 +55,9 @@ def test_pages_fetch_nothing_from_the_internet(client):
 
     outside = re.compile(r"""(src|href|action)=["']?(https?:)?//"""
                          r"""|url\(\s*["']?(https?:)?//|@import""")
-    for path in ("/", "/new", "/t/demo"):
+    for path in ("/", "/new", "/t/demo", "/docs"):
         assert not outside.search(client.get(path).text), path
+    assert client.get("/static-docs/swagger-ui-bundle.js").status_code == 200
     for name in ("app.css", "table.js", "new.js"):
         text = client.get(f"/static/{name}").text
         assert not outside.search(text) and "fetch(\"http" not in text, name
