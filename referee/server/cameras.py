@@ -208,6 +208,7 @@ class ThreadedSource(FrameSource):
                     delay = self.retry_first_s
             except Exception as e:  # any failure of a device: mark dead, back off, retry
                 self._state, self._detail = "dead", str(e) or type(e).__name__
+                self._frame = None  # never hand out a frame from before the failure
             finally:
                 try:
                     self._close()

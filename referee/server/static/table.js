@@ -97,7 +97,7 @@
     const li = el("li", {class: "builder s-" + state, "data-seat": b.seat},
       el("div", {class: "row between"}, el("b", {class: "name"}, p.name),
         el("span", {class: "pill s-" + state}, tr("state." + state))));
-    if (cam.state && cam.state !== "live" && b.state === "building") {
+    if (cam.state && cam.state !== "live" && (b.state === "building" || b.state === "waiting")) {
       li.append(el("p", {class: "cam " + cam.state},
         cam.state === "dead" ? tr("cam.dead", {s: cam.retry_in_s ?? "…"}) : tr("cam." + cam.state)));
     }
