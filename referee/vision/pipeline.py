@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured
+from referee.build import MeasuredBuild, Unmeasured
+from referee.vision.assemble import assemble
 from referee.vision.colour import paper_white, table_centres, to_lab
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates
 from referee.vision.grooves import refine
@@ -28,8 +29,6 @@ from referee.vision.pose import Pose, detect_mat, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
 from referee.vision.settings import VisionSettings, default_settings
 from referee.vision.station import Station
-
-COLOUR_NAMES = {"G": "gray", "B": "blue", "P": "purple", "O": "orange"}
 
 
 @dataclass
@@ -113,7 +112,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
             fits.append(f)
     m.fits = fits
     lap("fit")
-    m.build = _assemble(fits, pose, unit, s)
+    m.build = assemble(fits, unit, doubt_mm, s)
     lap("build")
     return m
 
@@ -136,31 +135,3 @@ def elevation_rad(pose: Pose) -> float:
     c = pose.camera_centre_mm()
     horiz = math.hypot(c[0] - 140.0, c[1] + 15.0)
     return math.atan2(-c[2], horiz)
-
-
-def _assemble(fits: list[BarFit], pose: Pose, unit: float, s: VisionSettings) -> MeasuredBuild:
-    from referee.tuki.buildgrid import with_gaps  # the same gap rule as build grids
-
-    problems = []
-    stones = []
-    for f in fits:
-        name = COLOUR_NAMES.get(f.colour, f.colour)
-        if f.fill < s.missing_fill:
-            continue  # not there: the judge names it missing
-        if f.fill < s.min_stone_fill:
-            problems.append(Unmeasured(f"stone:hidden:{f.colour}",
-                                       f"the {name} stone is partly hidden or unclear "
-                                       f"({f.fill:.0%} of it seen)"))
-            continue
-        sigma = s.base_sigma_u
-        stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
-                                       sigma, {}, 0.0))
-    # Depth is free: a face off the build line by d mm looks d·tan(elevation) higher or lower.
-    doubt_mm = s.depth_doubt_mm * math.tan(elevation_rad(pose))
-    out = []
-    for st in with_gaps(stones, unit):
-        gaps = {k: max(0.0, g - doubt_mm) for k, g in st.gaps_mm.items()}
-        table = max(0.0, st.z_u * unit - doubt_mm)
-        out.append(StoneMeasurement(st.colour, st.orientation, st.x_u, st.z_u, st.sigma_u,
-                                    gaps, table))
-    return MeasuredBuild(tuple(out), unit, tuple(problems))

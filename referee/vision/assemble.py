@@ -1,0 +1,74 @@
+"""Fitted bars → the measured build of WORLD.md §4 (positions in u, gaps and table heights
+in mm), settling each stone's free depth on what holds it up.
+
+Depth is free (one camera): a front face d mm off the build line looks d·tan(elevation) mm
+higher or lower in the front view. Within that doubt a stone is read as resting on the thing
+under it: the table, or a stone whose top it meets. Stones further off (lifted on snow, or
+pushed off a neighbour by more than the doubt) keep their measured height.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured
+from referee.vision.fit import BarFit
+from referee.vision.settings import VisionSettings
+
+COLOUR_NAMES = {"G": "gray", "B": "blue", "P": "purple", "O": "orange"}
+BAR = 5.0
+
+
+def _size(s: StoneMeasurement) -> tuple[float, float]:
+    return (BAR, 1.0) if s.orientation == "H" else (1.0, BAR)
+
+
+def settle(stones: list[StoneMeasurement], doubt_u: float) -> list[StoneMeasurement]:
+    """Each stone, lowest first, moved onto the table or onto the top of a stone under it
+    when its measured bottom lies within `doubt_u` of that support (and they overlap by at
+    least half a unit along the build line)."""
+    done: list[StoneMeasurement] = []
+    for s in sorted(stones, key=lambda t: t.z_u):
+        w, _ = _size(s)
+        supports = [0.0]
+        for t in done:
+            tw, th = _size(t)
+            overlap = min(s.x_u + w, t.x_u + tw) - max(s.x_u, t.x_u)
+            if overlap >= 0.5:
+                supports.append(t.z_u + th)
+        best = min(supports, key=lambda z: abs(z - s.z_u))
+        if abs(best - s.z_u) <= doubt_u:
+            s = replace(s, z_u=best)
+        done.append(s)
+    order = {s.colour: i for i, s in enumerate(stones)}
+    return sorted(done, key=lambda t: order[t.colour])
+
+
+def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
+             ) -> MeasuredBuild:
+    """The measured build from one fit per colour.
+
+    A colour whose face shows less than `missing_fill` is not there (the judge names it
+    missing); between that and `min_stone_fill` it is hidden (a problem: unsure).
+    """
+    from referee.tuki.buildgrid import with_gaps  # the same gap rule as build grids
+
+    problems, stones = [], []
+    for f in fits:
+        if f.fill < s.missing_fill:
+            continue
+        if f.fill < s.min_stone_fill:
+            problems.append(Unmeasured(f"stone:hidden:{f.colour}",
+                                       f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone is "
+                                       f"partly hidden or unclear ({f.fill:.0%} of it seen)"))
+            continue
+        stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
+                                       s.base_sigma_u, {}, 0.0))
+    if s.settle:
+        stones = settle(stones, doubt_mm / unit)
+    out = []
+    for st in with_gaps(stones, unit):
+        gaps = {k: max(0.0, g - doubt_mm) for k, g in st.gaps_mm.items()}
+        table = max(0.0, st.z_u * unit - doubt_mm)
+        out.append(replace(st, gaps_mm=gaps, table_gap_mm=table))
+    return MeasuredBuild(tuple(out), unit, tuple(problems))
