@@ -240,6 +240,8 @@ class CaptureSource(ThreadedSource):
         super().__init__(**kw)
         self.spec: str | int = int(spec) if str(spec).isdigit() else spec
         self._cap: Any = None
+        self._file = False
+        self._period_s = 0.1
 
     def _open(self) -> None:
         import cv2
@@ -247,9 +249,20 @@ class CaptureSource(ThreadedSource):
         self._cap = cv2.VideoCapture(self.spec)
         if not self._cap.isOpened():
             raise CameraError(f"cannot open camera {self.spec!r}")
+        # a video file plays at its own pace and loops, like a camera that never ends
+        self._file = isinstance(self.spec, str) and Path(self.spec).is_file()
+        fps = self._cap.get(cv2.CAP_PROP_FPS) if self._file else 0.0
+        self._period_s = 1.0 / fps if fps and fps > 0 else 0.1
 
     def _read(self) -> np.ndarray | None:
+        import cv2
+
         ok, img = self._cap.read()
+        if not ok and self._file:
+            self._cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            ok, img = self._cap.read()
+        if ok and self._file:
+            self._stop.wait(self._period_s)
         return img if ok else None
 
     def _close(self) -> None:

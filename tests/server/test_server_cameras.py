@@ -70,6 +70,10 @@ def test_capture_from_a_video_file(tmp_path):
     try:
         assert _wait(lambda: src.latest() is not None)
         assert src.latest().image_bgr.shape == (48, 64, 3)
+        seen = {int(src.latest().image_bgr[0, 0, 0]) // 40}
+        assert _wait(lambda: seen.add(int(src.latest().image_bgr[0, 0, 0]) // 40) or
+                     {0, 4} <= seen)  # it plays through to the end and loops
+        assert src.status().state == "live"
     finally:
         src.stop()
 
@@ -98,3 +102,53 @@ def test_unknown_camera_kind():
         make_source({"kind": "webcam"})
     with pytest.raises(CameraError, match="needs a device"):
         make_source({"kind": "capture"})
+
+
+def test_pi_camera_through_picamera2(monkeypatch):
+    """picamera2 is imported only when a Pi source starts; its XBGR8888 frames become BGR."""
+    import sys
+    import types
+
+    calls: list[str] = []
+
+    class FakePicamera2:
+        def create_video_configuration(self, main):
+            calls.append(f"config {main['format']} {main['size']}")
+            return main
+
+        def configure(self, cfg):
+            self.fmt = cfg["format"]
+
+        def start(self):
+            calls.append("start")
+
+        def capture_array(self, name):
+            return np.tile(np.array([30, 20, 10, 255], np.uint8), (2, 3, 1))  # R,G,B,X
+
+        def close(self):
+            calls.append("close")
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    src = make_source({"kind": "picamera", "format": "XBGR8888", "size": [3, 2]})
+    src.start()
+    try:
+        assert _wait(lambda: src.latest() is not None)
+        assert src.latest().image_bgr.shape == (2, 3, 3)
+        assert src.latest().image_bgr[0, 0].tolist() == [10, 20, 30]
+        assert src.status().state == "live"
+    finally:
+        src.stop()
+    assert calls[:2] == ["config XBGR8888 (3, 2)", "start"] and calls[-1] == "close"
+
+
+def test_pi_camera_missing_is_a_dead_camera(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails
+    src = make_source({"kind": "picamera"}, retry_max_s=0.2)
+    src.start()
+    try:
+        assert _wait(lambda: src.status().state == "dead")
+        assert "pip install 'referee[pi]'" in src.status().detail
+    finally:
+        src.stop()
