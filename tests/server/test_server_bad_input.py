@@ -61,7 +61,9 @@ def test_wrong_or_missing_secret(client, make_table, demo_secret):
 
 
 def test_unknown_table(client):
-    for method, path in (("get", "/api/tables/nope"), ("get", "/t/nope"),
+    page = client.get("/t/nope")
+    assert page.status_code == 404 and "No such table." in page.text
+    for method, path in (("get", "/api/tables/nope"),
                          ("post", "/api/tables/nope/end"), ("get", "/api/tables/nope/qr.svg"),
                          ("get", "/api/tables/nope/photos/x.jpg")):
         r = getattr(client, method)(path, headers={"X-Table-Secret": "x"})

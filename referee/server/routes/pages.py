@@ -14,6 +14,7 @@ from fastapi import APIRouter, Cookie, Header, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from referee.server.errors import UnknownTableError
 from referee.server.i18n import LANGUAGES, messages, pick_language
 from referee.server.routes.deps import ServiceDep
 
@@ -52,7 +53,12 @@ def table_page(request: Request, table_id: str, service: ServiceDep, lang: LangQ
                accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
     from referee.tuki.die import FACES
 
-    table = service.get(table_id)
+    try:
+        table = service.get(table_id)
+    except UnknownTableError as e:  # a phone deserves a page, not JSON
+        code = pick_language(lang, cookie_lang, accept_language)
+        return templates.TemplateResponse(request, "missing.html",
+                                          _context(code, detail=str(e)), status_code=404)
     code = pick_language(lang, cookie_lang, table.language, accept_language)
     t = messages(code)
     return templates.TemplateResponse(request, "table.html", _context(
