@@ -46,6 +46,29 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         app = create_app(settings, on_ready=_tell)
         uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
 
+    bench_app.command("server")(_bench)
+
+
+def _bench(rounds: int = typer.Option(10, help="Demo rounds to play."),
+           as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Time the demo table as a phone sees it: "done" → every verdict on the live feed."""
+    import json
+
+    from referee.server.bench import run
+
+    result = run(rounds)
+    if as_json:
+        print(json.dumps(result))
+        return
+    from rich.console import Console
+
+    c = Console()
+    c.print(f"{result['rounds']} demo rounds (2 builders, real referee)", highlight=False)
+    for key in ("done_request_ms", "done_to_all_verdicts_on_feed_ms"):
+        st = result[key]
+        c.print(f"  {key}: median {st['median']}  p95 {st['p95']}  max {st['max']}",
+                highlight=False)
+
 
 def _lan_address() -> str | None:
     """This machine's address on the local network (no packet is sent), or None."""

@@ -25,3 +25,13 @@ def test_demo_game_to_the_winner(client, demo_secret, wait_view):
     pens = [p["penalties"] for p in view["players"]]
     assert max(pens) == 5 and view["winners"] == [pens.index(min(pens))]
     assert client.post("/api/tables/demo/rounds/demo", headers=h).status_code == 409
+
+
+def test_bench_server_plays_timed_rounds():
+    from referee.server.bench import run
+
+    r = run(rounds=2)
+    assert r["rounds"] == 2
+    for key in ("done_request_ms", "done_to_all_verdicts_on_feed_ms"):
+        assert 0 < r[key]["median"] <= r[key]["max"]
+    assert r["done_request_ms"]["max"] < r["done_to_all_verdicts_on_feed_ms"]["max"]
