@@ -24,6 +24,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         from referee.server.app import create_app
         from referee.server.settings import Settings
+        from referee.server.storage import EventStore, StorageError
         from referee.server.tables import TableService
 
         settings = Settings.from_env(host=host, port=port, data_dir=data, demo=demo)
@@ -43,6 +44,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 say(f"demo table viewer:  {base}/t/{table_id}")
                 say(f"demo table control: {base}/t/{table_id}#k={secret}")
 
+        # fail here, in plain words, rather than in the server's start-up
+        try:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StorageError(f"cannot make the data folder {str(settings.data_dir)!r}: "
+                               f"{e.strerror}; choose another with --data") from None
+        EventStore(settings.db_path).close()
         app = create_app(settings, on_ready=_tell)
         uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
 
