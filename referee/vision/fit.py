@@ -97,7 +97,10 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
     look-alike in the background usually does.
     """
     s = view.px_per_mm
+    if not mask.any():
+        return []
     m = mask.astype(np.float32)
+    bx, by, bw, bh = cv2.boundingRect(mask.astype(np.uint8))
     u = unit_mm * s
     band = (band_mm[0] * s, band_mm[1] * s)
     strip = max(2, round(4 * s))
@@ -105,13 +108,21 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
     for orient, (w, h) in (("H", (5 * u, u)), ("V", (u, 5 * u))):
         w_px, h_px = round(w), round(h)
         k, (ax, ay) = _template(w_px, h_px, band, s)
-        resp = cv2.filter2D(m, -1, k, anchor=(ax, ay), borderType=cv2.BORDER_CONSTANT)
         region = regions[orient]
         c0, r1 = view.to_px(region[0], region[2])
         c1, r0 = view.to_px(region[1], region[3])
-        c0, c1 = max(0, int(c0)), min(m.shape[1] - 1, int(c1))
-        r0, r1 = max(0, int(r0)), min(m.shape[0] - 1, int(r1))
-        sub = resp[r0:r1 + 1, c0:c1 + 1]
+        # only where the template can touch the colour: the mask's bounding box, grown by
+        # the kernel (the hot spot of the pipeline; the response elsewhere is <= 0)
+        kh, kw = k.shape
+        c0, c1 = max(0, int(c0), bx - kw), min(m.shape[1] - 1, int(c1), bx + bw + kw)
+        r0, r1 = max(0, int(r0), by - kh), min(m.shape[0] - 1, int(r1), by + bh + kh)
+        if c1 <= c0 or r1 <= r0:
+            continue
+        y0, y1 = max(0, r0 - kh), min(m.shape[0], r1 + kh + 1)
+        x0, x1 = max(0, c0 - kw), min(m.shape[1], c1 + kw + 1)
+        resp = cv2.filter2D(m[y0:y1, x0:x1], -1, k, anchor=(ax, ay),
+                            borderType=cv2.BORDER_CONSTANT)
+        sub = resp[r0 - y0:r1 - y0 + 1, c0 - x0:c1 - x0 + 1]
         if sub.size == 0:
             continue
         peaks = (sub == cv2.dilate(sub, np.ones((9, 9), np.uint8))) & (sub > 0.2)
