@@ -21,7 +21,6 @@ import secrets
 import threading
 import traceback
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,8 @@ from referee.server.live import LiveHub
 from referee.server.schemas import TableCreate
 from referee.server.settings import Settings
 from referee.server.stations import describe, station_path
-from referee.server.storage import EventStore, StoredEvent
+from referee.server.storage import EventStore
+from referee.server.table import Table, table_view
 from referee.server.uploads import check_photo_bytes
 from referee.tuki import game
 from referee.tuki.cards import Card, Deck, turn
@@ -53,67 +53,6 @@ DEMO_ID = "demo"
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
-
-
-@dataclass
-class Shot:
-    """A frozen photo of one builder in one round, and what became of it."""
-
-    photo: str
-    overlay: str | None = None
-    judging: bool = False
-    error: str | None = None
-    timings_ms: dict[str, float] = field(default_factory=dict)
-
-
-@dataclass
-class Table:
-    """A table at run time: its config, cameras, folded state and the server's notes."""
-
-    id: str
-    config: dict[str, Any]
-    admin_hash: str
-    sources: list[FrameSource]
-    state: game.TukiState = field(default_factory=game.TukiState)
-    seq: int = 0
-    shots: dict[tuple[int, int], Shot] = field(default_factory=dict)  # (round, seat) -> Shot
-    outcome: dict[str, Any] = field(default_factory=dict)
-    demo_rounds: int = 0
-    lock: threading.RLock = field(default_factory=threading.RLock)
-
-    @property
-    def name(self) -> str:
-        return str(self.config["name"])
-
-    @property
-    def language(self) -> str:
-        return str(self.config.get("language", "en"))
-
-    def fold(self, ev: StoredEvent) -> None:
-        """Take one stored event into the state and the notes."""
-        self.seq = ev.seq
-        p, k = ev.payload, ev.kind
-        if not k.startswith("server:"):
-            self.state = game.apply(self.state, game.Event(k, p))
-            if k == "round_started":
-                self.outcome = {}
-            elif k == "penalty":
-                self.outcome = {"taker": p["player"], "why": p.get("why", "")}
-            elif k == "round_voided":
-                self.outcome = {"void": True}
-            elif k == "final_round_failed":
-                self.outcome = {"replay": True}
-            return
-        key = (int(p.get("round", 0)), int(p.get("player", -1)))
-        if k == "server:photo":
-            self.shots[key] = Shot(p["photo"], judging=True)
-        elif k == "server:judged" and key in self.shots:
-            s = self.shots[key]
-            s.overlay, s.judging, s.timings_ms = p.get("overlay"), False, p.get("timings_ms", {})
-        elif k == "server:judge_failed" and key in self.shots:
-            self.shots[key].judging, self.shots[key].error = False, p.get("error", "")
-        elif k == "server:demo":
-            self.demo_rounds += 1
 
 
 class TableService:
@@ -478,54 +417,4 @@ class TableService:
         """The table as the phones see it (no secret); see docs/server.md for the shape."""
         table = self.get(table_id)
         with table.lock:
-            return _view(table)
-
-
-def _view(t: Table) -> dict[str, Any]:
-    st = t.state
-    base = f"/api/tables/{t.id}/photos/"
-    players = [{"seat": i, "name": n, "penalties": len(st.penalties[i]) if st.penalties else 0}
-               for i, n in enumerate(st.players)]
-    places = [{"index": i, "station": p["station"], "camera": t.sources[i].status().to_dict()}
-              for i, p in enumerate(t.config["places"])]
-    rnd = None
-    if st.round_no and st.builders:
-        waiting = {w["builder"]: w for w in st.waiting()}
-        builders = []
-        for b in st.builders:
-            shot = t.shots.get((st.round_no, b.player))
-            if b.status == "out":
-                state = "out"
-            elif b.verdict is not None:
-                state = b.verdict.verdict
-            elif shot is not None and shot.judging:
-                state = "judging"
-            elif b.status == "building":
-                state = "building"
-            else:
-                state = "waiting"
-            decided = None if b.decision is None else ("correct" if b.decision else "wrong")
-            w = waiting.get(b.player)
-            builders.append({
-                "seat": b.player, "place": b.place, "state": state, "status": b.status,
-                "verdict": b.verdict.to_dict() if b.verdict else None, "decided": decided,
-                "deciders": w["deciders"] if w else [], "voted": w["voted"] if w else [],
-                "photo": base + shot.photo if shot else None,
-                "overlay": base + shot.overlay if shot and shot.overlay else None,
-                "error": shot.error if shot else None,
-                "timings_ms": shot.timings_ms if shot else {}})
-        face = DieFace.parse(st.die) if st.die else None
-        status = "over" if st.phase in ("between", "ended") else st.phase
-        rnd = {"number": st.round_no, "final": st.final, "status": status,
-               "card": {"id": st.card_id}, "target": list(st.target),
-               "die": face.to_dict() if face else None, "builders": builders,
-               "done_order": list(st.done_order),
-               "taker": t.outcome.get("taker"), "why": t.outcome.get("why", ""),
-               "replay": bool(t.outcome.get("replay"))}
-    return {"id": t.id, "name": t.name, "level": st.level, "language": t.language,
-            "seq": t.seq, "demo": bool(t.config.get("demo")), "phase": st.phase,
-            "lookout": st.lookout, "final": st.final, "over": st.ended,
-            "winners": list(st.winners), "end_reason": st.end_reason,
-            "void": bool(t.outcome.get("void")), "players": players, "places": places,
-            "round": rnd}
-
+            return table_view(table)
