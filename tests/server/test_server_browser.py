@@ -55,7 +55,7 @@ def test_phone_plays_a_round(server, tmp_path):
         ava.locator("input[type=file]").set_input_files(SCENES / "D03-02" / "image.jpg")
         ava.locator("button.done").click()
         # two builders: Ava's "done" ends the round; Ben's photo comes from his phone
-        expect(ben.locator(".pill")).to_have_text("waiting")
+        expect(ben.locator(".pill")).to_have_text("waiting for a photo")
         ben.locator("input[type=file]").set_input_files(SCENES / "D04-06" / "image.jpg")
         ben.locator("button.done").click()
         expect(page.locator(".verdict")).to_have_count(2, timeout=20000)
