@@ -37,6 +37,7 @@ class Table:
     shots: dict[tuple[int, int], Shot] = field(default_factory=dict)  # (round, seat) -> Shot
     outcome: dict[str, Any] = field(default_factory=dict)
     demo_rounds: int = 0
+    previews: dict[int, tuple[float, bytes]] = field(default_factory=dict)  # place -> JPEG
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property

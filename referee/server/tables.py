@@ -390,6 +390,29 @@ class TableService:
             raise UnknownTableError(f"no photo {name!r} at table {table_id!r}")
         return self._photo_dir(table) / name
 
+    def preview(self, table_id: str, place: int) -> bytes:
+        """The newest frame of a place's camera as a small JPEG (for aiming the camera); it
+        never waits on the camera. :raises UnknownTableError, ConflictError: no frame."""
+        import cv2
+
+        table = self.get(table_id)
+        if not 0 <= place < len(table.sources):
+            raise UnknownTableError(f"table {table_id!r} has no place {place}")
+        frame = table.sources[place].latest()
+        if frame is None:
+            raise ConflictError(f"place {place + 1} has no frame now: "
+                                f"{table.sources[place].status().detail}")
+        cached = table.previews.get(place)
+        if cached is not None and cached[0] == frame.taken_at:
+            return cached[1]
+        img = frame.image_bgr
+        scale = min(1.0, 480 / max(img.shape[:2]))
+        if scale < 1.0:
+            img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        table.previews[place] = (frame.taken_at, buf.tobytes())
+        return table.previews[place][1]
+
     # ---- reading --------------------------------------------------------------------------
 
     def events(self, table_id: str, after: int = 0) -> list[dict[str, Any]]:

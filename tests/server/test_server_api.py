@@ -166,3 +166,17 @@ def test_four_players_the_lookout_does_not_build(client, make_table):
     assert r.status_code == 200
     view = client.get(f"/api/tables/{table_id}").json()
     assert view["places"][2]["camera"]["state"] == "live"  # D's phone photo is place 3's frame
+
+
+def test_camera_preview(client, make_table):
+    r = client.get("/api/tables/demo/places/0/preview.jpg")
+    assert r.status_code == 200 and r.content[:3] == b"\xff\xd8\xff"
+    import cv2
+    import numpy as np
+
+    img = cv2.imdecode(np.frombuffer(r.content, np.uint8), cv2.IMREAD_COLOR)
+    assert max(img.shape[:2]) <= 480
+    table_id, _ = make_table()
+    r = client.get(f"/api/tables/{table_id}/places/0/preview.jpg")  # a phone place, no photo
+    assert r.status_code == 409 and "no frame" in r.json()["detail"]
+    assert client.get("/api/tables/demo/places/7/preview.jpg").status_code == 404

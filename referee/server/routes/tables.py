@@ -91,6 +91,13 @@ def get_photo(table_id: str, name: str, service: ServiceDep) -> FileResponse:
     return FileResponse(service.photo_path(table_id, name), media_type="image/jpeg")
 
 
+@router.get("/tables/{table_id}/places/{place}/preview.jpg")
+def preview(table_id: str, place: int, service: ServiceDep) -> Response:
+    """The newest frame of a place's camera, small (to aim the camera); 409 when none."""
+    return Response(service.preview(table_id, place), media_type="image/jpeg",
+                    headers={"Cache-Control": "no-store"})
+
+
 @router.get("/tables/{table_id}/qr.svg")
 def qr(table_id: str, service: ServiceDep, request: Request) -> Response:
     """A QR code of the table's viewer link, as this phone reached the server."""

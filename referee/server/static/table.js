@@ -101,6 +101,11 @@
       li.append(el("p", {class: "cam " + cam.state},
         cam.state === "dead" ? tr("cam.dead", {s: cam.retry_in_s ?? "…"}) : tr("cam." + cam.state)));
     }
+    if (b.state === "building" && cam.state === "live" && cam.kind !== "upload") {
+      // what the camera sees now, refreshed while building (to aim it)
+      li.append(el("img", {class: "shot preview", alt: tr("new.camera"),
+        src: "/api/tables/" + tableId + "/places/" + b.place + "/preview.jpg?t=" + Date.now()}));
+    }
     if (b.overlay || b.photo) {
       li.append(el("a", {href: b.overlay || b.photo, target: "_blank"},
         el("img", {class: "shot", src: b.overlay || b.photo, alt: p.name, loading: "lazy"})));
@@ -205,6 +210,13 @@
   });
   $("demo-round").addEventListener("click", () => call("/rounds/demo", {}));
   $("end-round").addEventListener("click", () => call("/end", {}));
+
+  // refresh camera previews every 2 s (only the images, not the page)
+  setInterval(() => {
+    document.querySelectorAll("img.preview").forEach((img) => {
+      img.src = img.src.replace(/t=\d+/, "t=" + Date.now());
+    });
+  }, 2000);
 
   let delay = 500;
   function connect() {
