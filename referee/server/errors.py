@@ -35,6 +35,10 @@ class UnsupportedPhotoError(ServerError):
     """An upload that is not a JPEG, PNG, WebP or BMP photo."""
 
 
+class RoundInputError(ServerError):
+    """A round start that names no card."""
+
+
 class TableSetupError(ServerError):
     """A new table the rules refuse (player count, build places)."""
 

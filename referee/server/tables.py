@@ -19,6 +19,7 @@ import hmac
 import os
 import secrets
 import threading
+import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -32,6 +33,7 @@ from referee.server.cameras import FolderSource, Frame, FrameSource, UploadSourc
 from referee.server.errors import (
     ConflictError,
     MissingSecretError,
+    RoundInputError,
     TableSetupError,
     UnknownTableError,
     UploadTooLargeError,
@@ -202,7 +204,8 @@ class TableService:
         elif card_id and card_id.strip():
             card = Deck.load(level).get(card_id.strip())
         else:
-            raise ConflictError("a round needs a card: its id (e.g. N01) or its grid")
+            raise RoundInputError("a round needs a card: its id (e.g. N01) or its grid; "
+                                  "got neither")
         with table.lock:
             items = self._decide(table, game.StartRound(card.id, tuple(turn(card, face)),
                                                         str(face), table.state.lookout))
@@ -295,7 +298,7 @@ class TableService:
                                       f"{self.settings.max_upload_bytes} bytes")
         check_photo_bytes(data, filename)
         image = judging.decode(data)
-        return Frame(image, 0.0, "upload", data)
+        return Frame(image, time.time(), "upload", data)
 
     def _camera_frame(self, table: Table, seat: int, required: bool = True) -> Frame | None:
         b = table.state.builder(seat)  # the place this round gave the builder

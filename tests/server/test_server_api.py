@@ -109,6 +109,7 @@ def test_card_by_deck_id_and_void_round(client, make_table):
     ({"card_id": "N999", "die": "fish"}, "no card 'N999'"),
     ({"grid": "GGGGG\nBBBB.", "die": "fish"}, "B"),
     ({"card_id": "N01", "die": "cat"}, "cat"),
+    ({"die": "fish"}, "a round needs a card"),
 ])
 def test_bad_round_input_is_refused(client, make_table, body, words):
     table_id, secret = make_table()
