@@ -3,8 +3,9 @@ in mm), settling each stone's free depth on what holds it up.
 
 Depth is free (one camera): a front face d mm off the build line looks d·tan(elevation) mm
 higher or lower in the front view. Within that doubt a stone is read as resting on the thing
-under it: the table, or a stone whose top it meets. Stones further off (lifted on snow, or
-pushed off a neighbour by more than the doubt) keep their measured height.
+under it: the table, or a stone whose top it meets. Snow pieces are whole units thick, so
+snow on the table holds a stone a whole number of units up; that is a support too. Stones
+further off (wedged, or pushed off a neighbour by more than the doubt) keep their height.
 """
 
 from __future__ import annotations
@@ -23,14 +24,22 @@ def _size(s: StoneMeasurement) -> tuple[float, float]:
     return (BAR, 1.0) if s.orientation == "H" else (1.0, BAR)
 
 
-def settle(stones: list[StoneMeasurement], doubt_u: float) -> list[StoneMeasurement]:
+def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = True
+           ) -> list[StoneMeasurement]:
     """Each stone, lowest first, moved onto the table or onto the top of a stone under it
     when its measured bottom lies within `doubt_u` of that support (and they overlap by at
-    least half a unit along the build line)."""
+    least half a unit along the build line).
+
+    snow_grid: snow pieces are whole units thick (WORLD.md §1), so a stone held up by snow
+    standing on the table rests a whole number of units up; such heights count as supports
+    too. A stone wedged at another height, further off than the doubt, keeps its height.
+    """
     done: list[StoneMeasurement] = []
     for s in sorted(stones, key=lambda t: t.z_u):
         w, _ = _size(s)
         supports = [0.0]
+        if snow_grid and s.z_u > 0.5:
+            supports.append(float(round(s.z_u)))
         for t in done:
             tw, th = _size(t)
             overlap = min(s.x_u + w, t.x_u + tw) - max(s.x_u, t.x_u)
@@ -65,7 +74,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        s.base_sigma_u, {}, 0.0))
     if s.settle:
-        stones = settle(stones, doubt_mm / unit)
+        stones = settle(stones, doubt_mm / unit, s.snow_grid)
     out = []
     for st in with_gaps(stones, unit):
         gaps = {k: max(0.0, g - doubt_mm) for k, g in st.gaps_mm.items()}

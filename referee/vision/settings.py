@@ -27,6 +27,7 @@ class VisionSettings:
     missing_fill: float = 0.35      # below this share of a face, the stone is not there
     depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
     settle: bool = True             # rest stones on their support within the depth doubt
+    snow_grid: bool = True          # snow is whole units thick: whole-unit heights support
     base_sigma_u: float = 0.03      # positional doubt of a clean fit
     use_grooves: bool = True        # refine positions on the stones' grooves
     groove_bonus: float = 0.1       # score bonus of a candidate whose grooves show
