@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.vision.errors import VisionError
+from referee.vision.errors import PhotoError, VisionError
 
 
 class DatasetError(VisionError):
@@ -109,15 +109,20 @@ def evaluate(root: Path, limit: int | None = None, on_result=None) -> EvalSummar
             break
         if sc.station not in stations:
             stations[sc.station] = load_station(root / "stations" / sc.station / "station.json")
-        image = read_photo(sc.image)
-        t0 = time.perf_counter()
-        chk = check_photo(image, stations[sc.station], sc.target, sc.die, sc.level,
-                          overlay=False)
-        ms = (time.perf_counter() - t0) * 1000
-        v = chk.verdict
-        res = SceneResult(sc.id, sc.verdict, v.verdict, [f.code for f in v.faults],
-                          [r.code for r in v.reasons], round(ms, 1), list(sc.faults),
-                          chk.timings_ms)
+        try:
+            image = read_photo(sc.image)
+        except PhotoError as e:  # one bad file is an unsure scene, not the end of the run
+            res = SceneResult(sc.id, sc.verdict, "unsure", [], ["photo:unreadable"], 0.0,
+                              list(sc.faults), {"error": str(e)})
+        else:
+            t0 = time.perf_counter()
+            chk = check_photo(image, stations[sc.station], sc.target, sc.die, sc.level,
+                              overlay=False)
+            ms = (time.perf_counter() - t0) * 1000
+            v = chk.verdict
+            res = SceneResult(sc.id, sc.verdict, v.verdict, [f.code for f in v.faults],
+                              [r.code for r in v.reasons], round(ms, 1), list(sc.faults),
+                              chk.timings_ms)
         results.append(res)
         if on_result:
             on_result(res)

@@ -8,14 +8,14 @@ checked; a wrong one raises `StationError` naming it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import yaml
 
 from referee.vision.colour import ColourModel
-from referee.vision.errors import StationError
+from referee.vision.errors import StationError, VisionError
 
 LEVELS = ("normal", "advanced")
 
@@ -106,7 +106,8 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
     """A station from a `station.json` (photo-set format) or a profile `.yaml`.
 
     For a station.json with a colour photo, the colour model is learned from that photo (as a
-    user's setup would); without one, default priors are used (lower confidence).
+    user's setup would); without one, or when the photo shows no usable stack, default
+    priors are used (lower confidence; `colour_model.source` says why).
     :raises StationError: unreadable file or a wrong field.
     """
     path = Path(path)
@@ -129,6 +130,9 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
             order = cal.get("stack_bottom_to_top", station.colours)
         except (TypeError, KeyError):
             raise StationError(f"{path}: colour_calibration needs an 'image' field") from None
-        model = learn_colours_from_photo(photo, station, order)
+        try:
+            model = learn_colours_from_photo(photo, station, order)
+        except VisionError as e:  # a poor colour photo must not stop the station
+            model = replace(ColourModel.priors(), source=f"priors ({e})")
         station = station_from_dict(raw, str(path), colour_model=model)
     return station

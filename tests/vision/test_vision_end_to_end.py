@@ -102,3 +102,25 @@ def test_station_file_missing_a_field_or_not_json(tmp_path):
     (tmp_path / "b.json").write_text("{not json")
     with pytest.raises(StationError, match="not valid json"):
         load_station(tmp_path / "b.json")
+
+
+def test_a_colour_photo_without_the_stack_falls_back_to_priors(tmp_path):
+    import shutil
+
+    raw = json.loads((DEV / "stations" / "D03" / "station.json").read_text())
+    shutil.copy(NOMAT / "red_0.jpg", tmp_path / "colours.jpg")  # no mat, no stack
+    (tmp_path / "station.json").write_text(json.dumps(raw))
+    st = load_station(tmp_path / "station.json")
+    assert st.colour_model.source.startswith("priors (")
+
+
+def test_eval_goes_on_past_an_unreadable_photo(tmp_path):
+    import shutil
+
+    shutil.copytree(DEV / "stations", tmp_path / "stations")
+    for sc in ("D03-02", "D03-05"):
+        shutil.copytree(DEV / "scenes" / sc, tmp_path / "scenes" / sc)
+    (tmp_path / "scenes" / "D03-02" / "image.jpg").write_bytes(b"broken")
+    s = evaluate(tmp_path)
+    got = {r.id: r.got for r in s.results}
+    assert got == {"D03-02": "unsure", "D03-05": "wrong"}
