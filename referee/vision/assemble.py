@@ -58,7 +58,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     """The measured build from one fit per colour.
 
     A colour whose face shows less than `missing_fill` is not there (the judge names it
-    missing); between that and `min_stone_fill` it is hidden (a problem: unsure).
+    missing); between that and `min_stone_fill` it is hidden (a problem: unsure). A fit
+    without grooves whose colour spills around it (fill − score > `max_spill`) sits in a
+    look-alike area, a table or a box of that colour, rather than on a stone: unclear.
     """
     from referee.tuki.buildgrid import with_gaps  # the same gap rule as build grids
 
@@ -70,6 +72,11 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
             problems.append(Unmeasured(f"stone:hidden:{f.colour}",
                                        f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone is "
                                        f"partly hidden or unclear ({f.fill:.0%} of it seen)"))
+            continue
+        if not f.grooves and f.fill - f.score > s.max_spill:
+            problems.append(Unmeasured(f"stone:unclear:{f.colour}",
+                                       f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone "
+                                       "cannot be told from things of its colour around it"))
             continue
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        s.base_sigma_u, {}, 0.0))
