@@ -19,13 +19,7 @@ app.add_typer(bench_app, name="bench")
 
 AREAS = ("tuki", "vision", "games", "server")
 for _area in AREAS:
-    try:
-        _mod = importlib.import_module(f"referee.cli.{_area}")
-    except ModuleNotFoundError as _e:  # an area not written yet must not break the others
-        if _e.name != f"referee.cli.{_area}":
-            raise
-        continue
-    _mod.register(app, bench_app)
+    importlib.import_module(f"referee.cli.{_area}").register(app, bench_app)
 
 
 def main() -> None:
