@@ -16,11 +16,14 @@ rules_app = typer.Typer(no_args_is_help=True, help="Rules tools: scenario files 
 
 
 @rules_app.command("check")
-def rules_check(files: list[Path] = typer.Argument(..., help="Scenario JSON files.")) -> None:
+def rules_check(files: list[Path] = typer.Argument(..., help="Scenario JSON files or folders "
+                                                  "of them.")) -> None:
     """Run scenario files; print PASS/FAIL per file and the counts. Exit 1 if any fails."""
     from referee.games.scenarios import run_file
 
     passed = failed = 0
+    # a folder stands for the scenario files in it
+    files = [p for f in files for p in (sorted(f.rglob("*.json")) if f.is_dir() else [f])]
     for f in files:
         r = run_file(f)
         if r.passed:
