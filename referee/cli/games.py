@@ -85,9 +85,11 @@ def _play(game_name: str, players: int, bots: str, seed: int) -> None:
         text = typer.prompt("your move (number or notation, q to quit)").strip()
         if text in ("q", "quit"):
             raise typer.Exit(0)
+        if text.isdigit() and int(text) >= len(legal):
+            console.print(f"[red]no move {text}: choose 0-{len(legal) - 1}, or type a move[/]")
+            continue
         try:
-            action = legal[int(text)] if text.isdigit() and int(text) < len(legal) \
-                else game.parse_action(text)
+            action = legal[int(text)] if text.isdigit() else game.parse_action(text)
             state.apply_action(action)
         except RulesError as e:
             console.print(f"[red]{e}[/]", highlight=False)

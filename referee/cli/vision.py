@@ -61,8 +61,9 @@ def calibrate_camera_cmd(
     std = cal.std_intrinsics
     console.print(f"used {cal.views_used} of {len(images)} photos; RMS reprojection error "
                   f"{cal.rms_px:.2f} px")
-    console.print(f"focal length {cal.camera_matrix[0, 0]:.1f} px ± {std[0]:.1f} (1σ); "
-                  f"principal point kept at the centre")
+    # with a fixed aspect ratio OpenCV reports the focal length's doubt on fx or on fy
+    console.print(f"focal length {cal.camera_matrix[0, 0]:.1f} px ± {max(std[0], std[1]):.1f} "
+                  "(1σ); principal point kept at the centre")
     old = {}
     if _profile_path(name).exists():
         import yaml

@@ -202,8 +202,9 @@ def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement]
     aligned = []
     for c in present:
         if measured[c].orientation != target[c].orientation:
-            want = "horizontal" if target[c].orientation == "H" else "vertical"
-            out.fault(f"orientation:{c}", f"{name(c)} should lie {want}")
+            want = ("lie flat (horizontal)" if target[c].orientation == "H"
+                    else "stand upright (vertical)")
+            out.fault(f"orientation:{c}", f"{name(c)} should {want}")
         else:
             aligned.append(c)
 

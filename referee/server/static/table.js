@@ -144,7 +144,9 @@
       if (b.state === "unsure" && !b.decided) {
         for (const by of b.deciders || []) {
           if ((b.voted || []).includes(by)) continue;
-          const who = b.deciders.length > 1 ? view.players[by].name + ": " : "";
+          // the lookout decides, unless the build is the lookout's own: then the others do
+          const who = b.deciders.length > 1 || by !== view.lookout
+            ? view.players[by].name + ": " : "";
           acts.append(el("span", {class: "muted"}, who || tr("ctl.decide")),
             el("button", {class: "button ok", type: "button",
               onclick: () => call("/decide", {seat: b.seat, correct: true, by: by})}, tr("ctl.correct")),
