@@ -71,7 +71,20 @@ class State(ABC):
 
     @abstractmethod
     def observation(self, player: int) -> dict:
-        """What `player` may know, JSON-ready; never another player's hidden cards (ENGINES.md)."""
+        """What `player` may know, JSON-ready; never another player's hidden cards (ENGINES.md).
+
+        :raises RulesError: `player` is no seat of this game (see `check_seat`).
+        """
+
+    def check_seat(self, player: object) -> int:
+        """`player` if it is a seat 0 to num_players - 1 (no negative index from the end).
+
+        :raises RulesError: anything else.
+        """
+        if (isinstance(player, bool) or not isinstance(player, int)
+                or not 0 <= player < self.num_players):
+            raise RulesError(f"no player {player!r}: expected a seat 0-{self.num_players - 1}")
+        return player
 
     @abstractmethod
     def clone(self) -> State: ...

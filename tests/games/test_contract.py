@@ -103,3 +103,14 @@ def test_same_seed_same_game(game):
     a = game.new_game(game.min_players, seed=3)
     b = game.new_game(game.min_players, seed=3)
     assert a.to_dict() == b.to_dict()
+
+
+@pytest.mark.parametrize("seat", [-1, -2, "n", None, 1.0, True, "max"])
+def test_observation_refuses_a_seat_out_of_range(game, seat):
+    """`observation(-1)` is no seat: a negative index must not show the last seat's hand."""
+    state = game.new_game(game.min_players, seed=1)
+    seat = game.min_players if seat == "max" else seat
+    with pytest.raises(RulesError, match="no player"):
+        state.observation(seat)
+    for p in range(game.min_players):
+        assert state.observation(p)["player"] == p

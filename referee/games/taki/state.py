@@ -430,7 +430,11 @@ class TakiState(State):
         return f
 
     def observation(self, player: int) -> dict:
-        """What `player` may know: own hand, counts, the discard pile, the turn state."""
+        """What `player` may know: own hand, counts, the discard pile, the turn state.
+
+        :raises RulesError: no such player.
+        """
+        player = self.check_seat(player)
         f = self._public()
         f["player"] = player
         f["hand"] = [card_name(k) for k in self._hands[player]]

@@ -339,8 +339,11 @@ class TokaidoState(State):
         }
 
     def observation(self, player: int) -> dict:
-        """Everything on the table is face up; only the two pile orders stay hidden."""
-        return {"player": player, **self._public()}
+        """Everything on the table is face up; only the two pile orders stay hidden.
+
+        :raises RulesError: no such player.
+        """
+        return {"player": self.check_seat(player), **self._public()}
 
     def facts(self) -> dict:
         parts = self.breakdown()

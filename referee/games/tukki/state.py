@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-from referee.games.engine import TERMINAL, IllegalActionError, NotationError, RulesError, State
+from referee.games.engine import TERMINAL, IllegalActionError, NotationError, State
 from referee.games.tukki.actions import (
     PLACE,
     PLACE_LAND,
@@ -315,8 +315,7 @@ class TukkiState(State):
         Face-down cards are unknown to everyone, their owner too (the box is laid unseen).
         A card drawn from the deck is seen only by its drawer until it is placed or thrown.
         """
-        if not 0 <= player < self.num_players:
-            raise RulesError(f"no player {player}: expected 0-{self.num_players - 1}")
+        player = self.check_seat(player)
         drawn = None
         if self.drawn is not None:
             seen = self.drawn_from == "bin" or player == self.current
