@@ -16,10 +16,11 @@ column's points add up to the box's score.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.games.engine import NotationError
+from referee.games.engine import NotationError, SetupError
 from referee.games.tukki.cards import PARROT, Card, Rules, card_name, load_rules, parse_card
 
 
@@ -90,10 +91,16 @@ def score_box(cards: Sequence[Card], rules: Rules | None = None) -> BoxScore:
     """Score a fully face-up box of 8 cards (a1-a4, b1-b4), with a reason per column.
 
     :raises NotationError: not 8 cards of 0-12 or P.
+    :raises SetupError: a card more often than the deck holds (rules data "deck"), such as
+        five parrots.
     """
     if len(cards) != 8 or any(not isinstance(c, int) or not 0 <= c <= PARROT for c in cards):
         raise NotationError(f"a box is 8 cards 0-12 or P (a1-a4, b1-b4), not {list(cards)!r}")
     rules = rules or load_rules()
+    over = [f"{k} x {card_name(c)} (the deck has {rules.counts.get(c, 0)})"
+            for c, k in sorted(Counter(cards).items()) if k > rules.counts.get(c, 0)]
+    if over:
+        raise SetupError(f"the box has more cards than the deck holds: {', '.join(over)}")
     pairs: dict[int, list[int]] = {}
     for k in range(4):
         v = column_value(cards[k], cards[k + 4])

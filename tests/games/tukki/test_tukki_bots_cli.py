@@ -93,6 +93,7 @@ def test_rules_score_json():
     (["tukki", "5 5 P / 5 5 7 9"], "4 cards in each row"),
     (["tukki", "5 5 X 9 / 5 5 7 9"], "unknown card 'X'"),
     (["taki", "5 5 P 9 / 5 5 7 9"], "only tukki"),
+    (["tukki", "P P P P / P P P P"], "8 x P (the deck has 4)"),
 ])
 def test_rules_score_errors_are_plain_words(args, words):
     from referee.errors import RefereeError

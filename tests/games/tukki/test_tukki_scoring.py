@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from referee.games.engine import NotationError
-from referee.games.tukki.cards import PARROT
+from referee.games.engine import NotationError, SetupError
+from referee.games.tukki.cards import PARROT, load_rules
 from referee.games.tukki.scoring import parse_box, score_box
 
 
@@ -147,3 +149,19 @@ def test_score_box_refuses_a_wrong_box():
         score_box([1, 2, 3])
     with pytest.raises(NotationError):
         score_box([1, 2, 3, 4, 5, 6, 7, 14])
+
+
+def test_score_box_refuses_more_of_a_card_than_the_deck_holds():
+    """The deck (models/tukki/rules.json) has 4 parrots and 8 of each number."""
+    rules = load_rules()
+    assert rules.counts[PARROT] == 4 and all(rules.counts[v] == 8 for v in range(13))
+    with pytest.raises(SetupError, match="8 x P \\(the deck has 4\\)"):
+        score("P P P P / P P P P")
+    with pytest.raises(SetupError, match="5 x P"):
+        score("P P P P / P 1 2 3")
+    assert score("P P P P / 3 3 3 3") == -20  # all 4 parrots is fine
+    # the counts are the data's: with only 2 fives, a box with three is refused
+    few = replace(rules, counts={**rules.counts, 5: 2})
+    with pytest.raises(SetupError, match="3 x 5 \\(the deck has 2\\)"):
+        score_box(parse_box("5 5 5 1 / 2 3 4 6"), few)
+    assert score_box(parse_box("5 5 1 2 / 3 4 6 7"), few).score == 33
