@@ -114,3 +114,23 @@ def test_observation_refuses_a_seat_out_of_range(game, seat):
         state.observation(seat)
     for p in range(game.min_players):
         assert state.observation(p)["player"] == p
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--games", "-5"], "at least 1, not -5"),
+    (["--games", "0"], "at least 1, not 0"),
+    (["--players", "1"], "players, not 1"),
+    (["--players", "99"], "players, not 99"),
+])
+def test_bench_refuses_a_bad_count(game, args, words):
+    """`referee bench GAME --games -5` printed a negative rate; now a plain error, exit 2."""
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.games.bench import bench_random_playouts
+
+    res = CliRunner().invoke(app, ["bench", game.name, "--games", "2", *args])
+    assert isinstance(res.exception, RulesError) and words in str(res.exception)
+    with pytest.raises(RulesError, match="at least 1"):
+        bench_random_playouts(game.name, 0)
+    assert bench_random_playouts(game.name, 1, players=game.max_players).games == 1
