@@ -29,13 +29,18 @@ def main() -> None:
     try:
         app()
     except RefereeError as e:
-        from rich.console import Console
+        _fail(str(e))
+    except UnicodeDecodeError:
+        _fail("a file given is not UTF-8 text (card grids, build grids and scenarios are "
+              "plain text)")
+    except OSError as e:  # missing file, a folder instead of a file, a name too long...
+        _fail(f"cannot use {e.filename or 'a file'}: {e.strerror or e}")
 
-        Console(stderr=True).print(f"[bold red]error:[/] {e}", highlight=False)
-        sys.exit(2)
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as e:
-        from rich.console import Console
 
-        Console(stderr=True).print(f"[bold red]error:[/] cannot open {e.filename}: {e.strerror}",
-                                   highlight=False)
-        sys.exit(2)
+def _fail(text: str) -> None:
+    """One plain sentence on stderr, exit code 2. Brackets in it are text, not markup."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    Console(stderr=True).print(f"[bold red]error:[/] {escape(text)}", highlight=False)
+    sys.exit(2)

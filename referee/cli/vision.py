@@ -31,8 +31,14 @@ def mat(out: Path = typer.Option(Path("mat.pdf"), "--out",
 
 
 def _profile_path(name: str) -> Path:
+    import re
+
+    from referee.errors import RefereeError
     from referee.paths import CALIBRATION
 
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", name):
+        raise RefereeError(f"a station name is 1-64 letters, digits, '-', '_' or '.', "
+                           f"not {name[:40]!r}")
     return CALIBRATION / "stations" / f"{name}.yaml"
 
 
@@ -88,11 +94,13 @@ def calibrate_colours_cmd(
                                   "(default: the level's stones)")) -> None:
     """Learn the stone colours from one photo; works under any lamp after this."""
     from referee.vision.calibration import learn_colours_from_photo
-    from referee.vision.station import load_station
+    from referee.vision.station import check_stack_order, load_station
 
     src = Path(name) if name.endswith((".json", ".yaml")) else _profile_path(name)
     station = load_station(src, learn_colours=False)
-    model = learn_colours_from_photo(photo, station, order or station.colours)
+    order = (order or station.colours).upper()
+    check_stack_order(order, station.colours, "--order")
+    model = learn_colours_from_photo(photo, station, order)
     profile = station.to_profile() | {"colour_model": model.to_dict()}
     out = _save_profile(station.id, profile)
     for c, lab in model.centres.items():
@@ -105,11 +113,15 @@ def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: s
     from referee.tuki.cards import Card, find_card, turn
     from referee.tuki.die import DieFace
 
-    if (card is None) == (card_grid is None):
+    if (not card) == (card_grid is None):
         raise RefereeError("give exactly one of --card ID or --card-grid FILE")
     face = DieFace.parse(die)
     c = find_card(card) if card else Card.parse(str(card_grid),
                                                 card_grid.read_text(encoding="utf-8"), level)
+    if level and c.level != level:
+        raise RefereeError(f"card {c.id} is for the {c.level} level, but the station is set "
+                           f"up for the {level} level; use a {level} card or the station "
+                           "profile of that level")
     return c, face, turn(c, face)
 
 
@@ -126,15 +138,19 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG or
     import cv2
 
     from referee.check import check_photo
+    from referee.errors import RefereeError
     from referee.vision.photo import read_photo
     from referee.vision.station import load_station
 
+    if overlay is not None and overlay.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        raise RefereeError(f"--overlay must end in .png or .jpg, not {overlay.name!r}")
     st = load_station(station)
     c, face, target = _resolve_target(card, card_grid, die, st.level)
     image = read_photo(photo)
     chk = check_photo(image, st, target, face, c.level, overlay=overlay is not None)
-    if overlay is not None:
-        cv2.imwrite(str(overlay), chk.overlay_bgr)
+    if overlay is not None and not cv2.imwrite(str(overlay), chk.overlay_bgr):
+        raise RefereeError(f"could not write the overlay to {overlay} (does its folder "
+                           "exist?)")
     if as_json:
         print(json.dumps(chk.to_dict() | {"target": list(target)}))
         return

@@ -53,18 +53,28 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
     return sorted(done, key=lambda t: order[t.colour])
 
 
-def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
-             ) -> MeasuredBuild:
+def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings,
+             colours: str = "") -> MeasuredBuild:
     """The measured build from one fit per colour.
 
     A colour whose face shows less than `missing_fill` is not there (the judge names it
-    missing); between that and `min_stone_fill` it is hidden (a problem: unsure). A fit
+    missing); between that and `min_stone_fill` it is hidden (a problem: unsure). When more
+    than `max_missing` of the level's `colours` are not there, none is called missing: each
+    is `stone:not-found` (unsure). A fit
     without grooves whose colour spills around it (fill − score > `max_spill`) sits in a
     look-alike area, a table or a box of that colour, rather than on a stone: unclear.
     """
     from referee.tuki.buildgrid import with_gaps  # the same gap rule as build grids
 
     problems, stones = [], []
+    absent = [f.colour for f in fits if f.fill < s.missing_fill]
+    absent += [c for c in colours if c not in {f.colour for f in fits}]
+    if len(absent) > s.max_missing:
+        # more stones gone than a builder forgets: more likely a covered build or a photo
+        # whose colours are off (grey, washed out) than a build: let the lookout look
+        problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
+                                "was not found; is the build covered, or the photo's colour "
+                                "off?") for c in absent]
     for f in fits:
         if f.fill < s.missing_fill:
             continue

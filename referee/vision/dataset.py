@@ -41,25 +41,36 @@ def _read_json(path: Path) -> dict:
         raise DatasetError(f"cannot read {path}: {e}") from None
 
 
-def scenes(root: Path) -> Iterator[Scene]:
+def scenes(root: Path, bad: list[tuple[str, str]] | None = None) -> Iterator[Scene]:
     """The scenes of a set, sorted by id.
 
-    :raises DatasetError: no scenes/ folder, or a label without a needed field.
+    bad: when given, a scene whose label cannot be read is added to it as (id, why) and
+    skipped, instead of raising.
+    :raises DatasetError: no scenes/ folder, or (without `bad`) a label without a needed field.
     """
     root = Path(root)
     folder = root / "scenes"
     if not folder.is_dir():
         raise DatasetError(f"{root} is not a photo set: it has no scenes/ folder")
     for d in sorted(p for p in folder.iterdir() if p.is_dir()):
-        lab = _read_json(d / "label.json")
         try:
-            die = lab["die"]
-            face = die["animal"] + ("+white" if die.get("white_square") else "")
-            yield Scene(lab.get("id", d.name), lab["station"], lab.get("level", "normal"),
-                        d / "image.jpg", tuple(lab["target"]), face, lab["verdict"],
-                        tuple(lab.get("faults", [])))
-        except (KeyError, TypeError) as e:
-            raise DatasetError(f"{d / 'label.json'}: missing or wrong field {e}") from None
+            yield _scene(d)
+        except DatasetError as e:
+            if bad is None:
+                raise
+            bad.append((d.name, str(e)))
+
+
+def _scene(d: Path) -> Scene:
+    lab = _read_json(d / "label.json")
+    try:
+        die = lab["die"]
+        face = die["animal"] + ("+white" if die.get("white_square") else "")
+        return Scene(lab.get("id", d.name), lab["station"], lab.get("level", "normal"),
+                     d / "image.jpg", tuple(lab["target"]), face, lab["verdict"],
+                     tuple(lab.get("faults", [])))
+    except (KeyError, TypeError, AttributeError) as e:
+        raise DatasetError(f"{d / 'label.json'}: missing or wrong field {e}") from None
 
 
 @dataclass
@@ -81,15 +92,16 @@ class EvalSummary:
     def to_dict(self) -> dict:
         r = self.results
         n = len(r)
-        ms = sorted(x.ms for x in r)
+        ms = sorted(x.ms for x in r if "error" not in x.stage_ms)  # scenes that ran
         return {
             "scenes": n,
             "accuracy": round(sum(x.got == x.expected for x in r) / n, 4) if n else 0.0,
             "confidently_wrong": sum(
                 (x.expected, x.got) in (("correct", "wrong"), ("wrong", "correct")) for x in r),
             "unsure": sum(x.got == "unsure" for x in r),
-            "median_ms": round(statistics.median(ms), 1) if n else 0.0,
-            "p95_ms": round(ms[min(n - 1, int(round(0.95 * (n - 1))))], 1) if n else 0.0,
+            "median_ms": round(statistics.median(ms), 1) if ms else 0.0,
+            "p95_ms": round(ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))], 1)
+            if ms else 0.0,
         }
 
 
@@ -104,25 +116,39 @@ def evaluate(root: Path, limit: int | None = None, on_result=None) -> EvalSummar
     root = Path(root)
     stations = {}
     results = []
-    for i, sc in enumerate(scenes(root)):
+    bad: list[tuple[str, str]] = []
+    for i, sc in enumerate(scenes(root, bad)):
         if limit is not None and i >= limit:
             break
         if sc.station not in stations:
-            stations[sc.station] = load_station(root / "stations" / sc.station / "station.json")
+            try:
+                stations[sc.station] = load_station(root / "stations" / sc.station /
+                                                    "station.json")
+            except VisionError as e:  # its scenes are unsure; the others still count
+                stations[sc.station] = e
+        station = stations[sc.station]
         try:
+            if isinstance(station, VisionError):
+                raise station
             image = read_photo(sc.image)
-        except PhotoError as e:  # one bad file is an unsure scene, not the end of the run
-            res = SceneResult(sc.id, sc.verdict, "unsure", [], ["photo:unreadable"], 0.0,
+        except VisionError as e:  # one bad file is an unsure scene, not the end of the run
+            code = "photo:unreadable" if isinstance(e, PhotoError) else "station:unreadable"
+            res = SceneResult(sc.id, sc.verdict, "unsure", [], [code], 0.0,
                               list(sc.faults), {"error": str(e)})
         else:
             t0 = time.perf_counter()
-            chk = check_photo(image, stations[sc.station], sc.target, sc.die, sc.level,
-                              overlay=False)
+            chk = check_photo(image, station, sc.target, sc.die, sc.level, overlay=False)
             ms = (time.perf_counter() - t0) * 1000
             v = chk.verdict
             res = SceneResult(sc.id, sc.verdict, v.verdict, [f.code for f in v.faults],
                               [r.code for r in v.reasons], round(ms, 1), list(sc.faults),
                               chk.timings_ms)
+        results.append(res)
+        if on_result:
+            on_result(res)
+    for scene_id, why in bad:  # counted as misses: the label could not say what was expected
+        res = SceneResult(scene_id, "?", "unsure", [], ["label:unreadable"], 0.0, [],
+                          {"error": why})
         results.append(res)
         if on_result:
             on_result(res)

@@ -75,7 +75,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     pose = solve_pose(det, station.camera_for(image.shape), station.dist_coeffs)
     m.pose = pose
     lap("pose")
-    if pose.rms_px > s.max_pose_rms_px or pose.tvec.ravel()[2] <= 0:
+    # the reprojection limit is for a ~1280 px photo; a larger photo has larger pixels' worth
+    rms_limit = s.max_pose_rms_px * max(1.0, max(image.shape[:2]) / 1280.0)
+    if pose.rms_px > rms_limit or pose.tvec.ravel()[2] <= 0:
         return _problem("mat:weak", f"the mat's pose does not fit well ({pose.rms_px:.1f} px); "
                         "check the station's camera calibration", unit, m)
     try:
@@ -112,7 +114,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
             fits.append(f)
     m.fits = fits
     lap("fit")
-    m.build = assemble(fits, unit, doubt_mm, s)
+    m.build = assemble(fits, unit, doubt_mm, s, station.colours)
     lap("build")
     return m
 

@@ -25,6 +25,7 @@ class VisionSettings:
     min_paper_luma: float = 40.0    # mean paper brightness (0-255) below this: too dark
     min_stone_fill: float = 0.6     # share of a fitted front face that must show its colour
     missing_fill: float = 0.35      # below this share of a face, the stone is not there
+    max_missing: int = 1            # more stones not found than this: unsure, not missing
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
     depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
     settle: bool = True             # rest stones on their support within the depth doubt

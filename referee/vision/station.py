@@ -84,20 +84,27 @@ def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = 
         raise StationError(f"{where}: image_size must be [width, height] in px") from None
     try:
         k = np.asarray(_field(raw, "camera_matrix", where), np.float64)
-        assert k.shape == (3, 3) and k[0, 0] > 0 and k[1, 1] > 0
+        assert k.shape == (3, 3) and np.all(np.isfinite(k)) and k[0, 0] > 0 and k[1, 1] > 0
     except (TypeError, ValueError, AssertionError):
         raise StationError(f"{where}: camera_matrix must be 3×3 numbers with positive "
                            "focal lengths") from None
     try:
         d = np.asarray(raw.get("dist_coeffs") or [0, 0, 0, 0, 0], np.float64).ravel()
-        assert d.size in (4, 5, 8, 12, 14)
+        assert d.size in (4, 5, 8, 12, 14) and np.all(np.isfinite(d))
     except (TypeError, ValueError, AssertionError):
-        raise StationError(f"{where}: dist_coeffs must be 4, 5, 8, 12 or 14 numbers") from None
+        raise StationError(f"{where}: dist_coeffs must be 4, 5, 8, 12 or 14 finite "
+                           "numbers") from None
+    colours = "GBP" if level == "normal" else "GBPO"
     if colour_model is None and raw.get("colour_model"):
         try:
             colour_model = ColourModel.from_dict(raw["colour_model"])
-        except (KeyError, TypeError, ValueError):
-            raise StationError(f"{where}: colour_model is malformed") from None
+            for c in [*colours, "white"]:
+                lab = colour_model.centres[c]
+                assert len(lab) == 3 and all(np.isfinite(lab))
+        except (KeyError, TypeError, ValueError, IndexError, AssertionError):
+            raise StationError(f"{where}: colour_model needs centres for {', '.join(colours)} "
+                               "and white, each three numbers (L, a, b); calibrate the "
+                               "colours again") from None
     return Station(str(raw.get("id", Path(where).stem)), level, unit, size, k, d,
                    colour_model or ColourModel.priors())
 
@@ -130,9 +137,20 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
             order = cal.get("stack_bottom_to_top", station.colours)
         except (TypeError, KeyError):
             raise StationError(f"{path}: colour_calibration needs an 'image' field") from None
+        check_stack_order(order, station.colours, str(path))
         try:
             model = learn_colours_from_photo(photo, station, order)
         except VisionError as e:  # a poor colour photo must not stop the station
             model = replace(ColourModel.priors(), source=f"priors ({e})")
         station = station_from_dict(raw, str(path), colour_model=model)
     return station
+
+
+def check_stack_order(order, colours: str, where: str) -> None:
+    """The colour photo's stack, bottom to top: each of the level's stones once.
+
+    :raises StationError: another order string (e.g. `GGGG`, `XYZ`).
+    """
+    if not isinstance(order, str) or sorted(order) != sorted(colours):
+        raise StationError(f"{where}: the colour stack must hold each of {colours} once, "
+                           f"bottom to top (e.g. {colours}), not {order!r}")

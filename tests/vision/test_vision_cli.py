@@ -79,3 +79,28 @@ def test_eval_refuses_a_folder_that_is_no_photo_set(tmp_path):
 def test_mat_command_writes_the_pdf(tmp_path):
     r = runner.invoke(app, ["mat", "--out", str(tmp_path / "m.pdf")])
     assert r.exit_code == 0 and (tmp_path / "m.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_more_bad_input_is_one_sentence(tmp_path):
+    photo = str(DEV / "scenes/D03-02/image.jpg")
+    station = str(DEV / "stations/D03/station.json")
+    cases = [
+        (["--card", "A01", "--die", "bear"], "advanced level"),
+        (["--card", "N01", "--die", "bear", "--overlay", str(tmp_path / "no" / "o.png")],
+         "could not write the overlay"),
+        (["--card", "N01", "--die", "bear", "--overlay", str(tmp_path / "o.txt")],
+         ".png or .jpg"),
+    ]
+    for extra, words in cases:
+        r = _run("judge", photo, "--station", station, *extra)
+        assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+    binary = tmp_path / "card.txt"
+    binary.write_bytes(b"\xff\xfe\x00")
+    r = _run("judge", photo, "--station", station, "--card-grid", str(binary), "--die", "bear")
+    assert r.returncode == 2 and "UTF-8" in r.stderr
+    r = _run("calibrate", "colours", "x" * 300, str(DEV / "stations/D03/colours.jpg"))
+    assert r.returncode == 2 and "station name" in r.stderr
+    bad = tmp_path / "s.json"
+    bad.write_text('{"level": "normal", "image_size": "big"}')
+    r = _run("judge", photo, "--station", str(bad), "--card", "N01", "--die", "bear")
+    assert "[width, height]" in r.stderr  # brackets in messages are text, not markup

@@ -124,3 +124,60 @@ def test_eval_goes_on_past_an_unreadable_photo(tmp_path):
     s = evaluate(tmp_path)
     got = {r.id: r.got for r in s.results}
     assert got == {"D03-02": "unsure", "D03-05": "wrong"}
+
+
+def test_eval_goes_on_past_a_bad_label_and_a_bad_station(tmp_path):
+    import shutil
+
+    shutil.copytree(DEV / "stations", tmp_path / "stations")
+    for sc in ("D03-05", "D03-02", "D04-01"):
+        shutil.copytree(DEV / "scenes" / sc, tmp_path / "scenes" / sc)
+    (tmp_path / "scenes" / "D03-02" / "label.json").write_text('{"id": "D03-02"}')
+    (tmp_path / "stations" / "D04" / "station.json").write_text("{")
+    got = {r.id: (r.got, r.reasons) for r in evaluate(tmp_path).results}
+    assert got["D03-05"][0] == "wrong"
+    assert got["D03-02"] == ("unsure", ["label:unreadable"])
+    assert got["D04-01"] == ("unsure", ["station:unreadable"])
+
+
+def test_a_huge_image_is_refused_before_it_is_decoded():
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("L", (20000, 20000)).save(buf, "PNG")  # ~400 KB of file, 400 megapixels
+    with pytest.raises(PhotoError, match="too large"):
+        decode_photo(buf.getvalue())
+
+
+def test_a_colourless_photo_is_unsure_not_wrong():
+    import cv2
+
+    lab = label("D01-01")
+    grey = cv2.cvtColor(cv2.cvtColor(photo("D01-01"), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    v = check_photo(grey, station("D01"), lab["target"], die_text(lab), overlay=False).verdict
+    assert v.verdict == "unsure"
+    assert all(r.code.startswith("stone:not-found:") for r in v.reasons)
+
+
+@pytest.mark.parametrize("order", ["GGGG", "XYZ", "GBP"])
+def test_a_wrong_colour_stack_order_is_refused(tmp_path, order):
+    raw = json.loads((DEV / "stations" / "D01" / "station.json").read_text())
+    raw["colour_calibration"]["stack_bottom_to_top"] = order
+    (tmp_path / "station.json").write_text(json.dumps(raw))
+    with pytest.raises(StationError, match="colour stack"):
+        load_station(tmp_path / "station.json")
+
+
+def test_non_finite_or_partial_station_values_are_refused(tmp_path):
+    raw = json.loads((NOMAT / "station.json").read_text())
+    raw["dist_coeffs"] = [float("nan"), 0, 0, 0, 0]
+    (tmp_path / "a.json").write_text(json.dumps(raw))
+    with pytest.raises(StationError, match="finite"):
+        load_station(tmp_path / "a.json")
+    raw["dist_coeffs"] = [0, 0, 0, 0, 0]
+    raw["colour_model"] = {"centres": {"G": [50, 0, 0]}}
+    (tmp_path / "b.json").write_text(json.dumps(raw))
+    with pytest.raises(StationError, match="colour_model needs centres"):
+        load_station(tmp_path / "b.json")
