@@ -39,6 +39,8 @@ def read_options(options: dict | None) -> dict[str, Any]:
 
     :raises SetupError: an unknown option, or a value of the wrong type.
     """
+    if options is not None and not isinstance(options, dict):
+        raise SetupError(f"TAKI options must be an object of option values, not {options!r}")
     out = dict(OPTION_DEFAULTS)
     for key, value in (options or {}).items():
         if key not in OPTION_DEFAULTS:

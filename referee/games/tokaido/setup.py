@@ -149,6 +149,11 @@ def from_setup(setup: dict, seed: int = 0, options: dict | None = None,
         space, a negative coin count, or a player count the game does not have.
     """
     rules = load_rules()
+    if not isinstance(setup, dict):
+        raise SetupError(f"a Tokaido setup is an object with keys {', '.join(SETUP_KEYS)}, "
+                         f"not {setup!r}")
+    if options is not None and not isinstance(options, dict):
+        raise SetupError(f"Tokaido options must be an object of option values, not {options!r}")
     options = options or {}
     unknown = [k for k in setup if k not in SETUP_KEYS] + \
         [k for k in options if k not in OPTION_KEYS]

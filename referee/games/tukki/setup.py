@@ -23,6 +23,9 @@ OPTIONS = ("rounds",)
 
 
 def _rounds(options: dict | None, rules: Rules) -> int:
+    if options is not None and not isinstance(options, dict):
+        raise SetupError(f"Tukki Tukki options must be an object of option values, "
+                         f"not {options!r}")
     options = options or {}
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
