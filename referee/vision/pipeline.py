@@ -86,6 +86,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         return _problem("mat:weak", str(e), unit, m)
     if float(white.mean()) < s.min_paper_luma:
         return _problem("photo:dark", "the photo is too dark to tell the colours", unit, m)
+    if float(white.min()) >= s.clipped_level and \
+            float((image.min(axis=2) >= s.clipped_level).mean()) >= s.max_clipped_share:
+        # the paper is blown out, so its white is unknown and light stones read as white
+        return _problem("photo:bright", "the photo is over-exposed (the mat's white paper is "
+                        "clipped); lower the camera's exposure or the light", unit, m)
     model = station.colour_model
     others = table_centres(image, white, pose, model, s.table_classes)
     lap("colour")

@@ -181,3 +181,10 @@ def test_non_finite_or_partial_station_values_are_refused(tmp_path):
     (tmp_path / "b.json").write_text(json.dumps(raw))
     with pytest.raises(StationError, match="colour_model needs centres"):
         load_station(tmp_path / "b.json")
+
+
+def test_an_over_exposed_photo_is_unsure_with_its_reason():
+    lab = label("D03-04")
+    bright = np.clip(photo("D03-04").astype(np.float32) * 1.5, 0, 255).astype(np.uint8)
+    v = check_photo(bright, station("D03"), lab["target"], die_text(lab), overlay=False).verdict
+    assert v.verdict == "unsure" and v.reasons[0].code == "photo:bright"
