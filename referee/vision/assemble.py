@@ -75,6 +75,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
                                 "was not found; is the build covered, or the photo's colour "
                                 "off?") for c in absent]
+        # and what was found in such a photo is no ground for a verdict either
+        problems.append(Unmeasured("photo:unclear", f"{len(absent)} stones were not found, "
+                                   "so this photo cannot be judged"))
     for f in fits:
         if f.fill < s.missing_fill:
             continue
