@@ -62,28 +62,59 @@ def cards_show(card_id: str = typer.Argument(..., help="Card id, e.g. N01."),
         console.print(_grid(target or ()), highlight=False)
 
 
+# The deck spec (models/tuki/README.md): the sample decks hold 40 cards a level; ids have two
+# digits (N01..N99), so a deck holds at most 99.
+MIN_DECK_CARDS, MAX_DECK_CARDS = 40, 99
+
+
 @cards_app.command("generate")
 def cards_generate(level: str = typer.Option("all", help="normal, advanced or all."),
-                   count: int = typer.Option(40, help="Cards per deck."),
+                   count: int = typer.Option(40, help=f"Cards per deck, {MIN_DECK_CARDS}-"
+                                             f"{MAX_DECK_CARDS}."),
                    seed: int = typer.Option(1, help="Random seed."),
                    out: Path = typer.Option(None, help="Folder (default models/tuki/decks).")
                    ) -> None:
     """Write the sample deck(s) made by the project's generator."""
-    from referee.tuki.cards import DECKS, format_deck
+    from referee.tuki.cards import DECKS, CardError, Deck, format_deck
     from referee.tuki.generate import generate_deck
-    from referee.tuki.pieces import pieces
+    from referee.tuki.pieces import level_stones, pieces
 
-    folder = out or DECKS
-    folder.mkdir(parents=True, exist_ok=True)
+    if not MIN_DECK_CARDS <= count <= MAX_DECK_CARDS:
+        raise CardError(f"--count {count}: a deck holds {MIN_DECK_CARDS}-{MAX_DECK_CARDS} cards "
+                        f"a level")
     levels = list(pieces()["levels"]) if level == "all" else [level]
     for lv in levels:
+        level_stones(lv)
+    texts = {}
+    for lv in levels:  # all decks are made and checked before any file is written
         deck = generate_deck(lv, count, seed)
         header = (f"Tuki sample deck, {lv} level: {count} cards made by\n"
                   f"`referee cards generate --level {lv} --count {count} --seed {seed}`.\n"
                   "Grids: rows top to bottom, '.' empty, G B P O stone cells (WORLD.md §2).")
+        text = format_deck(deck, header) + "\n"
+        if Deck.parse(text, lv).cards != deck.cards or len(deck.cards) != count:
+            raise CardError(f"the generated {lv} deck does not load back as {count} cards; "
+                            f"nothing was written")
+        texts[lv] = text
+    folder = out or DECKS
+    folder.mkdir(parents=True, exist_ok=True)
+    for lv, text in texts.items():
         path = folder / f"{lv}.txt"
-        path.write_text(format_deck(deck, header) + "\n", encoding="utf-8")
-        console.print(f"wrote {len(deck.cards)} cards to {path}", highlight=False)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        console.print(f"wrote {count} cards to {path}", highlight=False)
+
+
+def _read_text(path: Path, what: str) -> str:
+    """The text of a grid file. :raises RefereeError: it is not UTF-8 text."""
+    from referee.errors import RefereeError
+
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise RefereeError(f"the {what} file {path} is not UTF-8 text (byte {e.start}); "
+                           f"save it as plain text") from None
 
 
 def judge_grid(card: str = typer.Option(None, "--card", help="Card id, e.g. N01."),
@@ -107,11 +138,11 @@ def judge_grid(card: str = typer.Option(None, "--card", help="Card id, e.g. N01.
     if (card is None) == (card_grid is None):
         raise RefereeError("give exactly one of --card ID or --card-grid FILE")
     face = DieFace.parse(die)
-    c = find_card(card) if card else Card.parse(str(card_grid),
-                                                card_grid.read_text(encoding="utf-8"), level)
+    c = (find_card(card) if card is not None
+         else Card.parse(str(card_grid), _read_text(card_grid, "card grid"), level))
     lv = level or c.level
     target = turn(c, face)
-    build = build_from_grid(build_grid.read_text(encoding="utf-8"), lifted, unit_mm)
+    build = build_from_grid(_read_text(build_grid, "build grid"), lifted, unit_mm)
     verdict = judge(target, face, build, lv)
     if as_json:
         print(json.dumps(verdict.to_dict() | {"target": list(target)}))

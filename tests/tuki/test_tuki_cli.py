@@ -98,9 +98,48 @@ def test_user_errors_exit_2_in_plain_words(tmp_path):
     assert "stone B appears 2 times" in p.stderr and "Traceback" not in p.stderr
 
 
-@pytest.mark.parametrize("args", [["cards", "generate", "--level", "normal", "--count", "3"]])
+@pytest.mark.parametrize("args", [["cards", "generate", "--level", "normal", "--count", "40"]])
 def test_cards_generate_writes_a_loadable_deck(tmp_path, args):
     r = run(*args, "--out", str(tmp_path))
     assert r.exit_code == 0
     deck = Deck.load("normal", tmp_path / "normal.txt")
-    assert deck.ids == ("N01", "N02", "N03")
+    assert deck.ids == tuple(f"N{i:02d}" for i in range(1, 41))
+
+
+@pytest.mark.parametrize("count", ["-1", "0", "39", "100"])
+def test_cards_generate_refuses_a_count_outside_the_deck_spec(tmp_path, count):
+    """`--count -1` wrote empty decks over the shipped ones, so N01 was gone."""
+    kept = tmp_path / "normal.txt"
+    kept.write_text("level: normal\n", encoding="utf-8")
+    r = run("cards", "generate", "--count", count, "--out", str(tmp_path))
+    assert isinstance(r.exception, RefereeError)
+    assert f"--count {count}: a deck holds 40-99 cards" in str(r.exception)
+    assert kept.read_text(encoding="utf-8") == "level: normal\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["normal.txt"]
+
+
+def test_cards_generate_never_writes_a_deck_that_does_not_load(tmp_path, monkeypatch):
+    from referee.tuki import generate
+
+    real = generate.generate_deck
+    monkeypatch.setattr(generate, "generate_deck",
+                        lambda lv, n, seed: Deck(lv, real(lv, n, seed).cards[:5]))
+    r = run("cards", "generate", "--out", str(tmp_path))
+    assert isinstance(r.exception, RefereeError) and "nothing was written" in str(r.exception)
+    assert not list(tmp_path.iterdir())
+
+
+def test_judge_grid_with_an_empty_card_id_is_a_plain_error(tmp_path):
+    b, _ = _files(tmp_path, ["BBBBB"])
+    r = run("judge-grid", "--card", "", "--die", "bear", "--build-grid", str(b))
+    assert isinstance(r.exception, RefereeError) and "no card ''" in str(r.exception)
+
+
+@pytest.mark.parametrize("which", ["card", "build"])
+def test_judge_grid_files_that_are_not_utf8_are_plain_errors(tmp_path, which):
+    card = Deck.load("normal").get("N01")
+    b, c = _files(tmp_path, card.grid, card.grid)
+    (c if which == "card" else b).write_bytes(b"\xff\xfeBBBBB\n")
+    r = run("judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b))
+    assert isinstance(r.exception, RefereeError)
+    assert f"the {which} grid file" in str(r.exception) and "not UTF-8" in str(r.exception)
