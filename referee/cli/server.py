@@ -11,7 +11,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command("serve")
     def serve(
         host: str = typer.Option(None, help="Address to listen on (REFEREE_HOST, 0.0.0.0)."),
-        port: int = typer.Option(None, help="Port (REFEREE_PORT, 8000)."),
+        port: int = typer.Option(None, help="Port, 1 to 65535 (REFEREE_PORT, 8000)."),
         data: Path = typer.Option(None, help="Data folder for the database and photos "
                                              "(REFEREE_DATA, ./data)."),
         demo: bool = typer.Option(None, "--demo/--no-demo",
@@ -57,14 +57,14 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     bench_app.command("server")(_bench)
 
 
-def _bench(rounds: int = typer.Option(10, help="Demo rounds to play."),
+def _bench(rounds: int = typer.Option(10, help="Demo rounds to play (1 or more)."),
            as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Time the demo table as a phone sees it: "done" → every verdict on the live feed."""
     import json
 
     from referee.server.bench import run
 
-    result = run(rounds)
+    result = run(rounds)  # BenchError (plain words, exit code 2) for fewer than 1 round
     if as_json:
         print(json.dumps(result))
         return

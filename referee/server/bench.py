@@ -13,10 +13,22 @@ import time
 from pathlib import Path
 from typing import Any
 
+from referee.errors import RefereeError
+
+
+class BenchError(RefereeError):
+    """A benchmark asked for with settings it cannot run."""
+
 
 def run(rounds: int = 10) -> dict[str, Any]:
-    """Play `rounds` demo rounds (a new game when one ends); milliseconds per round."""
+    """Play `rounds` demo rounds (a new game when one ends); milliseconds per round.
+
+    :raises BenchError: fewer than 1 round.
+    """
     import warnings
+
+    if rounds < 1:
+        raise BenchError(f"--rounds must be 1 or more; got {rounds}")
 
     with warnings.catch_warnings():  # starlette's note about httpx is no user's concern
         warnings.simplefilter("ignore")

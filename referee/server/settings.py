@@ -1,5 +1,8 @@
 """Server settings from plain environment variables, with embedded defaults.
 
+A variable that cannot be used (a port that is no number, say) is a `SettingsError`, which the
+CLI prints as one line (exit code 2).
+
 REFEREE_DATA: the data folder (SQLite database, frozen photos); default ./data.
 REFEREE_HOST / REFEREE_PORT: where `referee serve` listens; default 0.0.0.0:8000.
 REFEREE_DEMO: "0" turns the demo table off; default on.
@@ -12,7 +15,35 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.errors import RefereeError
 from referee.paths import data_dir
+
+
+class SettingsError(RefereeError):
+    """A setting (an environment variable or option) that cannot be used; names it."""
+
+
+def _port(text: str, name: str = "REFEREE_PORT") -> int:
+    """:raises SettingsError: not a whole number from 1 to 65535."""
+    try:
+        port = int(str(text).strip())
+    except ValueError:
+        port = -1
+    if not 1 <= port <= 65535:
+        raise SettingsError(f"{name} must be a port number from 1 to 65535; got {text!r}")
+    return port
+
+
+def _megabytes(text: str, name: str = "REFEREE_MAX_UPLOAD_MB") -> int:
+    """Bytes from a number of MB. :raises SettingsError: not a number above 0 (at most 1024)."""
+    try:
+        mb = float(str(text).strip())
+    except ValueError:
+        mb = -1.0
+    if not 0 < mb <= 1024:  # also refuses nan and inf
+        raise SettingsError(f"{name} must be a number of megabytes above 0 and at most 1024 "
+                            f"(e.g. 15); got {text!r}")
+    return int(mb * 1024 * 1024)
 
 
 @dataclass(frozen=True)
@@ -32,11 +63,15 @@ class Settings:
         values: dict[str, object] = {
             "data_dir": data_dir(),
             "host": env.get("REFEREE_HOST", "0.0.0.0"),
-            "port": int(env.get("REFEREE_PORT", "8000")),
             "demo": env.get("REFEREE_DEMO", "1") not in ("0", "false", "no"),
-            "max_upload_bytes": int(float(env.get("REFEREE_MAX_UPLOAD_MB", "15")) * 1024 * 1024),
         }
-        values.update({k: v for k, v in overrides.items() if v is not None})
+        # each variable is read only when no option overrides it, so a bad one names itself
+        if overrides.get("port") is None:
+            values["port"] = _port(env.get("REFEREE_PORT", "8000"))
+        else:
+            values["port"] = _port(str(overrides["port"]), "--port")
+        values["max_upload_bytes"] = _megabytes(env.get("REFEREE_MAX_UPLOAD_MB", "15"))
+        values.update({k: v for k, v in overrides.items() if v is not None and k != "port"})
         return cls(**values)  # type: ignore[arg-type]
 
     @property

@@ -1,0 +1,51 @@
+"""`referee serve` and `referee bench server`: a bad setting is one plain line, exit code 2."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from referee.errors import RefereeError
+from referee.server.settings import Settings
+
+
+def _referee(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+                          text=True, timeout=120, env=os.environ | {"COLUMNS": "300"} | env)
+
+
+@pytest.mark.parametrize("env, words", [
+    ({"REFEREE_PORT": "abc"}, "REFEREE_PORT must be a port number from 1 to 65535; got 'abc'"),
+    ({"REFEREE_PORT": "70000"}, "REFEREE_PORT must be a port number"),
+    ({"REFEREE_MAX_UPLOAD_MB": "abc"}, "REFEREE_MAX_UPLOAD_MB must be a number of megabytes"),
+    ({"REFEREE_MAX_UPLOAD_MB": "-3"}, "REFEREE_MAX_UPLOAD_MB must be a number of megabytes"),
+])
+def test_a_bad_setting_is_one_plain_line(tmp_path, env, words):
+    r = _referee("serve", "--data", str(tmp_path / "data"), **env)
+    assert r.returncode == 2, r.stderr
+    assert words in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_settings_from_the_environment(monkeypatch):
+    monkeypatch.setenv("REFEREE_PORT", "9000")
+    monkeypatch.setenv("REFEREE_MAX_UPLOAD_MB", "2.5")
+    s = Settings.from_env()
+    assert s.port == 9000 and s.max_upload_bytes == int(2.5 * 1024 * 1024)
+    monkeypatch.setenv("REFEREE_PORT", "abc")
+    assert Settings.from_env(port=9001).port == 9001  # the option wins; the variable is unused
+    with pytest.raises(RefereeError, match="REFEREE_PORT"):
+        Settings.from_env()
+    with pytest.raises(RefereeError, match="--port"):
+        Settings.from_env(port=0)
+
+
+@pytest.mark.parametrize("rounds", ["0", "-2"])
+def test_bench_needs_a_round(rounds):
+    r = _referee("bench", "server", "--rounds", rounds)
+    assert r.returncode == 2, r.stderr
+    assert f"--rounds must be 1 or more; got {rounds}" in r.stderr
+    assert "Traceback" not in r.stderr
