@@ -5,7 +5,10 @@ Every answer is `{"detail": "<plain words>", "error": "<class name>"}`.
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from referee.errors import RefereeError
@@ -47,6 +50,16 @@ class ConflictError(ServerError):
     """A command that does not fit the table's state now (no camera frame, demo off, ...)."""
 
 
+class DamagedTableError(ConflictError):
+    """A table whose stored events cannot be replayed: set aside, its data kept, not played."""
+
+
+log = logging.getLogger("referee.server")
+
+# the most a validation answer says: a few problems, each briefly (never the input itself)
+_MAX_PROBLEMS, _MAX_MSG = 5, 200
+
+
 def status_of(e: RefereeError) -> int:
     """The HTTP status for a domain error (by class name, so that no layer imports the server)."""
     names = {c.__name__ for c in type(e).__mro__}
@@ -60,10 +73,39 @@ def status_of(e: RefereeError) -> int:
     return 422
 
 
+def validation_problems(e: RequestValidationError) -> list[dict[str, object]]:
+    """Where and what, per problem: `{"loc": [...], "msg": "..."}`, never the input value (a
+    request may be megabytes; echoing it back helps nobody)."""
+    out = []
+    for err in e.errors()[:_MAX_PROBLEMS]:
+        loc = [x if isinstance(x, int) else str(x)[:60] for x in err.get("loc", ())]
+        out.append({"loc": loc, "msg": str(err.get("msg", "not valid"))[:_MAX_MSG]})
+    return out
+
+
 def install(app: FastAPI) -> None:
-    """Register the one handler for every `RefereeError`."""
+    """Register the handlers: every `RefereeError`, request validation, and the unforeseen."""
 
     @app.exception_handler(RefereeError)
     async def _referee_error(request: Request, e: RefereeError) -> JSONResponse:
         return JSONResponse({"detail": str(e), "error": type(e).__name__},
                             status_code=status_of(e))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, e: RequestValidationError) -> JSONResponse:
+        problems = validation_problems(e)
+        said = "; ".join(f"{'.'.join(str(x) for x in p['loc']) or 'request'}: {p['msg']}"
+                         for p in problems)
+        more = len(e.errors()) - len(problems)
+        if more > 0:
+            said += f"; and {more} more"
+        return JSONResponse({"detail": f"the request is not valid: {said}",
+                             "error": "RequestValidationError", "problems": problems},
+                            status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _unforeseen(request: Request, e: Exception) -> JSONResponse:
+        log.error("unforeseen error on %s %s", request.method, request.url.path, exc_info=e)
+        return JSONResponse({"detail": "the server failed on this request; it has been "
+                                       "logged on the server", "error": "ServerError"},
+                            status_code=500)

@@ -1,7 +1,7 @@
 """Upload checks: a body-size limit applied before the body is read, and the photo type.
 
-`BodyLimit` answers 413 as soon as a request declares (Content-Length) or streams more than
-the limit, so a 50 MB upload is refused without being stored. `check_photo_bytes` accepts
+`BodyLimit` answers 413 as soon as a request declares (Content-Length) or streams (chunked)
+more than the limit, so a 50 MB upload is refused without being stored. `check_photo_bytes` accepts
 JPEG, PNG, WebP and BMP by their first bytes, not by the name or the declared type.
 """
 
@@ -60,28 +60,37 @@ class BodyLimit:
             await self._refuse(send, int(declared))
             return
         seen = 0
-        started = False
+        started = refused = False
 
         async def counting_receive() -> dict:
-            nonlocal seen
+            # over the limit, the 413 is sent from here, at once: the app's own answer to the
+            # broken body (FastAPI makes any error while reading a form a 400) is dropped
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
             msg = await receive()
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > self.max_bytes:
+                    if not started:
+                        refused = True
+                        await self._refuse(send, seen)
                     raise _TooLarge
             return msg
 
         async def tracking_send(msg: dict) -> None:
             nonlocal started
+            if refused:
+                return
             if msg["type"] == "http.response.start":
                 started = True
             await send(msg)
 
         try:
             await self.app(scope, counting_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self._refuse(send, seen)
+        except Exception as e:
+            if not (refused or isinstance(e, _TooLarge)):
+                raise
 
     async def _refuse(self, send: Any, size: int) -> None:
         mb = self.max_bytes / (1024 * 1024)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import scene_card, scene_photo
 
 
@@ -75,3 +77,45 @@ def test_photo_names_are_not_paths(client, make_table):
     table_id, _ = make_table()
     r = client.get(f"/api/tables/{table_id}/photos/..%2F..%2Freferee.sqlite3")
     assert r.status_code == 404
+
+
+@pytest.mark.parametrize("after", ["99999999999999999999999", "-1", str(2**62 + 1), "x"])
+def test_events_after_is_bounded(client, after):
+    r = client.get(f"/api/tables/demo/events?after={after}")
+    assert r.status_code == 422 and "query.after" in r.json()["detail"]
+
+
+def test_events_after_at_its_bounds(client):
+    assert len(client.get("/api/tables/demo/events?after=0").json()) >= 1
+    assert client.get(f"/api/tables/demo/events?after={2**62}").json() == []
+
+
+def test_a_validation_error_does_not_echo_the_request(client):
+    name = "N" * (2 * 1024 * 1024)
+    r = client.post("/api/tables", json={"name": name, "players": ["A"], "places": []})
+    assert r.status_code == 422 and len(r.content) < 2000
+    body = r.json()
+    assert isinstance(body["detail"], str) and "body.name" in body["detail"]
+    assert "NNNNNNNNNN" not in r.text
+    assert all(set(p) == {"loc", "msg"} for p in body["problems"])
+    r = client.post("/api/tables", content=b"{not json", headers={"content-type":
+                                                                   "application/json"})
+    assert r.status_code == 422 and "not json" not in r.text
+
+
+def test_a_chunked_upload_over_the_limit_is_413(client, make_table, settings):
+    """No Content-Length: the body is counted as it streams, and the answer is still 413."""
+    table_id, h = _started(client, make_table)
+    before = client.get(f"/api/tables/{table_id}").json()
+
+    def chunks():
+        yield (b'--XX\r\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\r\n'
+               b"Content-Type: image/jpeg\r\n\r\n\xff\xd8\xff")
+        for _ in range(settings.max_upload_bytes // 65536 + 2):
+            yield bytes(65536)
+        yield b"\r\n--XX--\r\n"
+
+    r = client.post(f"/api/tables/{table_id}/done/0", content=chunks(),
+                    headers=h | {"content-type": "multipart/form-data; boundary=XX"})
+    assert r.status_code == 413 and "too large" in r.json()["detail"]
+    _unchanged(client, table_id, before)

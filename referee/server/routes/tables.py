@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Request, UploadFile
+from fastapi import APIRouter, File, Query, Request, UploadFile
 from fastapi.responses import FileResponse, Response
 
 from referee.server.routes.deps import AdminTable, ServiceDep
 from referee.server.schemas import Accepted, Decision, RoundStart, TableCreate, TableCreated
 
 router = APIRouter(prefix="/api", tags=["tables"])
+
+MAX_SEQ = 2**62  # event numbers are SQLite integers (at most 2**63 - 1)
 
 
 @router.get("/stations")
@@ -43,7 +45,8 @@ def get_table(table_id: str, service: ServiceDep) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/events")
-def get_events(table_id: str, service: ServiceDep, after: int = 0) -> list[dict[str, Any]]:
+def get_events(table_id: str, service: ServiceDep,
+               after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0) -> list[dict[str, Any]]:
     """The stored events after number `after` (for catching up and for audits)."""
     return service.events(table_id, after)
 
