@@ -68,3 +68,26 @@ def test_new_table_form_lists_the_stations(client):
     for sid in ("D03", "D04"):
         assert f'value="{sid}"' in html
     assert {s["id"] for s in client.get("/api/stations").json()} >= {"D03", "D04"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_card_hint_is_a_grid_the_server_accepts(client, lang):
+    """The dashboard's card box shows a grid example; typed as shown, it starts a round."""
+    from referee.tuki.cards import Card
+
+    hint = messages(lang)["ctl.card_hint"]
+    rows = [line for line in hint.splitlines() if line and set(line) <= set(".GBPO")]
+    assert len(rows) >= 5 and " / " not in hint
+    Card.parse("hint", "\n".join(rows), "normal")  # raises CardError if the server refuses it
+    assert "N01" in hint
+    html = client.get(f"/t/demo?lang={lang}").text
+    assert "BBBBB.\nG...P." in html  # the placeholder keeps its rows, one per line
+
+
+def test_the_card_hint_starts_a_round(client, make_table):
+    table_id, secret = make_table()
+    hint = messages("en")["ctl.card_hint"]
+    grid = "\n".join(line for line in hint.splitlines() if set(line) <= set(".GBPO"))
+    r = client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": "bear"},
+                    headers={"X-Table-Secret": secret})
+    assert r.status_code == 200, r.text
