@@ -6,15 +6,19 @@ Sources:
 - `PiCameraSource`: the Raspberry Pi camera through picamera2 (extra `[pi]`, imported only
   when such a source starts), with its pixel formats turned into BGR (`pi_to_bgr`);
 - `FolderSource`: a folder of photos, one shown at a time (the demo's "camera");
-- `UploadSource`: the last photo uploaded from the phone.
+- `UploadSource`: the last photo uploaded from the phone;
+- `BrokenSource`: a camera whose description cannot be used, dead for good.
 
 Each live source (capture, Pi) reads in its own daemon thread and keeps only the newest frame;
 a camera that fails is marked dead and retried with exponential backoff (1 s doubling up to
-`retry_max_s`). No request ever waits on a camera.
+`retry_max_s`); a folder that is gone is looked at again on the same schedule. No request
+ever waits on a camera. A dead camera's `detail` is plain words (a `RefereeError`'s message),
+never an exception's dump.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -25,6 +29,8 @@ from typing import Any
 import numpy as np
 
 from referee.errors import RefereeError
+
+log = logging.getLogger("referee.server")
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
 
@@ -103,60 +109,149 @@ class UploadSource(FrameSource):
         return SourceStatus(self.kind, "live", f.origin, f.taken_at)
 
 
+class BrokenSource(FrameSource):
+    """A camera whose description cannot be used (e.g. a stored table's camera that names a
+    folder it may not read): dead for good, with the reason in plain words."""
+
+    def __init__(self, kind: str, why: str) -> None:
+        self.kind, self.why = kind, why
+
+    def latest(self) -> Frame | None:
+        return None
+
+    def status(self) -> SourceStatus:
+        return SourceStatus(self.kind, "dead", self.why)
+
+
 class FolderSource(FrameSource):
     """A folder of photos, shown one at a time in name order; `show(name)` picks one.
 
-    :raises CameraError: the folder does not exist or holds no photo.
+    A folder that is missing or holds no photo, or a photo that cannot be read, makes a dead
+    camera that is looked at again with backoff (1 s doubling up to `retry_max_s`, checked
+    whenever the camera is asked), like any dead camera. `label` names the folder to users
+    (never the server's own path); `check()` raises while the camera is dead.
     """
 
     kind = "folder"
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, label: str | None = None, retry_max_s: float = 30.0,
+                 retry_first_s: float = 1.0) -> None:
         self.folder = Path(folder)
-        if not self.folder.is_dir():
-            raise CameraError(f"photo folder {str(folder)!r} does not exist")
-        self.files = sorted(p for p in self.folder.iterdir()
-                            if p.suffix.lower() in PHOTO_SUFFIXES)
-        if not self.files:
-            raise CameraError(f"photo folder {str(folder)!r} holds no photo "
-                              f"({', '.join(PHOTO_SUFFIXES)})")
+        self.label = str(folder) if label is None else label
+        self.retry_max_s, self.retry_first_s = retry_max_s, retry_first_s
+        self.files: list[Path] = []
         self._index = 0
         self._cache: Frame | None = None
+        self._want: str | None = None  # the photo to show once the folder is back
+        self._dead: str | None = None
+        self._retry_at: float | None = None
+        self._delay = retry_first_s
+        self._lock = threading.RLock()
+        self._scan()
 
-    def show(self, name: str) -> None:
-        """Show the photo whose file stem or name is `name`.
+    def check(self) -> None:
+        """:raises CameraError: the folder is missing, holds no photo, or cannot be read."""
+        with self._lock:
+            if self._dead is not None:
+                raise CameraError(self._dead)
 
-        :raises CameraError: no such photo in the folder.
-        """
+    def _scan(self) -> None:
+        try:
+            if not self.folder.is_dir():
+                raise CameraError(f"photo folder {self.label!r} does not exist")
+            files = sorted(p for p in self.folder.iterdir()
+                           if p.suffix.lower() in PHOTO_SUFFIXES)
+        except OSError:
+            self._fail(f"photo folder {self.label!r} cannot be read")
+            return
+        except CameraError as e:
+            self._fail(str(e))
+            return
+        if not files:
+            self._fail(f"photo folder {self.label!r} holds no photo "
+                       f"({', '.join(PHOTO_SUFFIXES)})")
+            return
+        self.files, self._cache = files, None
+        self._dead, self._retry_at, self._delay = None, None, self.retry_first_s
+        self._index = min(self._index, len(files) - 1)
+        if self._want is not None:
+            self._find(self._want)
+
+    def _fail(self, why: str) -> None:
+        self._dead, self._cache = why, None
+        self._retry_at = time.time() + self._delay
+        self._delay = min(self._delay * 2, self.retry_max_s)
+
+    def _revive(self) -> None:
+        if (self._dead is not None and self._retry_at is not None
+                and time.time() >= self._retry_at):
+            self._scan()
+
+    def _find(self, name: str) -> bool:
         for i, p in enumerate(self.files):
             if name in (p.name, p.stem):
                 self._index, self._cache = i, None
+                return True
+        return False
+
+    def show(self, name: str) -> None:
+        """Show the photo whose file stem or name is `name` (once the folder is back, if it is
+        dead now).
+
+        :raises CameraError: the folder is there and has no such photo.
+        """
+        with self._lock:
+            self._revive()
+            if self._dead is not None:
+                self._want = name
                 return
-        raise CameraError(f"no photo {name!r} in {str(self.folder)!r}; "
-                          f"it holds {', '.join(p.stem for p in self.files)}")
+            if not self._find(name):
+                raise CameraError(f"no photo {name!r} in {self.label!r}; "
+                                  f"it holds {', '.join(p.stem for p in self.files)}")
+            self._want = name
 
     def next(self) -> None:
-        self._index, self._cache = (self._index + 1) % len(self.files), None
+        with self._lock:
+            if self.files:
+                self._index, self._cache = (self._index + 1) % len(self.files), None
+            self._want = None
 
     @property
-    def current(self) -> Path:
-        return self.files[self._index]
+    def current(self) -> Path | None:
+        with self._lock:
+            return self.files[self._index] if self.files else None
 
     def latest(self) -> Frame | None:
-        if self._cache is None:
-            import cv2
+        import cv2
 
-            path = self.current
-            data = path.read_bytes()
-            img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-            if img is None:
+        with self._lock:
+            self._revive()
+            if self._dead is not None or not self.files:
                 return None
-            self._cache = Frame(img, time.time(), path.stem, data)
-        return self._cache
+            if self._cache is None:
+                path = self.files[self._index]
+                try:
+                    data = path.read_bytes()
+                except OSError:
+                    self._fail(f"photo {path.name!r} in folder {self.label!r} cannot be read")
+                    return None
+                img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+                if img is None:
+                    self._fail(f"photo {path.name!r} in folder {self.label!r} is not a "
+                               "readable image")
+                    return None
+                self._cache = Frame(img, time.time(), path.stem, data)
+            return self._cache
 
     def status(self) -> SourceStatus:
-        return SourceStatus(self.kind, "live", f"{self.current.name} "
-                            f"({self._index + 1} of {len(self.files)})")
+        with self._lock:
+            self._revive()
+            if self._dead is not None:
+                retry = (None if self._retry_at is None
+                         else round(max(0.0, self._retry_at - time.time()), 1))
+                return SourceStatus(self.kind, "dead", self._dead, None, retry)
+            return SourceStatus(self.kind, "live", f"{self.files[self._index].name} "
+                                f"({self._index + 1} of {len(self.files)})")
 
 
 class ThreadedSource(FrameSource):
@@ -207,7 +302,12 @@ class ThreadedSource(FrameSource):
                     self._state, self._detail = "live", ""
                     delay = self.retry_first_s
             except Exception as e:  # any failure of a device: mark dead, back off, retry
-                self._state, self._detail = "dead", str(e) or type(e).__name__
+                # users see plain words: a CameraError's own, else a sentence; the rest is
+                # for the server's log
+                detail = str(e) if isinstance(e, RefereeError) else "the camera failed"
+                if detail != self._detail:
+                    log.warning("camera %s: %s", self.kind, e)
+                self._state, self._detail = "dead", detail
                 self._frame = None  # never hand out a frame from before the failure
             finally:
                 try:
@@ -328,7 +428,8 @@ class PiCameraSource(ThreadedSource):
 
 
 def make_source(spec: dict[str, Any], retry_max_s: float = 30.0) -> FrameSource:
-    """A source from its description: {"kind": "upload"} | {"kind": "folder", "path": ...} |
+    """A source from its description: {"kind": "upload"} | {"kind": "folder", "path": ...,
+    "label": how users see it} |
     {"kind": "capture", "device": "0" or a file or URL} | {"kind": "picamera", "format": ...}.
 
     :raises CameraError: an unknown kind or a missing field.
@@ -337,9 +438,10 @@ def make_source(spec: dict[str, Any], retry_max_s: float = 30.0) -> FrameSource:
     if kind == "upload":
         return UploadSource()
     if kind == "folder":
-        if "path" not in spec:
-            raise CameraError(f"a folder camera needs a path: {spec!r}")
-        return FolderSource(Path(spec["path"]))
+        if not spec.get("path"):
+            raise CameraError("a folder camera needs a path")
+        return FolderSource(Path(spec["path"]), label=spec.get("label"),
+                            retry_max_s=retry_max_s)
     if kind == "capture":
         if "device" not in spec or str(spec["device"]).strip() == "":
             raise CameraError(f"a capture camera needs a device index, file or URL: {spec!r}")

@@ -92,14 +92,32 @@ class EventStore:
                 (table_id, time.time(), json.dumps(config), admin_hash))
 
     def table(self, table_id: str) -> StoredTable | None:
+        """:raises StorageError: the table's stored row cannot be read back (damaged)."""
         with self._lock:
-            row = self._db.execute("SELECT id, created_at, config, admin_hash FROM tables "
-                                   "WHERE id = ?", (table_id,)).fetchone()
-        return None if row is None else StoredTable(row[0], row[1], json.loads(row[2]), row[3])
+            row = self._db.execute("SELECT id, created_at, CAST(config AS BLOB), admin_hash "
+                                   "FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            config = _decode(row[2])
+        except StorageError:
+            config = None
+        if not isinstance(config, dict) or not isinstance(row[3], str):
+            raise StorageError(f"table {table_id!r}: its stored settings are damaged")
+        return StoredTable(row[0], row[1], config, row[3])
 
     def table_ids(self) -> list[str]:
+        """Every table's id, oldest first (an id that is not readable text is skipped)."""
         with self._lock:
-            return [r[0] for r in self._db.execute("SELECT id FROM tables ORDER BY created_at")]
+            rows = self._db.execute("SELECT CAST(id AS BLOB) FROM tables "
+                                    "ORDER BY created_at").fetchall()
+        out = []
+        for (raw,) in rows:
+            try:
+                out.append(bytes(raw).decode("utf-8"))
+            except (TypeError, UnicodeDecodeError):
+                continue
+        return out
 
     def append(self, table_id: str, kind: str, payload: dict[str, Any]) -> StoredEvent:
         """Store one event in its own transaction; return it with its sequence number."""
@@ -136,8 +154,31 @@ class EventStore:
         return out
 
     def events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
-        """The table's events with seq > `after`, in order."""
+        """The table's events with seq > `after`, in order.
+
+        :raises StorageError: a stored event cannot be read back (damaged), naming its number.
+        """
         with self._lock:
-            rows = self._db.execute("SELECT seq, at, kind, payload FROM events WHERE table_id = ? "
-                                    "AND seq > ? ORDER BY seq", (table_id, after)).fetchall()
-        return [StoredEvent(table_id, s, a, k, json.loads(p)) for s, a, k, p in rows]
+            rows = self._db.execute("SELECT seq, at, CAST(kind AS BLOB), CAST(payload AS BLOB) "
+                                    "FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
+                                    (table_id, after)).fetchall()
+        out = []
+        for seq, at, kind, payload in rows:
+            try:
+                k = bytes(kind).decode("utf-8")
+                p = _decode(payload)
+                if not isinstance(p, dict) or not isinstance(seq, int):
+                    raise ValueError("not an event")
+                out.append(StoredEvent(table_id, seq, float(at), k, p))
+            except (TypeError, ValueError, StorageError):
+                raise StorageError(f"table {table_id!r}: stored event {seq} is damaged") \
+                    from None
+        return out
+
+
+def _decode(raw: Any) -> Any:
+    """JSON from a stored column read as bytes. :raises StorageError: not UTF-8 JSON."""
+    try:
+        return json.loads(bytes(raw).decode("utf-8"))
+    except (TypeError, ValueError) as e:  # UnicodeDecodeError and JSONDecodeError included
+        raise StorageError("a stored value is not readable JSON") from e

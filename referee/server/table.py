@@ -12,6 +12,9 @@ from referee.server.storage import StoredEvent
 from referee.tuki import game
 from referee.tuki.die import DieFace
 
+# what a builder sees when a photo could not be judged for a reason that is not theirs to fix
+JUDGE_FAILED = "This photo could not be judged; take another."
+
 
 @dataclass
 class Shot:
@@ -70,7 +73,9 @@ class Table:
             s = self.shots[key]
             s.overlay, s.judging, s.timings_ms = p.get("overlay"), False, p.get("timings_ms", {})
         elif k == "server:judge_failed" and key in self.shots:
-            self.shots[key].judging, self.shots[key].error = False, p.get("error", "")
+            # notes stored before errors were kept plain may hold an exception's text
+            error = str(p.get("error", "")) if p.get("plain") else JUDGE_FAILED
+            self.shots[key].judging, self.shots[key].error = False, error or JUDGE_FAILED
         elif k == "server:demo":
             self.demo_rounds += 1
 

@@ -16,22 +16,31 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 import threading
 import time
-import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.paths import ROOT
+from referee.paths import MODELS, ROOT
 from referee.server import demo as demo_mod
 from referee.server import judging
-from referee.server.cameras import FolderSource, Frame, FrameSource, UploadSource, make_source
+from referee.server.cameras import (
+    BrokenSource,
+    CameraError,
+    FolderSource,
+    Frame,
+    FrameSource,
+    UploadSource,
+    make_source,
+)
 from referee.server.errors import (
     ConflictError,
+    DamagedTableError,
     MissingSecretError,
     RoundInputError,
     TableSetupError,
@@ -43,8 +52,8 @@ from referee.server.live import LiveHub
 from referee.server.schemas import TableCreate
 from referee.server.settings import Settings
 from referee.server.stations import describe, station_path
-from referee.server.storage import EventStore
-from referee.server.table import Table, table_view
+from referee.server.storage import EventStore, StorageError
+from referee.server.table import JUDGE_FAILED, Table, table_view
 from referee.server.uploads import check_photo_bytes
 from referee.tuki import game
 from referee.tuki.cards import Card, Deck, turn
@@ -52,9 +61,19 @@ from referee.tuki.die import DieFace
 
 DEMO_ID = "demo"
 
+log = logging.getLogger("referee.server")
+
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _plain(text: str, *folders: Path) -> str:
+    """A message without the server's own folders: the project's and `folders` (the data
+    folder) become relative, so that no server path reaches a user."""
+    for folder in (ROOT, *folders):
+        text = text.replace(str(folder) + os.sep, "").replace(str(folder), ".")
+    return text
 
 
 class TableService:
@@ -65,6 +84,7 @@ class TableService:
         self.hub = hub
         self.store: EventStore | None = None
         self.tables: dict[str, Table] = {}
+        self.damaged: dict[str, str] = {}  # table id -> why it is set aside (plain words)
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge")
 
@@ -75,8 +95,11 @@ class TableService:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = EventStore(self.settings.db_path)
         for table_id in self.store.table_ids():
-            self._load(table_id)
-        if self.settings.demo and DEMO_ID not in self.tables:
+            try:
+                self._load(table_id)
+            except Exception as e:  # one damaged table must not keep the others offline
+                self._set_aside(table_id, e)
+        if self.settings.demo and DEMO_ID not in self.tables and DEMO_ID not in self.damaged:
             secret = secrets.token_urlsafe(24)
             self._create(DEMO_ID, TableCreate(**demo_mod.table_spec()), secret)
             path = self.settings.data_dir / "demo-secret.txt"
@@ -93,29 +116,105 @@ class TableService:
         if self.store is not None:
             self.store.close()
 
-    def _sources(self, config: dict[str, Any]) -> list[FrameSource]:
-        out = []
-        for place in config["places"]:
-            spec = dict(place.get("camera") or {"kind": "upload"})
-            if spec.get("kind") == "folder" and not Path(spec["path"]).is_absolute():
-                spec["path"] = str(ROOT / spec["path"])
+    def folder_path(self, raw: object) -> Path:
+        """The folder a folder camera may read: inside `<data>/folders/` or the project's
+        models/demo/. A relative path starting with `models/` is the project's, any other is
+        the data folder's (`folders/table1`).
+
+        :raises CameraError: a path elsewhere (e.g. /etc), in plain words.
+        """
+        text = str(raw or "").strip()
+        if not text:
+            raise CameraError("a folder camera needs a path, e.g. folders/table1 (inside the "
+                              "data folder)")
+        roots = (self.settings.data_dir / "folders", MODELS / "demo")
+        try:
+            path = Path(text)
+            if not path.is_absolute():
+                path = (ROOT if path.parts[0] == "models" else self.settings.data_dir) / path
+            path = path.resolve()
+            if any(path.is_relative_to(r.resolve()) for r in roots):
+                return path
+        except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop, ...
+            pass
+        raise CameraError(f"a folder camera may only read a folder inside folders/ in the "
+                          f"server's data folder (e.g. folders/table1) or models/demo/; "
+                          f"{text[:80]!r} is elsewhere")
+
+    def _source(self, spec: dict[str, Any], strict: bool) -> FrameSource:
+        """A started camera. strict (a new table): a bad camera raises CameraError; else (a
+        stored table) it becomes a dead camera on the dashboard, and the table still opens."""
+        spec = dict(spec)
+        try:
+            if spec.get("kind") == "folder":
+                spec["label"] = str(spec.get("path") or "")[:80]
+                spec["path"] = str(self.folder_path(spec.get("path")))
             src = make_source(spec, self.settings.camera_retry_max_s)
-            src.start()
-            out.append(src)
+            if strict and isinstance(src, FolderSource):
+                src.check()
+        except Exception as e:
+            if strict:
+                raise
+            why = (str(e) if isinstance(e, RefereeError)
+                   else "this camera's settings cannot be used")
+            log.warning("camera of a stored table: %s", e)
+            src = BrokenSource(str(spec.get("kind", "camera"))[:20], why)
+        src.start()
+        return src
+
+    def _sources(self, config: dict[str, Any], strict: bool = False) -> list[FrameSource]:
+        out: list[FrameSource] = []
+        try:
+            for place in config["places"]:
+                out.append(self._source(place.get("camera") or {"kind": "upload"}, strict))
+        except BaseException:
+            for src in out:
+                src.stop()
+            raise
         return out
 
     def _load(self, table_id: str) -> Table:
+        """Replay a stored table and start its cameras.
+
+        :raises Exception: anything that keeps the table from being replayed (the caller sets
+            it aside); nothing is written.
+        """
         assert self.store is not None
         row = self.store.table(table_id)
         if row is None:
             raise UnknownTableError(f"no table {table_id!r}")
-        table = Table(row.id, row.config, row.admin_hash, self._sources(row.config))
+        table = Table(row.id, row.config, row.admin_hash, [])
         for ev in self.store.events(table_id):
-            table.fold(ev)
-        if table.config.get("demo") and table.demo_rounds:
-            self._show_demo_photos(table, table.demo_rounds - 1)
+            try:
+                table.fold(ev)
+            except Exception as e:
+                raise StorageError(f"stored event {ev.seq} ({ev.kind[:40]!r}) does not fit "
+                                   "the game") from e
+        if not isinstance(row.config.get("places"), list):
+            raise StorageError(f"table {table_id!r}: its stored build places are damaged")
+        table.sources = self._sources(row.config)
+        try:
+            if table.config.get("demo") and table.demo_rounds:
+                try:
+                    self._show_demo_photos(table, table.demo_rounds - 1)
+                except CameraError as e:  # the folder changed: the camera says so itself
+                    log.warning("demo table %r: %s", table_id, e)
+            table_view(table)  # the table can be shown, else it is set aside
+        except BaseException:
+            for src in table.sources:
+                src.stop()
+            raise
         self.tables[table_id] = table
         return table
+
+    def _set_aside(self, table_id: str, e: Exception) -> None:
+        """A table that cannot be replayed: listed as damaged, its data kept untouched."""
+        log.error("table %r cannot be replayed and is set aside; its data is kept",
+                  table_id, exc_info=e)
+        why = (str(e).removeprefix(f"table {table_id!r}: ") if isinstance(e, StorageError)
+               else "its stored data does not fit the game")
+        self.damaged[table_id] = (f"{why}; the table is set aside and its data kept "
+                                  "untouched (the server's log says more)")
 
     # ---- creation and access --------------------------------------------------------------
 
@@ -130,7 +229,7 @@ class TableService:
     def _create(self, table_id: str, body: TableCreate, secret: str) -> None:
         assert self.store is not None
         for p in body.places:
-            station_path(p.station)  # raises for an unknown station
+            self._check_station(p.station, body.level)
         config = body.model_dump()
         config["demo"] = table_id == DEMO_ID
         cmd = game.NewGame(tuple(body.players), body.level, body.first_lookout,
@@ -139,16 +238,45 @@ class TableService:
             events = game.decide(game.TukiState(), cmd)
         except game.IllegalCommandError as e:
             raise TableSetupError(str(e)) from e
-        sources = self._sources(config)
-        self.store.create_table(table_id, config, _hash(secret))
+        sources = self._sources(config, strict=True)
+        try:
+            self.store.create_table(table_id, config, _hash(secret))
+        except BaseException:
+            for src in sources:
+                src.stop()
+            raise
         table = Table(table_id, config, _hash(secret), sources)
         with self._lock:
             self.tables[table_id] = table
         self._commit(table, [(e.kind, e.data) for e in events])
 
+    def _check_station(self, station_id: str, level: str) -> None:
+        """:raises UnknownStationError: no such station; TableSetupError: its profile does not
+        load, or it is set up for another level than the table's."""
+        path = station_path(station_id)
+        try:
+            station = judging.load_station(path)
+        except Exception as e:
+            log.warning("station %r does not load: %s", station_id, e)
+            why = ""
+            if isinstance(e, RefereeError):  # its first line, without the file's own path
+                first = str(e).splitlines()[0] if str(e) else ""
+                first = first.replace(f"{path}: ", "").replace(str(path), path.name)
+                why = _plain(first, self.settings.data_dir)[:200]
+            raise TableSetupError(f"station {station_id!r} cannot be used: its profile does not "
+                                  f"load{' (' + why + ')' if why else ''}; fix it or calibrate "
+                                  "it again with `referee calibrate`") from None
+        if station.level != level:
+            raise TableSetupError(f"station {station_id!r} is set up for the {station.level} "
+                                  f"level, but this table plays {level}; choose a station of "
+                                  f"the {level} level")
+
     def get(self, table_id: str) -> Table:
-        """:raises UnknownTableError:"""
+        """:raises UnknownTableError, DamagedTableError: set aside at start."""
         table = self.tables.get(table_id)
+        if table is None and table_id in self.damaged:
+            raise DamagedTableError(f"table {table_id!r} cannot be played: "
+                                    f"{self.damaged[table_id]}")
         if table is None:
             raise UnknownTableError(f"no table {table_id!r}; check the link")
         return table
@@ -359,9 +487,12 @@ class TableService:
             face = DieFace.parse(st.die or "bear")
             result = judging.judge_photo(image, station, list(st.target), face, st.level)
         except Exception as e:  # record why, never invent a verdict; a new photo may retry
-            msg = str(e) if isinstance(e, RefereeError) else f"{type(e).__name__}: {e}"
-            if not isinstance(e, RefereeError):
-                traceback.print_exc()
+            # the builder reads plain words: a RefereeError's own, else a sentence; the
+            # details go to the server's log only (the events are public)
+            log.warning("table %r: round %d, seat %d: the photo could not be judged",
+                        table.id, rnd, seat, exc_info=e)
+            msg = (_plain(str(e), self.settings.data_dir) if isinstance(e, RefereeError)
+                   else JUDGE_FAILED)
             self._note_failure(table, rnd, seat, msg)
             return
         overlay = None
@@ -382,7 +513,7 @@ class TableService:
 
     def _note_failure(self, table: Table, rnd: int, seat: int, msg: str) -> None:
         self._commit(table, [("server:judge_failed",
-                              {"round": rnd, "player": seat, "error": msg})])
+                              {"round": rnd, "player": seat, "error": msg, "plain": True})])
 
     def photo_path(self, table_id: str, name: str) -> Path:
         """:raises UnknownTableError: also for a photo name that is not the table's."""
@@ -428,14 +559,18 @@ class TableService:
         return describe()
 
     def summaries(self) -> list[dict[str, Any]]:
+        """Every table; one set aside at start has `damaged` (why, in plain words) and no
+        players."""
         return [{"id": t.id, "name": t.name, "players": list(t.state.players),
-                 "phase": t.state.phase, "demo": bool(t.config.get("demo"))}
-                for t in self.tables.values()]
+                 "phase": t.state.phase, "demo": bool(t.config.get("demo")), "damaged": None}
+                for t in self.tables.values()] + [
+                {"id": tid, "name": tid, "players": [], "phase": "damaged", "demo": False,
+                 "damaged": why} for tid, why in self.damaged.items()]
 
     def health(self) -> dict[str, Any]:
         assert self.store is not None
         self.store.table_ids()  # the database answers
-        return {"status": "ok", "tables": len(self.tables),
+        return {"status": "ok", "tables": len(self.tables), "damaged": sorted(self.damaged),
                 "cameras": {t.id: [s.status().state for s in t.sources]
                             for t in self.tables.values()}}
 

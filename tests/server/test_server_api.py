@@ -181,3 +181,165 @@ def test_camera_preview(client, make_table):
     r = client.get(f"/api/tables/{table_id}/places/0/preview.jpg")  # a phone place, no photo
     assert r.status_code == 409 and "no frame" in r.json()["detail"]
     assert client.get("/api/tables/demo/places/7/preview.jpg").status_code == 404
+
+
+@pytest.mark.parametrize("path", ["/etc", "/tmp", "../../etc", "folders/../../..",
+                                  "models/../referee", "photos", "folders\x00x", ""])
+def test_a_folder_camera_reads_only_allowed_folders(client, path):
+    """Anyone may create a table: its folder camera must not read photos off the box."""
+    body = {"players": ["A", "B"], "places": [
+        {"station": "D03", "camera": {"kind": "folder", "path": path}}, {"station": "D04"}]}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422, r.text
+    assert "folder" in r.json()["detail"] and "Traceback" not in r.text
+    assert len(client.get("/api/tables").json()) == 1  # only the demo table
+
+
+def test_a_folder_of_photos_outside_is_refused(client, settings, tmp_path):
+    """Photos elsewhere on the box (here a copy of the demo's) are not served, whichever way
+    the path reaches them: absolute, climbing out of folders/, or through a link."""
+    import shutil
+
+    outside = tmp_path / "outside"
+    shutil.copytree(MODELS / "demo" / "photos" / "D03", outside)
+    (settings.data_dir / "folders").mkdir()
+    (settings.data_dir / "folders" / "sneaky").symlink_to(outside)
+    up = "/".join([".."] * len(settings.data_dir.relative_to(tmp_path).parts))
+    for path in (str(outside), f"folders/../{up}/outside", "folders/sneaky"):
+        body = {"players": ["A", "B"], "places": [
+            {"station": "D03", "camera": {"kind": "folder", "path": path}},
+            {"station": "D04"}]}
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 422, (path, r.text)
+        assert "may only read a folder inside folders/" in r.json()["detail"]
+        assert str(settings.data_dir) not in r.json()["detail"]
+    assert len(client.get("/api/tables").json()) == 1
+
+
+def test_a_folder_camera_in_the_data_folder_or_the_demo(client, settings):
+    import shutil
+
+    shutil.copytree(MODELS / "demo" / "photos" / "D04", settings.data_dir / "folders" / "ben")
+    for path in ("folders/ben", str(settings.data_dir / "folders" / "ben"),
+                 "models/demo/photos/D03", str(MODELS / "demo" / "photos" / "D03")):
+        body = {"players": ["A", "B"], "places": [
+            {"station": "D03", "camera": {"kind": "folder", "path": path}},
+            {"station": "D04"}]}
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 201, (path, r.text)
+        preview = client.get(f"/api/tables/{r.json()['id']}/places/0/preview.jpg")
+        assert preview.status_code == 200, path
+    body["places"][0]["camera"]["path"] = "folders/nobody"  # allowed place, but no folder
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422 and r.json()["detail"] == (
+        "photo folder 'folders/nobody' does not exist")
+
+
+def test_a_station_that_does_not_load_is_refused(client, monkeypatch, tmp_path):
+    from referee.server import stations
+
+    (tmp_path / "stations").mkdir()
+    (tmp_path / "stations" / "BAD.yaml").write_text("level: [normal\nunit_mm: 16\n")
+    (tmp_path / "stations" / "EMPTY.yaml").write_text("")
+    monkeypatch.setattr(stations, "CALIBRATION", tmp_path)
+    assert {"BAD", "EMPTY"} <= {s["id"] for s in client.get("/api/stations").json()}
+    for sid in ("BAD", "EMPTY"):
+        body = {"players": ["A", "B"], "places": [{"station": sid}, {"station": "D04"}]}
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 422, r.text
+        detail = r.json()["detail"]
+        assert f"station {sid!r} cannot be used: its profile does not load" in detail
+        assert str(tmp_path) not in detail and "\n" not in detail
+    assert len(client.get("/api/tables").json()) == 1
+
+
+def test_a_table_level_must_match_its_stations(client):
+    body = {"players": ["A", "B"], "level": "advanced",
+            "places": [{"station": "D03"}, {"station": "D04"}]}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422
+    assert r.json()["detail"] == ("station 'D03' is set up for the normal level, but this "
+                                  "table plays advanced; choose a station of the advanced level")
+    assert len(client.get("/api/tables").json()) == 1
+
+
+@pytest.mark.parametrize("error, shown", [
+    (KeyError("B"), "This photo could not be judged; take another."),
+    (FileNotFoundError(2, "No such file", "/srv/data/photos/x/r1-p0.jpg"),
+     "This photo could not be judged; take another."),
+    (RuntimeError("OpenCV(4.10) error: (-5:Bad argument) in function 'arrowedLine'\n"
+                  "> Overload resolution failed"),
+     "This photo could not be judged; take another."),
+])
+def test_a_failed_judging_shows_plain_words(client, make_table, wait_view, monkeypatch, error,
+                                            shown):
+    from referee.server import judging
+
+    def fail(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(judging, "judge_photo", fail)
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    grid, die = scene_card("D03-02")
+    client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
+    client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                files={"photo": ("a.jpg", scene_photo("D03-02"), "image/jpeg")})
+    view = wait_view(table_id, lambda v: v["round"]["builders"][0]["error"])
+    assert view["round"]["builders"][0]["error"] == shown
+    events = client.get(f"/api/tables/{table_id}/events").text
+    assert "KeyError" not in events and "/srv/" not in events and "OpenCV" not in events
+
+
+def test_a_referee_error_while_judging_is_passed_through(client, make_table, wait_view,
+                                                         monkeypatch):
+    from referee.paths import ROOT
+    from referee.server import judging
+    from referee.vision.errors import StationError
+
+    def fail(*args, **kwargs):
+        raise StationError(f"{ROOT}/calibration/stations/x.yaml: unit_mm must be above 0")
+
+    monkeypatch.setattr(judging, "judge_photo", fail)
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    grid, die = scene_card("D03-02")
+    client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
+    client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                files={"photo": ("a.jpg", scene_photo("D03-02"), "image/jpeg")})
+    view = wait_view(table_id, lambda v: v["round"]["builders"][0]["error"])
+    assert view["round"]["builders"][0]["error"] == (
+        "calibration/stations/x.yaml: unit_mm must be above 0")
+
+
+def test_an_old_raw_judging_error_is_shown_plainly():
+    """Notes stored before errors were kept plain show the plain sentence, not the dump."""
+    from referee.server.storage import StoredEvent
+    from referee.server.table import JUDGE_FAILED, Table
+
+    t = Table("t", {"name": "T", "places": []}, "h", [])
+    t.fold(StoredEvent("t", 1, 0.0, "server:photo", {"round": 1, "player": 0, "photo": "a.jpg"}))
+    t.fold(StoredEvent("t", 2, 0.0, "server:judge_failed",
+                       {"round": 1, "player": 0, "error": "KeyError: 'B'"}))
+    assert t.shots[(1, 0)].error == JUDGE_FAILED
+
+
+def test_a_camera_failure_shows_plain_words():
+    """A device's own exception (an OpenCV dump, say) stays in the server's log."""
+    import time
+
+    from referee.server.cameras import CaptureSource
+
+    class Odd(CaptureSource):
+        def _open(self):
+            raise RuntimeError("OpenCV(4.10) /io/opencv/modules/videoio/src/cap.cpp:1 error")
+
+    src = Odd("x", retry_max_s=0.2, retry_first_s=0.05)
+    src.start()
+    try:
+        end = time.monotonic() + 5
+        while src.status().state != "dead" and time.monotonic() < end:
+            time.sleep(0.02)
+        assert src.status().detail == "the camera failed"
+    finally:
+        src.stop()

@@ -51,7 +51,28 @@ def test_folder_source_shows_a_chosen_photo():
     with pytest.raises(CameraError, match="no photo 'X'"):
         src.show("X")
     with pytest.raises(CameraError, match="does not exist"):
-        FolderSource(MODELS / "nowhere")
+        FolderSource(MODELS / "nowhere").check()
+
+
+def test_a_missing_folder_is_a_dead_camera_until_it_comes_back(tmp_path):
+    """A folder camera whose folder is gone is dead (plain words, its label, not the server's
+    path), looked at again with backoff, and live once the folder is back."""
+    import shutil
+
+    folder = tmp_path / "cam"
+    src = FolderSource(folder, label="folders/cam", retry_max_s=0.2, retry_first_s=0.05)
+    st = src.status()
+    assert st.state == "dead" and st.detail == "photo folder 'folders/cam' does not exist"
+    assert str(tmp_path) not in st.detail and st.retry_in_s is not None
+    assert src.latest() is None
+    src.show("D03-05")  # remembered until the folder is back
+    shutil.copytree(MODELS / "demo" / "photos" / "D03", folder)
+    assert _wait(lambda: src.status().state == "live", 2.0)
+    assert src.latest().origin == "D03-05"
+    shutil.rmtree(folder)  # the frame in hand stays; a new one cannot be read
+    src.next()
+    assert src.latest() is None and src.status().state == "dead"
+    assert "cannot be read" in src.status().detail
 
 
 def test_upload_source_is_idle_until_a_photo():

@@ -11,7 +11,7 @@ import json
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from referee.server.errors import UnknownTableError
+from referee.server.errors import DamagedTableError, UnknownTableError
 
 router = APIRouter(tags=["live"])
 
@@ -24,6 +24,9 @@ async def table_feed(ws: WebSocket, table_id: str) -> None:
         service.get(table_id)
     except UnknownTableError:
         await ws.close(code=4404, reason="no such table")
+        return
+    except DamagedTableError:
+        await ws.close(code=4409, reason="this table is set aside")
         return
     await ws.accept()
     queue = hub.subscribe(table_id)

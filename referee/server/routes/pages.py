@@ -14,7 +14,7 @@ from fastapi import APIRouter, Cookie, Header, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from referee.server.errors import UnknownTableError
+from referee.server.errors import DamagedTableError, UnknownTableError
 from referee.server.i18n import LANGUAGES, messages, pick_language
 from referee.server.routes.deps import ServiceDep
 
@@ -55,10 +55,13 @@ def table_page(request: Request, table_id: str, service: ServiceDep, lang: LangQ
 
     try:
         table = service.get(table_id)
-    except UnknownTableError as e:  # a phone deserves a page, not JSON
+    except (UnknownTableError, DamagedTableError) as e:  # a phone deserves a page, not JSON
         code = pick_language(lang, cookie_lang, accept_language)
-        return templates.TemplateResponse(request, "missing.html",
-                                          _context(code, detail=str(e)), status_code=404)
+        damaged = isinstance(e, DamagedTableError)
+        return templates.TemplateResponse(
+            request, "missing.html",
+            _context(code, detail=str(e), heading="err.damaged_table" if damaged else None),
+            status_code=409 if damaged else 404)
     code = pick_language(lang, cookie_lang, table.language, accept_language)
     t = messages(code)
     return templates.TemplateResponse(request, "table.html", _context(

@@ -98,8 +98,12 @@
       el("div", {class: "row between"}, el("b", {class: "name"}, p.name),
         el("span", {class: "pill s-" + state}, tr("state." + state))));
     if (cam.state && cam.state !== "live" && (b.state === "building" || b.state === "waiting")) {
+      // a dead camera says why (plain words from the server) and when it is tried again
+      const dead = cam.retry_in_s === null || cam.retry_in_s === undefined
+        ? tr("cam.broken") : tr("cam.dead", {s: cam.retry_in_s});
       li.append(el("p", {class: "cam " + cam.state},
-        cam.state === "dead" ? tr("cam.dead", {s: cam.retry_in_s ?? "…"}) : tr("cam." + cam.state)));
+        cam.state === "dead" ? dead + (cam.detail ? " (" + cam.detail + ")" : "")
+          : tr("cam." + cam.state)));
     }
     if (b.state === "building" && cam.state === "live" && cam.kind !== "upload") {
       // what the camera sees now, refreshed while building (to aim it)
