@@ -117,6 +117,23 @@ def _read_text(path: Path, what: str) -> str:
                            f"save it as plain text") from None
 
 
+def resolve_target(card: str | None, card_grid: Path | None, die: str, level: str | None):
+    """(Card, DieFace, target rows) from `--card ID` or `--card-grid FILE` and `--die`.
+
+    :raises RefereeError: neither or both card options, an unknown card or face, a bad grid.
+    """
+    from referee.errors import RefereeError
+    from referee.tuki.cards import Card, find_card, turn
+    from referee.tuki.die import DieFace
+
+    if (card is None) == (card_grid is None):
+        raise RefereeError("give exactly one of --card ID or --card-grid FILE")
+    face = DieFace.parse(die)
+    c = (find_card(card) if card is not None
+         else Card.parse(str(card_grid), _read_text(card_grid, "card grid"), level))
+    return c, face, turn(c, face)
+
+
 def judge_grid(card: str = typer.Option(None, "--card", help="Card id, e.g. N01."),
                card_grid: Path = typer.Option(None, "--card-grid", help="A card grid file."),
                die: str = typer.Option(..., "--die", help="Die face, e.g. bear or fish+white."),
@@ -129,19 +146,11 @@ def judge_grid(card: str = typer.Option(None, "--card", help="Card id, e.g. N01.
                as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")
                ) -> None:
     """Judge a build given as a text grid (exact placement) against a card and die face."""
-    from referee.errors import RefereeError
     from referee.tuki.buildgrid import build_from_grid
-    from referee.tuki.cards import Card, find_card, turn
-    from referee.tuki.die import DieFace
     from referee.tuki.judge import judge
 
-    if (card is None) == (card_grid is None):
-        raise RefereeError("give exactly one of --card ID or --card-grid FILE")
-    face = DieFace.parse(die)
-    c = (find_card(card) if card is not None
-         else Card.parse(str(card_grid), _read_text(card_grid, "card grid"), level))
+    c, face, target = resolve_target(card, card_grid, die, level)
     lv = level or c.level
-    target = turn(c, face)
     build = build_from_grid(_read_text(build_grid, "build grid"), lifted, unit_mm)
     verdict = judge(target, face, build, lv)
     if as_json:

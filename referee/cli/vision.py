@@ -108,21 +108,17 @@ def calibrate_colours_cmd(
     console.print(f"wrote {out}")
 
 
-def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: str | None):
+def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: str):
+    """The card's target at a station of `level`; a card of the other level is refused."""
+    from referee.cli.tuki import resolve_target
     from referee.errors import RefereeError
-    from referee.tuki.cards import Card, find_card, turn
-    from referee.tuki.die import DieFace
 
-    if (not card) == (card_grid is None):
-        raise RefereeError("give exactly one of --card ID or --card-grid FILE")
-    face = DieFace.parse(die)
-    c = find_card(card) if card else Card.parse(str(card_grid),
-                                                card_grid.read_text(encoding="utf-8"), level)
-    if level and c.level != level:
+    c, face, target = resolve_target(card, card_grid, die, level)
+    if c.level != level:
         raise RefereeError(f"card {c.id} is for the {c.level} level, but the station is set "
                            f"up for the {level} level; use a {level} card or the station "
                            "profile of that level")
-    return c, face, turn(c, face)
+    return c, face, target
 
 
 def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG or PNG)."),

@@ -60,9 +60,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     A colour whose face shows less than `missing_fill` is not there (the judge names it
     missing); between that and `min_stone_fill` it is hidden (a problem: unsure). When more
     than `max_missing` of the level's `colours` are not there, none is called missing: each
-    is `stone:not-found` (unsure). A fit
-    without grooves whose colour spills around it (fill − score > `max_spill`) sits in a
-    look-alike area, a table or a box of that colour, rather than on a stone: unclear.
+    is `stone:not-found` (unsure). A fit without grooves whose colour spills around it
+    (fill − score > `max_spill`) sits in a look-alike area, a table or a box of that colour,
+    rather than on a stone: unclear.
     """
     from referee.tuki.buildgrid import with_gaps  # the same gap rule as build grids
 

@@ -91,8 +91,3 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
         obj, img, size, k0, np.zeros(5), flags=flags)
     return CameraCalibration(k, d.ravel()[:5], float(rms), std_in.ravel(), len(obj), size)
 
-
-def check_pose_quality(image: np.ndarray, station) -> float:
-    """RMS reprojection error (px) of the mat in one photo, for the calibration report."""
-    det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    return solve_pose(det, station.camera_for(image.shape), station.dist_coeffs).rms_px

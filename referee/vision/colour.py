@@ -9,7 +9,7 @@ models/colours.yaml.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -22,6 +22,14 @@ from referee.vision.pose import Pose
 WHITE = "white"
 CHROMATIC = 10.0  # chroma (√(a²+b²)) above which a colour keeps its hue in shade
 SHADE_RANGE = (0.6, 1.15)  # how much darker or brighter than calibrated a stone may look
+
+
+def point_distance(lab: np.ndarray, centre, lightness_weight: float) -> np.ndarray:
+    """Weighted Lab distance of `lab` (…×3) to one centre (L, a, b): lightness counts
+    `lightness_weight` as much as the chroma axes (shade changes it most)."""
+    lab = np.asarray(lab, np.float32)
+    dl = (lab[..., 0] - centre[0]) * lightness_weight
+    return np.sqrt(dl * dl + (lab[..., 1] - centre[1]) ** 2 + (lab[..., 2] - centre[2]) ** 2)
 
 
 def paper_white(image: np.ndarray, pose: Pose) -> np.ndarray:
@@ -58,7 +66,6 @@ class ColourModel:
     source: str = "priors"
     lightness_weight: float = 0.4
     max_distance: float = 22.0
-    extra: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {"source": self.source, "lightness_weight": self.lightness_weight,
@@ -90,8 +97,7 @@ class ColourModel:
         for c in [*colours, WHITE]:
             lc, ac, bc = self.centres[c]
             if math.hypot(ac, bc) < CHROMATIC:
-                dl = (lab[..., 0] - lc) * w
-                out[c] = np.sqrt(dl * dl + (lab[..., 1] - ac) ** 2 + (lab[..., 2] - bc) ** 2)
+                out[c] = point_distance(lab, (lc, ac, bc), w)
                 continue
             v = np.array([(lc + 16.0) * w, ac, bc], np.float32)
             k = (lp * v[0] + lab[..., 1] * v[1] + lab[..., 2] * v[2]) / float(v @ v)
@@ -105,21 +111,11 @@ class ColourModel:
         """H×W int8 class per pixel: i for colours[i], len(colours) for white, -1 for the
         table (`others`) or anything farther than `max_distance` from every class."""
         d = self.distances(lab, colours)
-        extra = []
-        for lc, ac, bc in others:
-            dl = (lab[..., 0] - lc) * self.lightness_weight
-            extra.append(np.sqrt(dl * dl + (lab[..., 1] - ac) ** 2 + (lab[..., 2] - bc) ** 2))
+        extra = [point_distance(lab, c, self.lightness_weight) for c in others]
         stack = np.stack([d[c] for c in [*colours, WHITE]] + extra)
         best = np.argmin(stack, axis=0).astype(np.int8)
         best[(np.min(stack, axis=0) >= self.max_distance) | (best > len(colours))] = -1
         return best
-
-    def masks(self, lab: np.ndarray, colours: str,
-              others: list[tuple[float, float, float]] = ()) -> dict[str, np.ndarray]:
-        """Per stone colour: H×W bool, pixels nearer that colour than any other class (white,
-        and `others` such as the table's colours) and within `max_distance`."""
-        lbl = self.labels(lab, colours, others)
-        return {c: lbl == i for i, c in enumerate(colours)}
 
 
 def learn_from_stack(lab_front: np.ndarray, view, stack_bottom_to_top: str,
@@ -163,8 +159,8 @@ def learn_from_stack(lab_front: np.ndarray, view, stack_bottom_to_top: str,
     return ColourModel(centres, "photo")
 
 
-# Table around the mat, on the table plane (board mm): left, right and behind the paper.
 DROP_NEAR = 0.15  # a table colour this near a stone colour (× max_distance) is ignored
+# Table around the mat, on the table plane (board mm): left, right and behind the paper.
 TABLE_REGIONS = ((-90.0, -25.0, -120.0, 110.0), (305.0, 370.0, -120.0, 110.0),
                  (-40.0, 320.0, -260.0, -110.0))
 
@@ -173,8 +169,9 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
                   k: int = 3) -> list[tuple[float, float, float]]:
     """Lab centres of the table around the mat (k-means), as extra non-stone classes.
 
-    A centre within half the model's `max_distance` of a stone colour is dropped, so that a
-    spare stone or a table of a stone's colour never hides the real stones.
+    A centre within `DROP_NEAR` × `max_distance` of a stone colour is dropped: it is that
+    stone's colour (a spare stone lying there), and as a class of its own it would hide the
+    real stones.
     """
     h, w = image.shape[:2]
     mask = np.zeros((h, w), np.uint8)
@@ -200,12 +197,8 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
     for i, c in enumerate(centres):
         if np.mean(labels.ravel() == i) < 0.05:
             continue
-        d = min(_dist(model, c, s) for s in stones)
+        d = min(float(point_distance(c, s, model.lightness_weight)) for s in stones)
         if d > model.max_distance * DROP_NEAR:
             keep.append(tuple(float(x) for x in c))
     return keep
 
-
-def _dist(model: ColourModel, a, b) -> float:
-    return float(np.sqrt(((a[0] - b[0]) * model.lightness_weight) ** 2 + (a[1] - b[1]) ** 2
-                         + (a[2] - b[2]) ** 2))

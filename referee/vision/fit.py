@@ -1,12 +1,12 @@
-"""Colour masks + pose → fitted 3D bars → the measured build (WORLD.md §1, §4).
+"""Colour masks + pose → candidate placements of each colour's bar (WORLD.md §1).
 
 Each stone is a 1 × 1 × 5 u bar whose front face stands on the build line. In the front view
 (see rectify.py) the front face is an exact rectangle of 5 × 1 u (H) or 1 × 5 u (V); the top
 face and one side face show as bands displaced toward the camera, by a vector computed from the
 pose. A bar is fitted per colour by correlating its mask with a template: the face counts for,
 thin strips just outside the face and its bands count against, the bands themselves are
-neutral (they may be hidden by neighbours). Depth is not observable from one view; the front
-faces are taken on the build line, and that doubt is part of each stone's sigma.
+neutral (they may be hidden by neighbours). Depth is not observable from one view: the front
+faces are taken on the build line, and assemble.py settles what that leaves in doubt.
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ class BarFit:
     face (x_mm along the build line, h_mm above the table), and how well it fits.
 
     fill: share of the front face showing the colour (0–1); score: template response;
-    sharpness_px: positional doubt of the peak, in front-view px; supported: something
-    holds it up; grooves: its grooves were found (set by grooves.refine).
+    supported: something holds it up; grooves: its grooves were found (grooves.refine).
     """
 
     colour: str
@@ -38,7 +37,6 @@ class BarFit:
     h_mm: float
     fill: float
     score: float
-    sharpness_px: float
     supported: bool = True
     grooves: bool = False
 
@@ -141,7 +139,7 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
                 below = support[r0 + rr:r0 + rr + strip, c0 + cc:c0 + cc + w_px]
                 supported = bool(below.size) and float(below.mean()) >= min_support
             out.append(BarFit(colour, orient, float(x_mm), float(h_mm), fill,
-                              float(sub[rr, cc]), _sharpness(sub, rr, cc), supported))
+                              float(sub[rr, cc]), supported))
     out.sort(key=lambda f: -f.score)
     return out
 
@@ -152,12 +150,3 @@ def _parabola(v: np.ndarray) -> float:
     den = v[0] - 2 * v[1] + v[2]
     return float(np.clip(0.5 * (v[0] - v[2]) / den, -0.5, 0.5)) if den < 0 else 0.0
 
-
-def _sharpness(sub: np.ndarray, rr: int, cc: int) -> float:
-    """Positional doubt (px) from how fast the response falls around its peak."""
-    peak = sub[rr, cc]
-    if peak <= 0:
-        return 99.0
-    near = sub[max(rr - 6, 0):rr + 7, max(cc - 6, 0):cc + 7]
-    ys, xs = np.nonzero(near >= peak * 0.97)
-    return float(max(np.ptp(ys) if len(ys) else 0, np.ptp(xs) if len(xs) else 0)) / 2.0

@@ -94,7 +94,7 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
         sh = _groove_phase(flipped, start, u, reach)
         if sh is not None:
             row = row - sh
-        x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
+        _, h_mm = view.to_plane(np.float64(col), np.float64(row))
         return replace(fit, h_mm=float(h_mm), grooves=sh is not None)
     # H: grooves along x
     r0, r1 = int(row - 0.7 * u), int(row - 0.3 * u)
