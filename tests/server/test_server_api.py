@@ -263,16 +263,8 @@ def test_a_table_level_must_match_its_stations(client):
     assert len(client.get("/api/tables").json()) == 1
 
 
-@pytest.mark.parametrize("error, shown", [
-    (KeyError("B"), "This photo could not be judged; take another."),
-    (FileNotFoundError(2, "No such file", "/srv/data/photos/x/r1-p0.jpg"),
-     "This photo could not be judged; take another."),
-    (RuntimeError("OpenCV(4.10) error: (-5:Bad argument) in function 'arrowedLine'\n"
-                  "> Overload resolution failed"),
-     "This photo could not be judged; take another."),
-])
-def test_a_failed_judging_shows_plain_words(client, make_table, wait_view, monkeypatch, error,
-                                            shown):
+def _judging_error_shown(client, make_table, wait_view, monkeypatch, error) -> tuple[str, str]:
+    """Judging raises `error` on a done: (the builder's error as shown, the stored events)."""
     from referee.server import judging
 
     def fail(*args, **kwargs):
@@ -286,30 +278,33 @@ def test_a_failed_judging_shows_plain_words(client, make_table, wait_view, monke
     client.post(f"/api/tables/{table_id}/done/0", headers=h,
                 files={"photo": ("a.jpg", scene_photo("D03-02"), "image/jpeg")})
     view = wait_view(table_id, lambda v: v["round"]["builders"][0]["error"])
-    assert view["round"]["builders"][0]["error"] == shown
-    events = client.get(f"/api/tables/{table_id}/events").text
+    return (view["round"]["builders"][0]["error"],
+            client.get(f"/api/tables/{table_id}/events").text)
+
+
+@pytest.mark.parametrize("error, shown", [
+    (KeyError("B"), "This photo could not be judged; take another."),
+    (FileNotFoundError(2, "No such file", "/srv/data/photos/x/r1-p0.jpg"),
+     "This photo could not be judged; take another."),
+    (RuntimeError("OpenCV(4.10) error: (-5:Bad argument) in function 'arrowedLine'\n"
+                  "> Overload resolution failed"),
+     "This photo could not be judged; take another."),
+])
+def test_a_failed_judging_shows_plain_words(client, make_table, wait_view, monkeypatch, error,
+                                            shown):
+    got, events = _judging_error_shown(client, make_table, wait_view, monkeypatch, error)
+    assert got == shown
     assert "KeyError" not in events and "/srv/" not in events and "OpenCV" not in events
 
 
 def test_a_referee_error_while_judging_is_passed_through(client, make_table, wait_view,
                                                          monkeypatch):
     from referee.paths import ROOT
-    from referee.server import judging
     from referee.vision.errors import StationError
 
-    def fail(*args, **kwargs):
-        raise StationError(f"{ROOT}/calibration/stations/x.yaml: unit_mm must be above 0")
-
-    monkeypatch.setattr(judging, "judge_photo", fail)
-    table_id, secret = make_table()
-    h = {"X-Table-Secret": secret}
-    grid, die = scene_card("D03-02")
-    client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
-    client.post(f"/api/tables/{table_id}/done/0", headers=h,
-                files={"photo": ("a.jpg", scene_photo("D03-02"), "image/jpeg")})
-    view = wait_view(table_id, lambda v: v["round"]["builders"][0]["error"])
-    assert view["round"]["builders"][0]["error"] == (
-        "calibration/stations/x.yaml: unit_mm must be above 0")
+    error = StationError(f"{ROOT}/calibration/stations/x.yaml: unit_mm must be above 0")
+    got, _ = _judging_error_shown(client, make_table, wait_view, monkeypatch, error)
+    assert got == "calibration/stations/x.yaml: unit_mm must be above 0"
 
 
 def test_an_old_raw_judging_error_is_shown_plainly():
