@@ -42,7 +42,7 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
 
 
 class _TooLarge(Exception):
-    pass
+    """The body passed the upload limit while it was being read."""
 
 
 class BodyLimit:
