@@ -57,6 +57,6 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
     station = load_station(station_path)
     result = check_photo(image_bgr, station, list(target_rows), face, level)
     ok, buf = cv2.imencode(".jpg", result.overlay_bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    build = result.build.to_dict() if hasattr(result.build, "to_dict") else {}
-    return Judged(result.verdict.to_dict(), buf.tobytes() if ok else None, build,
+    return Judged(result.verdict.to_dict(), buf.tobytes() if ok else None,
+                  result.build.to_dict(),
                   {k: round(float(v), 1) for k, v in dict(result.timings_ms).items()})
