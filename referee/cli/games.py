@@ -37,7 +37,6 @@ def rules_check(files: list[Path] = typer.Argument(..., help="Scenario JSON file
         raise typer.Exit(1)
 
 
-
 @rules_app.command("score")
 def rules_score(game: str = typer.Argument(..., help="The game; only tukki is scored so far."),
                 box: str = typer.Argument(..., help='A Tukki Tukki box, top row / bottom row, '
@@ -58,18 +57,16 @@ def rules_score(game: str = typer.Argument(..., help="The game; only tukki is sc
         console.print(f"column {c.column}: {c.reason}: {c.points}", highlight=False)
     console.print(f"score: {result.score}", highlight=False)
 
+
 def _play(game_name: str, players: int, bots: str, seed: int) -> None:
     game = get_game(game_name)
+    state = game.new_game(players, seed=seed)  # the engine refuses a player count it lacks
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else []
-    if not game.min_players <= players <= game.max_players:
-        raise RulesError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
-                         f"not {players}")
     if len(names) > players - 1:
         raise RulesError(f"{len(names)} bots for {players} players: seat 0 is yours")
     names += ["heuristic" if "heuristic" in game.bots else "random"] * (players - 1 - len(names))
     seats = [None] + [make_bot(game, n) for n in names]
     rng = random.Random(seed)
-    state = game.new_game(players, seed=seed)
     while not state.is_terminal():
         p = state.current_player()
         if seats[p] is not None:
