@@ -7,6 +7,8 @@ The judge reads it and never sees a pixel.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -14,6 +16,7 @@ Colour = Literal["G", "B", "P", "O"]
 Orientation = Literal["H", "V"]
 
 COLOURS: tuple[str, ...] = ("G", "B", "P", "O")
+BAR_LEN = 5  # a stone is 1 × 1 × 5 u (WORLD.md §1)
 
 
 @dataclass(frozen=True)
@@ -75,3 +78,34 @@ class MeasuredBuild:
             "stones": [s.to_dict() for s in self.stones],
             "problems": [{"code": p.code, "text": p.text} for p in self.problems],
         }
+
+
+def rect_gap_u(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+               ) -> float:
+    """Front-view distance between rectangles (x, z, width, height), in u; 0 when they meet."""
+    dx = max(0.0, max(a[0], b[0]) - min(a[0] + a[2], b[0] + b[2]))
+    dz = max(0.0, max(a[1], b[1]) - min(a[1] + a[3], b[1] + b[3]))
+    return math.hypot(dx, dz)
+
+
+def rect_of(s: StoneMeasurement) -> tuple[float, float, float, float]:
+    """(x, z, width, height) of a measured stone's front face, in u."""
+    w, h = (BAR_LEN, 1) if s.orientation == "H" else (1, BAR_LEN)
+    return (s.x_u, s.z_u, float(w), float(h))
+
+
+def with_gaps(stones: Iterable[StoneMeasurement], unit_mm: float) -> list[StoneMeasurement]:
+    """Fill `gaps_mm` from exact positions: every stone within 1 u, keyed by colour."""
+    stones = list(stones)
+    out = []
+    for s in stones:
+        gaps = {}
+        for o in stones:
+            if o is s:
+                continue
+            g = rect_gap_u(rect_of(s), rect_of(o))
+            if g <= 1.0:
+                gaps[o.colour] = round(g * unit_mm, 6)
+        out.append(StoneMeasurement(s.colour, s.orientation, s.x_u, s.z_u, s.sigma_u, gaps,
+                                    s.table_gap_mm))
+    return out

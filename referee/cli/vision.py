@@ -165,7 +165,7 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
              as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
              limit: int = typer.Option(None, "--limit", help="Only the first N scenes.")) -> None:
     """Judge every scene of a labelled photo set and compare with the labels."""
-    from referee.vision.dataset import evaluate
+    from referee.evaluate import evaluate
 
     def line(r) -> None:
         if as_json:
@@ -191,7 +191,7 @@ def bench_vision(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md
     """Time each pipeline stage per photo on one core (decoding excluded)."""
     import cv2
 
-    from referee.vision.dataset import scenes
+    from referee.evaluate import scenes
     from referee.vision.photo import read_photo
     from referee.vision.pipeline import measure
     from referee.vision.station import load_station

@@ -38,10 +38,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 
-from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured
+from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, rect_of
 from referee.errors import RefereeError
 from referee.paths import MODELS
-from referee.tuki.buildgrid import rect_of
 from referee.tuki.cards import parse_grid
 from referee.tuki.die import DieFace
 from referee.tuki.grid import GridStone, Rows, mirror, rotate_ccw, shares_edge, stones_of

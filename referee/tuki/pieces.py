@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 from functools import cache
 
+from referee.build import BAR_LEN  # noqa: F401  (5 segments per stone: re-exported)
 from referee.errors import RefereeError
 from referee.paths import MODELS
-
-BAR_LEN = 5  # segments per stone (rules text: "each coloured stone has 5 equal segments")
 
 
 class LevelError(RefereeError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured
+from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, with_gaps
 from referee.vision.fit import BarFit
 from referee.vision.settings import VisionSettings
 
@@ -64,8 +64,6 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     (fill − score > `max_spill`) sits in a look-alike area, a table or a box of that colour,
     rather than on a stone: unclear.
     """
-    from referee.tuki.buildgrid import with_gaps  # the same gap rule as build grids
-
     problems, stones = [], []
     absent = [f.colour for f in fits if f.fill < s.missing_fill]
     absent += [c for c in colours if c not in {f.colour for f in fits}]

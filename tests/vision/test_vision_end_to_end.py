@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from referee.check import check_photo
+from referee.evaluate import evaluate
 from referee.tuki.die import DieFace
-from referee.vision.dataset import evaluate
 from referee.vision.errors import PhotoError, StationError
 from referee.vision.photo import decode_photo, read_photo
 from referee.vision.station import load_station
