@@ -84,13 +84,24 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone is "
                                        f"partly hidden or unclear ({f.fill:.0%} of it seen)"))
             continue
+        if not f.supported:
+            problems.append(Unmeasured(f"stone:unsupported:{f.colour}",
+                                       f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone was "
+                                       "measured where nothing could hold it up; look again"))
+            continue
+        if f.slack_u >= s.max_slack_u:
+            problems.append(Unmeasured(f"stone:hidden:{f.colour}",
+                                       f"an end of the {COLOUR_NAMES.get(f.colour, f.colour)} "
+                                       "stone is hidden, so where it stands is not certain"))
+            continue
         if not f.grooves and f.fill - f.score > s.max_spill:
             problems.append(Unmeasured(f"stone:unclear:{f.colour}",
                                        f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone "
                                        "cannot be told from things of its colour around it"))
             continue
+        sigma = max(s.base_sigma_u, f.slack_u / 2)
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
-                                       s.base_sigma_u, {}, 0.0))
+                                       sigma, {}, 0.0))
     if s.settle:
         stones = settle(stones, doubt_mm / unit, s.snow_grid)
     out = []

@@ -28,7 +28,10 @@ class BarFit:
     face (x_mm along the build line, h_mm above the table), and how well it fits.
 
     fill: share of the front face showing the colour (0–1); score: template response;
-    supported: something holds it up; grooves: its grooves were found (grooves.refine).
+    supported: something holds it up; grooves: its grooves were found (grooves.refine);
+    slack_u: how far (u) the face could slide along its length and still cover as much of
+    its colour (an end hidden by a piece in front, or lost in a pale background), so that
+    its position along the length is not pinned.
     """
 
     colour: str
@@ -39,6 +42,8 @@ class BarFit:
     score: float
     supported: bool = True
     grooves: bool = False
+    slack_u: float = 0.0
+    support_share: float = 1.0
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:
@@ -85,13 +90,14 @@ def _template(w_px: int, h_px: int, band: tuple[float, float], s: float
 def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
                    band_mm: tuple[float, float], regions: dict[str, tuple[float, ...]],
                    support: np.ndarray | None = None, min_support: float = 0.3,
-                   per_orientation: int = 4) -> list[BarFit]:
+                   per_orientation: int = 4, table_band_mm: float = 8.0) -> list[BarFit]:
     """The best H and V placements of one colour's bar, best score first.
 
     mask: H×W bool front-view mask of the colour. regions: per orientation, (x0, x1, h0, h1)
     mm where the lower-left corner may be. support: H×W bool of what can hold a stone up
     (snow, stones, the paper); a candidate with less than `min_support` of the strip under
-    its face supported is marked unsupported: a stone never floats in the air, and a
+    its face supported is marked unsupported, unless its bottom lies within `table_band_mm`
+    of the table plane (it stands on the table): a stone never floats in the air, and a
     look-alike in the background usually does.
     """
     s = view.px_per_mm
@@ -134,14 +140,60 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
             fr0, fc0 = int(round(row - h_px)), int(round(col))
             face = m[max(fr0, 0):max(fr0 + h_px, 0), max(fc0, 0):max(fc0 + w_px, 0)]
             fill = float(face.sum()) / (w_px * h_px)
-            supported = True
-            if support is not None:
+            share = 1.0
+            if support is not None and h_mm > table_band_mm:
                 below = support[r0 + rr:r0 + rr + strip, c0 + cc:c0 + cc + w_px]
-                supported = bool(below.size) and float(below.mean()) >= min_support
+                share = float(below.mean()) if below.size else 0.0
+            supported = share >= min_support
             out.append(BarFit(colour, orient, float(x_mm), float(h_mm), fill,
-                              float(sub[rr, cc]), supported))
+                              float(sub[rr, cc]), supported, support_share=share))
     out.sort(key=lambda f: -f.score)
     return out
+
+
+def face_fill(mask: np.ndarray, view: FrontView, unit_mm: float, orientation: str,
+              x_mm: float, h_mm: float) -> float:
+    """Share (0–1) of the front face at lower-left (x_mm, h_mm) that shows the colour of the
+    H×W bool front-view `mask`; what lies outside the view counts as not showing it."""
+    s = view.px_per_mm
+    u = unit_mm * s
+    w_px, h_px = (round(5 * u), round(u)) if orientation == "H" else (round(u), round(5 * u))
+    col, row = view.to_px(x_mm, h_mm)
+    r0, c0 = int(round(float(row))) - h_px, int(round(float(col)))
+    face = mask[max(r0, 0):max(r0 + h_px, 0), max(c0, 0):max(c0 + w_px, 0)]
+    return float(np.count_nonzero(face)) / (w_px * h_px)
+
+
+def length_slack_u(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,
+                   band_mm: tuple[float, float], tolerance: float,
+                   steps_u: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 2.5)
+                   ) -> float:
+    """How far (u) the fitted face can slide along its length, either way, losing less
+    than `tolerance` (a share, 0–1) of the colour that a bar seen whole would lose: 0 when
+    both ends are pinned.
+
+    A bar seen whole loses a tenth of its fill per half unit of slide; one whose end is
+    hidden (a piece in front, a pale background behind) loses nothing until the slide
+    uncovers its visible part. The bar's own top or side face (`band_mm`, see
+    `band_vector_mm`) shows its colour beyond the front face, so a slide toward it is free
+    for that far.
+    """
+    own = face_fill(mask, view, unit_mm, fit.orientation, fit.x_mm, fit.h_mm)
+    axis = 0 if fit.orientation == "H" else 1
+    slack = 0.0
+    for sign in (-1.0, 1.0):
+        free_u = max(0.0, sign * band_mm[axis]) / unit_mm  # the band on this side
+        for d in steps_u:
+            if d <= free_u:
+                continue
+            dx, dh = (sign * d * unit_mm, 0.0) if axis == 0 else (0.0, sign * d * unit_mm)
+            lost = own - face_fill(mask, view, unit_mm, fit.orientation, fit.x_mm + dx,
+                                   fit.h_mm + dh)
+            # a pinned bar, seen whole, loses (d − free) / 5 of its face
+            if lost >= tolerance * own * (d - free_u) / 5.0:
+                break
+            slack = max(slack, d - free_u)
+    return slack
 
 
 def _parabola(v: np.ndarray) -> float:

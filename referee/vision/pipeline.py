@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -22,7 +22,7 @@ import numpy as np
 from referee.build import MeasuredBuild, Unmeasured
 from referee.vision.assemble import assemble
 from referee.vision.colour import paper_white, table_centres, to_lab
-from referee.vision.fit import BarFit, band_vector_mm, bar_candidates
+from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, length_slack_u
 from referee.vision.grooves import refine
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.pose import Pose, detect_mat, is_weak, solve_pose
@@ -101,7 +101,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     lab = to_lab(front, white)
     labels = model.labels(lab, station.colours, others)
     masks = {c: labels == i for i, c in enumerate(station.colours)}
-    support = labels >= 0  # snow, stones and paper can hold a stone up
+    # snow, stones and paper can hold a stone up; snow in shade, or next to a table of
+    # nearly its colour, may fall outside every class, but it stays neutral and not dark
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    support = (labels >= 0) | ((chroma < s.neutral_chroma) & (lab[..., 0] > s.min_snow_lightness))
     lap("segment")
     band = band_vector_mm(pose, view, unit)
     doubt_mm = s.depth_doubt_mm * math.tan(elevation_rad(pose))
@@ -113,9 +116,13 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                "V": (x0 - 0.5 * unit, x1 - 0.5 * unit, -doubt_mm, top - 5 * unit)}
     fits = []
     for colour in station.colours:
-        cands = bar_candidates(masks[colour], colour, view, unit, band, regions, support)
+        cands = bar_candidates(masks[colour], colour, view, unit, band, regions, support,
+                               table_band_mm=doubt_mm + s.table_band_mm)
         f = choose(cands, lab[..., 0], view, unit, s)
         if f is not None:
+            if f.supported:
+                f = replace(f, slack_u=length_slack_u(masks[colour], view, unit, f, band,
+                                                      s.slack_fill_tolerance))
             fits.append(f)
     m.fits = fits
     lap("fit")
@@ -132,6 +139,7 @@ def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
         return None
     good = [c for c in cands if c.supported and c.fill >= s.min_stone_fill]
     if not good:
+        # the best look-alike: held up by nothing, or too little of it shows
         return cands[0]
     refined = [refine(c, lum, view, unit) if s.use_grooves else c for c in good]
     return max(refined, key=lambda c: c.score + s.groove_bonus * c.grooves)

@@ -28,8 +28,13 @@ class VisionSettings:
     min_stone_fill: float = 0.6     # share of a fitted front face that must show its colour
     missing_fill: float = 0.35      # below this share of a face, the stone is not there
     max_missing: int = 1            # more stones not found than this: unsure, not missing
+    slack_fill_tolerance: float = 0.5  # a slide losing less than this share of a whole bar's loss: not pinned
+    max_slack_u: float = 0.5        # a bar that can slide this far along its length: hidden
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
     depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
+    table_band_mm: float = 3.0      # a bottom this near the table (beyond the depth doubt) stands on it
+    neutral_chroma: float = 12.0    # Lab chroma below this is neutral (snow in any light)
+    min_snow_lightness: float = 40.0  # neutral and lighter than this may be snow (0-100)
     settle: bool = True             # rest stones on their support within the depth doubt
     snow_grid: bool = True          # snow is whole units thick: whole-unit heights support
     base_sigma_u: float = 0.03      # positional doubt of a clean fit
