@@ -10,6 +10,7 @@ further off (wedged, or pushed off a neighbour by more than the doubt) keep thei
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, with_gaps
@@ -54,7 +55,8 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
 
 
 def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings,
-             colours: str = "") -> MeasuredBuild:
+             colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = ()
+             ) -> MeasuredBuild:
     """The measured build from one fit per colour.
 
     A colour whose face shows less than `missing_fill` is not there (the judge names it
@@ -63,10 +65,21 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     is `stone:not-found` (unsure). A fit without grooves whose colour spills around it
     (fill − score > `max_spill`) sits in a look-alike area, a table or a box of that colour,
     rather than on a stone: unclear.
+
+    paper_clipped: the mat's paper is blown out, so a light stone may be too; a stone not
+    found is then `stone:not-found` with `photo:bright`, never missing. blown: colours whose
+    fitted face is blown out: `photo:bright` (their colour cannot be told).
     """
     problems, stones = [], []
     absent = [f.colour for f in fits if f.fill < s.missing_fill]
     absent += [c for c in colours if c not in {f.colour for f in fits}]
+    if blown or (absent and paper_clipped):
+        problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
+                                "was not found in the over-exposed photo") for c in absent]
+        problems.append(Unmeasured("photo:bright", "the photo is over-exposed where the stones "
+                                   "are, so their colours cannot be told; lower the camera's "
+                                   "exposure or the light"))
+        absent = []
     if len(absent) > s.max_missing:
         # more stones gone than a builder forgets: more likely a covered build or a photo
         # whose colours are off (grey, washed out) than a build: let the lookout look

@@ -22,7 +22,7 @@ import numpy as np
 from referee.build import MeasuredBuild, Unmeasured
 from referee.vision.assemble import assemble
 from referee.vision.colour import paper_white, table_centres, to_lab
-from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, length_slack_u
+from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill, length_slack_u
 from referee.vision.grooves import refine
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.pose import Pose, detect_mat, is_weak, solve_pose
@@ -86,11 +86,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         return _problem("mat:weak", str(e), unit, m)
     if float(white.mean()) < s.min_paper_luma:
         return _problem("photo:dark", "the photo is too dark to tell the colours", unit, m)
-    if float(white.min()) >= s.clipped_level and \
-            float((image.min(axis=2) >= s.clipped_level).mean()) >= s.max_clipped_share:
-        # the paper is blown out, so its white is unknown and light stones read as white
-        return _problem("photo:bright", "the photo is over-exposed (the mat's white paper is "
-                        "clipped); lower the camera's exposure or the light", unit, m)
+    # the paper may clip (webcams expose for the scene); that only matters where the stones
+    # themselves are blown out, or where a stone that is not found could be a blown-out one
+    paper_clipped = float(white.min()) >= s.clipped_level
     model = station.colour_model
     others = table_centres(image, white, pose, model, s.table_classes)
     lap("colour")
@@ -126,7 +124,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
             fits.append(f)
     m.fits = fits
     lap("fit")
-    m.build = assemble(fits, unit, doubt_mm, s, station.colours)
+    blown = [f.colour for f in fits if _blown_share(front, view, unit, f, s) >= s.max_blown_face]
+    m.build = assemble(fits, unit, doubt_mm, s, station.colours, paper_clipped, blown)
     lap("build")
     return m
 
@@ -143,6 +142,14 @@ def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
         return cands[0]
     refined = [refine(c, lum, view, unit) if s.use_grooves else c for c in good]
     return max(refined, key=lambda c: c.score + s.groove_bonus * c.grooves)
+
+
+def _blown_share(front: np.ndarray, view: FrontView, unit: float, f: BarFit,
+                 s: VisionSettings) -> float:
+    """Share (0–1) of a fitted face whose pixels are blown out (every channel at or above
+    `clipped_level`) in the front view `front` (H×W×3 uint8 BGR)."""
+    blown = front.min(axis=2) >= s.clipped_level
+    return face_fill(blown, view, unit, f.orientation, f.x_mm, f.h_mm)
 
 
 def elevation_rad(pose: Pose) -> float:

@@ -24,7 +24,7 @@ class VisionSettings:
     view_height_mm: float = 260.0   # how high above the table the front view reaches
     min_paper_luma: float = 40.0    # mean paper brightness (0-255) below this: too dark
     clipped_level: float = 250.0    # a pixel this bright in every channel is blown out
-    max_clipped_share: float = 0.05  # paper blown out and this share of the photo: too bright
+    max_blown_face: float = 0.25    # a stone's face this much blown out: its colour is lost
     min_stone_fill: float = 0.6     # share of a fitted front face that must show its colour
     missing_fill: float = 0.35      # below this share of a face, the stone is not there
     max_missing: int = 1            # more stones not found than this: unsure, not missing

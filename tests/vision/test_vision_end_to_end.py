@@ -189,4 +189,5 @@ def test_an_over_exposed_photo_is_unsure_with_its_reason():
     lab = label("D03-04")
     bright = np.clip(photo("D03-04").astype(np.float32) * 1.5, 0, 255).astype(np.uint8)
     v = check_photo(bright, station("D03"), lab["target"], die_text(lab), overlay=False).verdict
-    assert v.verdict == "unsure" and v.reasons[0].code == "photo:bright"
+    assert v.verdict == "unsure" and "photo:bright" in [r.code for r in v.reasons]
+
