@@ -55,8 +55,8 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
 
 
 def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings,
-             colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = ()
-             ) -> MeasuredBuild:
+             colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = (),
+             unexplained: bool = False) -> MeasuredBuild:
     """The measured build from one fit per colour.
 
     A colour whose face shows less than `missing_fill` is not there (the judge names it
@@ -68,7 +68,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
 
     paper_clipped: the mat's paper is blown out, so a light stone may be too; a stone not
     found is then `stone:not-found` with `photo:bright`, never missing. blown: colours whose
-    fitted face is blown out: `photo:bright` (their colour cannot be told).
+    fitted face is blown out: `photo:bright` (their colour cannot be told). unexplained: a
+    stone-sized coloured patch by the build fits no calibrated colour, so a stone not found
+    may be that patch (its colour off): `stone:not-found`, never missing.
     """
     problems, stones = [], []
     absent = [f.colour for f in fits if f.fill < s.missing_fill]
@@ -89,6 +91,15 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         # and what was found in such a photo is no ground for a verdict either
         problems.append(Unmeasured("photo:unclear", f"{len(absent)} stones were not found, "
                                    "so this photo cannot be judged"))
+    elif absent and unexplained:
+        problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
+                                "was not found") for c in absent]
+        problems.append(Unmeasured("photo:colours", "a stone is not found, and the photo's "
+                                   "colours could not be checked (a stone-shaped thing of a "
+                                   "colour the referee does not know, or no coloured stone "
+                                   "to check them on): calibrate the colours again through "
+                                   "this camera"))
+        absent = []
     for f in fits:
         if f.fill < s.missing_fill:
             continue
@@ -115,6 +126,13 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         sigma = max(s.base_sigma_u, f.slack_u / 2)
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        sigma, {}, 0.0))
+    unmeasured = {p.code.rsplit(":", 1)[-1] for p in problems if p.code.startswith("stone:")}
+    if len(unmeasured) > s.max_missing and not any(p.code.startswith("photo:")
+                                                   for p in problems):
+        # most of the build unmeasured: what was measured may be the wrong things (a stone
+        # taken for another whose colour came out alike), no ground for a verdict
+        problems.append(Unmeasured("photo:unclear", f"{len(unmeasured)} stones could not be "
+                                   "measured, so this photo cannot be judged"))
     if s.settle:
         stones = settle(stones, doubt_mm / unit, s.snow_grid)
     out = []

@@ -20,6 +20,7 @@ from referee.vision.mat import WHITE_MARGINS
 from referee.vision.pose import Pose
 
 WHITE = "white"
+NONE, TABLE = -1, -2  # pixel classes of `ColourModel.labels` besides the colours and white
 CHROMATIC = 10.0  # chroma (√(a²+b²)) above which a colour keeps its hue in shade
 SHADE_RANGE = (0.6, 1.15)  # how much darker or brighter than calibrated a stone may look
 
@@ -106,15 +107,22 @@ class ColourModel:
             out[c] = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
         return out
 
+    def chromatic(self, colours: str) -> str:
+        """The colours among `colours` that have a hue (chroma >= CHROMATIC): not grey."""
+        return "".join(c for c in colours if math.hypot(*self.centres[c][1:]) >= CHROMATIC)
+
     def labels(self, lab: np.ndarray, colours: str,
                others: list[tuple[float, float, float]] = ()) -> np.ndarray:
-        """H×W int8 class per pixel: i for colours[i], len(colours) for white, -1 for the
-        table (`others`) or anything farther than `max_distance` from every class."""
+        """H×W int8 class per pixel: i for colours[i], len(colours) for white, `TABLE` (-2)
+        for the table (`others`), `NONE` (-1) for anything farther than `max_distance` from
+        every class."""
         d = self.distances(lab, colours)
         extra = [point_distance(lab, c, self.lightness_weight) for c in others]
         stack = np.stack([d[c] for c in [*colours, WHITE]] + extra)
         best = np.argmin(stack, axis=0).astype(np.int8)
-        best[(np.min(stack, axis=0) >= self.max_distance) | (best > len(colours))] = -1
+        far = np.min(stack, axis=0) >= self.max_distance
+        best[best > len(colours)] = TABLE
+        best[far] = NONE
         return best
 
 
@@ -202,3 +210,48 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
             keep.append(tuple(float(x) for x in c))
     return keep
 
+
+
+PERMUTATIONS = ((0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))  # BGR orders but (0, 1, 2)
+
+
+def face_distances(faces: dict[str, np.ndarray], white_bgr: np.ndarray, model: ColourModel
+                   ) -> dict[str, float]:
+    """Per found stone colour, the model's Lab distance of its face's median BGR (3,) from
+    that colour: how well each stone found looks like the stone it was taken for."""
+    if not faces:
+        return {}
+    names = list(faces)
+    px = np.array([faces[c] for c in names], np.float32).reshape(-1, 1, 3)
+    d = model.distances(to_lab(np.clip(px, 0, 255).astype(np.uint8), white_bgr), "".join(names))
+    return {c: float(d[c][i, 0]) for i, c in enumerate(names)}
+
+
+def channel_orders(faces: dict[str, np.ndarray], white_bgr: np.ndarray, model: ColourModel
+                   ) -> dict[tuple[int, int, int], float]:
+    """How well the found stones' colours fit the model under each channel order.
+
+    faces: per found stone colour, its face's median BGR (3,) float. For the photo's own
+    order (0, 1, 2) each stone is compared with its own colour; for every other order, with
+    the colours assigned to the stones in the way that fits best. Returns the mean Lab
+    distance per order. A camera or driver that hands frames over in another byte order
+    (picamera2's "RGB888" is BGR in memory) fits far better under the permutation that
+    undoes it; a photo in the calibrated order fits best as it is.
+    """
+    import itertools
+
+    names = list(faces)
+    out: dict[tuple[int, int, int], float] = {}
+    if not names:
+        return out
+    for order in ((0, 1, 2), *PERMUTATIONS):
+        px = np.array([faces[c][list(order)] for c in names], np.float32).reshape(-1, 1, 3)
+        lab = to_lab(np.clip(px, 0, 255).astype(np.uint8), white_bgr[list(order)])
+        d = model.distances(lab, "".join(c for c in model.centres if c != WHITE))
+        if order == (0, 1, 2):
+            out[order] = float(np.mean([d[c][i, 0] for i, c in enumerate(names)]))
+            continue
+        classes = [c for c in model.centres if c != WHITE]
+        out[order] = min(float(np.mean([d[a][i, 0] for i, a in enumerate(assign)]))
+                         for assign in itertools.permutations(classes, len(names)))
+    return out

@@ -31,7 +31,8 @@ class BarFit:
     supported: something holds it up; grooves: its grooves were found (grooves.refine);
     slack_u: how far (u) the face could slide along its length and still cover as much of
     its colour (an end hidden by a piece in front, or lost in a pale background), so that
-    its position along the length is not pinned.
+    its position along the length is not pinned. support_share: the share of the strip
+    under it that can hold it up.
     """
 
     colour: str

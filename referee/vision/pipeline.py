@@ -21,7 +21,14 @@ import numpy as np
 
 from referee.build import MeasuredBuild, Unmeasured
 from referee.vision.assemble import assemble
-from referee.vision.colour import paper_white, table_centres, to_lab
+from referee.vision.colour import (
+    NONE,
+    channel_orders,
+    face_distances,
+    paper_white,
+    table_centres,
+    to_lab,
+)
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill, length_slack_u
 from referee.vision.grooves import refine
 from referee.vision.mat import PAPER_BEYOND
@@ -40,6 +47,8 @@ class Measurement:
     view: FrontView | None = None
     fits: list[BarFit] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    channel_fit: dict[tuple[int, int, int], float] = field(default_factory=dict)
+    face_distance: dict[str, float] = field(default_factory=dict)
 
 
 def _problem(code: str, text: str, unit_mm: float, m: Measurement) -> Measurement:
@@ -112,22 +121,110 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     top = s.view_height_mm
     regions = {"H": (x0 - 2.5 * unit, x1 - 2.5 * unit, -doubt_mm, top - unit),
                "V": (x0 - 0.5 * unit, x1 - 0.5 * unit, -doubt_mm, top - 5 * unit)}
-    fits = []
+    fits, all_cands = [], {}
+    table_band = doubt_mm + s.table_band_mm
     for colour in station.colours:
         cands = bar_candidates(masks[colour], colour, view, unit, band, regions, support,
-                               table_band_mm=doubt_mm + s.table_band_mm)
+                               table_band_mm=table_band)
+        all_cands[colour] = cands
         f = choose(cands, lab[..., 0], view, unit, s)
         if f is not None:
-            if f.supported:
-                f = replace(f, slack_u=length_slack_u(masks[colour], view, unit, f, band,
-                                                      s.slack_fill_tolerance))
             fits.append(f)
+    fits = ground(fits, all_cands, support, lab[..., 0], view, unit, table_band, s)
+    fits = [replace(f, slack_u=length_slack_u(masks[f.colour], view, unit, f, band,
+                                              s.slack_fill_tolerance)) if f.supported else f
+            for f in fits]
     m.fits = fits
     lap("fit")
-    blown = [f.colour for f in fits if _blown_share(front, view, unit, f, s) >= s.max_blown_face]
-    m.build = assemble(fits, unit, doubt_mm, s, station.colours, paper_clipped, blown)
+    out = front.min(axis=2) >= s.clipped_level  # blown out in every channel
+    blown = [f.colour for f in fits
+             if face_fill(out, view, unit, f.orientation, f.x_mm, f.h_mm) >= s.max_blown_face]
+    faces = _face_colours(front, view, unit, fits, masks)
+    chromatic = model.chromatic(station.colours)
+    m.channel_fit = channel_orders({c: v for c, v in faces.items() if c in chromatic}, white,
+                                   model)
+    m.face_distance = face_distances(faces, white, model)
+    odd = _unknown_stone(lab, labels, view, unit, band, regions, fits, support, table_band, s) \
+        if len([f for f in fits if f.fill >= s.missing_fill]) < len(station.colours) else False
+    # a stone is only missing where the photo's colours were checked on a coloured stone
+    odd = odd or not m.channel_fit
+    m.build = assemble(fits, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd)
+    why = colour_doubt(m.channel_fit, model.source, s)
+    if why:
+        m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")
     return m
+
+
+def _rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:
+    w, h = (5 * unit, unit) if f.orientation == "H" else (unit, 5 * unit)
+    return f.x_mm, f.h_mm, w, h
+
+
+def _touches(f: BarFit, others: list[BarFit], unit: float, reach_mm: float) -> bool:
+    """Whether f's face comes within `reach_mm` of another fit's face (front view)."""
+    fx, fh, fw, fhh = _rect(f, unit)
+    for o in others:
+        if o.colour == f.colour:
+            continue
+        ox, oh, ow, ohh = _rect(o, unit)
+        gx = max(0.0, max(fx, ox) - min(fx + fw, ox + ow))
+        gh = max(0.0, max(fh, oh) - min(fh + fhh, oh + ohh))
+        if math.hypot(gx, gh) <= reach_mm:
+            return True
+    return False
+
+
+def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table_band_mm: float,
+             min_share: float = 0.7) -> bool:
+    """Whether a chain of things that can hold a stone up (snow, stones) runs from f's
+    bottom face down to the table: in some unit-wide column under it, at least `min_share`
+    of the front view's `support` mask (H×W bool) between its bottom and the table.
+
+    A stone in the build stands on the paper, on snow on the paper, or on other stones; a
+    look-alike far behind the mat (a box, a wall) stands on the table far back, which the
+    front view shows well above the table plane, with table between.
+    """
+    if f.h_mm <= table_band_mm:
+        return True
+    cells = 5 if f.orientation == "H" else 1
+    s = view.px_per_mm
+    _, r_bottom = view.to_px(f.x_mm, f.h_mm)
+    _, r_table = view.to_px(f.x_mm, table_band_mm)
+    r0, r1 = int(round(float(r_bottom))), int(round(float(r_table)))
+    for k in range(cells):
+        c, _ = view.to_px(f.x_mm + (k + 0.5) * unit, 0.0)
+        c0, c1 = int(round(float(c) - 0.25 * unit * s)), int(round(float(c) + 0.25 * unit * s))
+        block = support[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)]
+        if block.size and float(block.mean()) >= min_share:
+            return True
+    return False
+
+
+def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarray,
+           lum: np.ndarray, view: FrontView, unit: float, table_band_mm: float,
+           s: VisionSettings) -> list[BarFit]:
+    """Each chosen stone held up: grounded (see `grounded`) or touching another stone.
+
+    A fit that is neither is re-chosen among its colour's candidates under that constraint
+    (issue: a stone found on a purple wall far behind the mat, 15 u high); when none holds,
+    it is kept as unsupported (`stone:unsupported:X`, unsure).
+    """
+    good = [f for f in fits if f.supported and f.fill >= s.min_stone_fill]
+    reach = s.touch_reach_u * unit
+    out = []
+    for f in fits:
+        if f not in good or grounded(f, support, view, unit, table_band_mm) or \
+                _touches(f, good, unit, reach):
+            out.append(f)
+            continue
+        held = [c for c in cands[f.colour] if c.supported and c.fill >= s.min_stone_fill and
+                (grounded(c, support, view, unit, table_band_mm) or _touches(c, good, unit, reach))]
+        if held:
+            out.append(choose(held, lum, view, unit, s) or held[0])
+        else:
+            out.append(replace(f, supported=False))
+    return out
 
 
 def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
@@ -144,12 +241,68 @@ def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
     return max(refined, key=lambda c: c.score + s.groove_bonus * c.grooves)
 
 
-def _blown_share(front: np.ndarray, view: FrontView, unit: float, f: BarFit,
-                 s: VisionSettings) -> float:
-    """Share (0–1) of a fitted face whose pixels are blown out (every channel at or above
-    `clipped_level`) in the front view `front` (H×W×3 uint8 BGR)."""
-    blown = front.min(axis=2) >= s.clipped_level
-    return face_fill(blown, view, unit, f.orientation, f.x_mm, f.h_mm)
+def _unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: float,
+                   band: tuple[float, float], regions: dict[str, tuple[float, ...]],
+                   fits: list[BarFit], support: np.ndarray, table_band_mm: float,
+                   s: VisionSettings) -> bool:
+    """Whether a stone-shaped thing of no stone colour stands in the build's place.
+
+    lab: front-view Lab (H×W×3 float32); labels: its classes (`ColourModel.labels`). The
+    chromatic pixels (chroma >= `neutral_chroma`) that no stone colour or snow takes are
+    fitted with the bar template (fit.py), as a stone's colour would be; a fit of at least
+    `min_unknown_score` that is held up as a stone is (`grounded`, or touching a stone) is a
+    bar in a colour the calibration does not know (a photo whose colours came through
+    another path, or light that changed): a stone not found may be it.
+    """
+    odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.neutral_chroma)
+    cands = bar_candidates(odd, "?", view, unit, band, regions, None, per_orientation=3)
+    good = [f for f in fits if f.supported and f.fill >= s.min_stone_fill]
+    return any(c.score >= s.min_unknown_score and c.fill >= s.min_stone_fill and
+               (grounded(c, support, view, unit, table_band_mm) or
+                _touches(c, good, unit, s.touch_reach_u * unit)) for c in cands)
+
+
+def colour_doubt(fit: dict[tuple[int, int, int], float], source: str, s: VisionSettings
+                 ) -> str | None:
+    """Why the stones' colours cannot be trusted (the colour self-check), or None.
+
+    fit: `channel_orders` of the found stones. Another channel order fitting better than
+    the photo's own (by `channel_order_ratio`) means the frame came through a path with
+    another byte order; stones far from every calibrated colour (`max_colour_distance`,
+    only for a station's own colour photo: default priors are loose) mean the light or the
+    camera changed since calibration. Either way colour faults would be guesses.
+    """
+    own = fit.get((0, 1, 2))
+    if own is None:
+        return None
+    best = min((v for k, v in fit.items() if k != (0, 1, 2)), default=math.inf)
+    if best < s.channel_order_ratio * own:
+        return ("the photo's colour channels seem swapped (another capture path or camera "
+                "driver than at colour calibration); calibrate the colours again through this "
+                "camera")
+    if source == "photo" and own > s.max_colour_distance:
+        return ("the stones' colours are far from the station's colour calibration (other "
+                "light, or another camera); calibrate the colours again")
+    return None
+
+
+def _face_colours(front: np.ndarray, view: FrontView, unit: float, fits: list[BarFit],
+                  masks: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Median BGR (3,) float of each well-seen fitted face's own-colour pixels in `front`."""
+    s = view.px_per_mm
+    out = {}
+    for f in fits:
+        if not f.supported or f.fill < 0.6:
+            continue
+        w, h = (5 * unit, unit) if f.orientation == "H" else (unit, 5 * unit)
+        c0, r1 = view.to_px(f.x_mm, f.h_mm)
+        c0, r1 = int(round(float(c0))), int(round(float(r1)))
+        r0, c1 = r1 - round(h * s), c0 + round(w * s)
+        sl = (slice(max(r0, 0), max(r1, 0)), slice(max(c0, 0), max(c1, 0)))
+        px = front[sl][masks[f.colour][sl]]
+        if len(px) >= 20:
+            out[f.colour] = np.median(px, axis=0).astype(np.float32)
+    return out
 
 
 def elevation_rad(pose: Pose) -> float:

@@ -26,15 +26,20 @@ class VisionSettings:
     clipped_level: float = 250.0    # a pixel this bright in every channel is blown out
     max_blown_face: float = 0.25    # a stone's face this much blown out: its colour is lost
     min_stone_fill: float = 0.6     # share of a fitted front face that must show its colour
-    missing_fill: float = 0.35      # below this share of a face, the stone is not there
+    missing_fill: float = 0.15      # below this share of a face, the stone is not there
     max_missing: int = 1            # more stones not found than this: unsure, not missing
-    slack_fill_tolerance: float = 0.5  # a slide losing less than this share of a whole bar's loss: not pinned
+    slack_fill_tolerance: float = 0.5  # a slide losing less than this share of what a whole
+    #                                    bar loses: the bar is not pinned along its length
     max_slack_u: float = 0.5        # a bar that can slide this far along its length: hidden
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
     depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
-    table_band_mm: float = 3.0      # a bottom this near the table (beyond the depth doubt) stands on it
+    table_band_mm: float = 3.0      # a bottom this near the table (past the depth doubt): on it
     neutral_chroma: float = 12.0    # Lab chroma below this is neutral (snow in any light)
     min_snow_lightness: float = 40.0  # neutral and lighter than this may be snow (0-100)
+    channel_order_ratio: float = 1.0  # another channel order fitting the stones this much better
+    max_colour_distance: float = 8.0  # found stones farther (Lab) from their calibrated colour
+    min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
+    touch_reach_u: float = 0.5      # a stone this near another leans on it (held up)
     settle: bool = True             # rest stones on their support within the depth doubt
     snow_grid: bool = True          # snow is whole units thick: whole-unit heights support
     base_sigma_u: float = 0.03      # positional doubt of a clean fit
