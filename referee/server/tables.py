@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import os
 import secrets
@@ -54,6 +55,7 @@ from referee.server.settings import Settings
 from referee.server.stations import describe, station_path
 from referee.server.storage import EventStore, StorageError
 from referee.server.table import JUDGE_FAILED, Table, table_view
+from referee.server.text import clean_text, shown
 from referee.server.uploads import check_photo_bytes
 from referee.tuki import game
 from referee.tuki.cards import Card, Deck, turn
@@ -74,6 +76,22 @@ def _plain(text: str, *folders: Path) -> str:
     for folder in (ROOT, *folders):
         text = text.replace(str(folder) + os.sep, "").replace(str(folder), ".")
     return text
+
+
+def _check_stored_names(table: Table) -> None:
+    """The stored table's name and players pass the API's text check (stored before it
+    existed, or written by hand), so that no page or answer fails on them.
+
+    :raises StorageError: naming which text, never the text itself.
+    """
+    texts = [("name", table.config.get("name"), 60)] + [
+        (f"player {i + 1}'s name", n, 30) for i, n in enumerate(table.state.players)]
+    for what, text, limit in texts:
+        try:
+            clean_text(text if isinstance(text, str) else "", limit)
+        except ValueError as e:
+            raise StorageError(f"table {table.id!r}: its stored {what} cannot be shown "
+                               f"({e})") from None
 
 
 class TableService:
@@ -192,6 +210,7 @@ class TableService:
                                    "the game") from e
         if not isinstance(row.config.get("places"), list):
             raise StorageError(f"table {table_id!r}: its stored build places are damaged")
+        _check_stored_names(table)
         table.sources = self._sources(row.config)
         try:
             if table.config.get("demo") and table.demo_rounds:
@@ -199,7 +218,12 @@ class TableService:
                     self._show_demo_photos(table, table.demo_rounds - 1)
                 except CameraError as e:  # the folder changed: the camera says so itself
                     log.warning("demo table %r: %s", table_id, e)
-            table_view(table)  # the table can be shown, else it is set aside
+            # the table can be shown (as UTF-8 too), else it is set aside
+            try:
+                json.dumps(table_view(table), ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise StorageError(f"table {table_id!r}: its stored settings hold text that "
+                                   "cannot be shown") from None
         except BaseException:
             for src in table.sources:
                 src.stop()
@@ -278,7 +302,7 @@ class TableService:
             raise DamagedTableError(f"table {table_id!r} cannot be played: "
                                     f"{self.damaged[table_id]}")
         if table is None:
-            raise UnknownTableError(f"no table {table_id!r}; check the link")
+            raise UnknownTableError(f"no table {shown(table_id)}; check the link")
         return table
 
     def check_secret(self, table_id: str, secret: str | None) -> None:
@@ -521,7 +545,7 @@ class TableService:
         known = {s.photo for s in table.shots.values()} | {
             s.overlay for s in table.shots.values() if s.overlay}
         if name not in known:
-            raise UnknownTableError(f"no photo {name!r} at table {table_id!r}")
+            raise UnknownTableError(f"no photo {shown(name)} at table {table_id!r}")
         return self._photo_dir(table) / name
 
     def preview(self, table_id: str, place: int) -> bytes:
@@ -564,7 +588,7 @@ class TableService:
         return [{"id": t.id, "name": t.name, "players": list(t.state.players),
                  "phase": t.state.phase, "demo": bool(t.config.get("demo")), "damaged": None}
                 for t in self.tables.values()] + [
-                {"id": tid, "name": tid, "players": [], "phase": "damaged", "demo": False,
+                {"id": tid, "name": tid[:60], "players": [], "phase": "damaged", "demo": False,
                  "damaged": why} for tid, why in self.damaged.items()]
 
     def health(self) -> dict[str, Any]:
