@@ -222,7 +222,7 @@ class FolderSource(FrameSource):
             return self.files[self._index] if self.files else None
 
     def latest(self) -> Frame | None:
-        import cv2
+        from referee.vision.photo import MAX_PIXELS, PhotoError, decode_photo
 
         with self._lock:
             self._revive()
@@ -235,10 +235,12 @@ class FolderSource(FrameSource):
                 except OSError:
                     self._fail(f"photo {path.name!r} in folder {self.label!r} cannot be read")
                     return None
-                img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-                if img is None:
+                try:  # the same size and format checks as an uploaded photo
+                    img = decode_photo(data)
+                except PhotoError:
                     self._fail(f"photo {path.name!r} in folder {self.label!r} is not a "
-                               "readable image")
+                               "readable image of at most "
+                               f"{MAX_PIXELS // 1_000_000} megapixels")
                     return None
                 self._cache = Frame(img, time.time(), path.stem, data)
             return self._cache

@@ -65,6 +65,7 @@ def status_of(e: RefereeError) -> int:
     names = {c.__name__ for c in type(e).__mro__}
     for name, code in (("UnknownTableError", 404), ("MissingSecretError", 401),
                        ("WrongSecretError", 403), ("UploadTooLargeError", 413),
+                       ("PhotoTooLargeError", 413),
                        ("UnsupportedPhotoError", 415), ("PhotoError", 415),
                        ("ConflictError", 409), ("IllegalCommandError", 409),
                        ("StorageError", 503)):
