@@ -54,7 +54,7 @@ from referee.server.schemas import TableCreate
 from referee.server.settings import Settings
 from referee.server.stations import describe, station_path
 from referee.server.storage import EventStore, StorageError
-from referee.server.table import JUDGE_FAILED, Table, table_view
+from referee.server.table import JUDGE_FAILED, STALE, Table, table_view
 from referee.server.text import clean_text, shown
 from referee.server.uploads import check_photo_bytes
 from referee.tuki import game
@@ -105,6 +105,8 @@ class TableService:
         self.damaged: dict[str, str] = {}  # table id -> why it is set aside (plain words)
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge")
+        # waits (at most the stale limit) for a camera's first frame after a "done"
+        self._capture_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="capture")
 
     # ---- life cycle -----------------------------------------------------------------------
 
@@ -128,6 +130,7 @@ class TableService:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._capture_pool.shutdown(wait=False, cancel_futures=True)
         for t in self.tables.values():
             for s in t.sources:
                 s.stop()
@@ -167,7 +170,8 @@ class TableService:
             if spec.get("kind") == "folder":
                 spec["label"] = str(spec.get("path") or "")[:80]
                 spec["path"] = str(self.folder_path(spec.get("path")))
-            src = make_source(spec, self.settings.camera_retry_max_s)
+            src = make_source(spec, self.settings.camera_retry_max_s,
+                              self.settings.camera_stale_s)
             if strict and isinstance(src, FolderSource):
                 src.check()
         except Exception as e:
@@ -390,14 +394,20 @@ class TableService:
 
     def done(self, table_id: str, seat: int, upload: bytes | None,
              filename: str = "upload") -> int:
-        """A builder's "done" (or the photo of a build still awaiting one): freeze, store,
-        judge in the background.
+        """A builder's "done" (or the photo of a build still awaiting one): stored at once, in
+        its time order; the build is judged on the photo sent with it, else on its camera's
+        first frame captured after this moment (a folder's photo at once). A camera that gives
+        none within the stale limit (stalled or dead) leaves the place asking for a photo,
+        with the reason `camera:stale`. When the round ends with one builder still building,
+        that builder's frame is taken the same way, from the same moment.
 
         :raises IllegalCommandError: the rules refuse it; UnsupportedPhotoError / PhotoError:
-            a bad upload; ConflictError: the camera has no frame.
+            a bad upload; ConflictError: a phone place without a photo, or a photo already
+            being taken.
         """
         table = self.get(table_id)
         frame = self._upload_frame(upload, filename) if upload else None
+        pressed = time.time()
         with table.lock:
             st = table.state
             b = st.builder(seat) if 0 <= seat < len(st.players) else None
@@ -405,27 +415,91 @@ class TableService:
             shot = table.shots.get((rnd, seat))
             late = (b is not None and b.status in ("done", "stopped") and b.verdict is None
                     and (shot is None or not shot.judging))
+            if late and frame is None and (rnd, seat) in table.capturing:
+                raise ConflictError(f"{st.players[seat]}'s camera is taking the photo now; "
+                                    "wait a moment")
             if late:  # the photo of a build that has no verdict yet (phone place, or retry)
                 items: list[tuple[str, dict[str, Any]]] = []
             else:
                 items = self._decide(table, game.Done(seat))
-            if frame is not None and b is not None:  # the phone is this place's camera
-                src = table.sources[b.place] if b.place < len(table.sources) else None
-                if isinstance(src, UploadSource):
-                    src.put(frame)
-            frame = frame or self._camera_frame(table, seat)
-            items = [("server:photo", self._save(table, rnd, seat, frame))] + items
-            for kind, data in list(items):
-                if kind == "round_closed":  # the last builder's frame, at the same moment
-                    last = data["last"]
-                    f = self._camera_frame(table, last, required=False)
-                    if f is not None:
-                        items.append(("server:photo", self._save(table, rnd, last, f)))
-            seq = self._commit(table, items)
-            for kind, data in items:
-                if kind == "server:photo":
-                    self._queue_judging(table, rnd, data["player"])
+            seats = [seat] + [d["last"] for k, d in items if k == "round_closed"]
+            notes: list[tuple[str, dict[str, Any]]] = []
+            after: list[int] = []  # seats whose frame a live camera gives after `pressed`
+            for i, s in enumerate(seats):
+                src = self._place_source(table, s)
+                if i == 0 and frame is not None:  # the photo sent with "done"
+                    if isinstance(src, UploadSource):  # the phone is this place's camera
+                        src.put(frame)
+                    notes.append(("server:photo", self._save(table, rnd, s, frame)))
+                elif isinstance(src, UploadSource):  # a phone place: its Photo button
+                    if i == 0:
+                        raise ConflictError(f"no photo for {st.players[s]}'s place; send a "
+                                            "photo from the phone")
+                elif src is not None and src.still and (now := src.latest()) is not None:
+                    notes.append(("server:photo", self._save(table, rnd, s, now)))
+                elif src is not None and not src.still and src.status().state != "dead":
+                    after.append(s)
+                else:  # a dead camera: the done counts, the place asks for a photo
+                    notes.append(("server:no_photo", self._no_photo(rnd, s, src)))
+            # the photo sent or frozen at "done" comes first, as it was taken first
+            first = [n for n in notes[:1] if n[0] == "server:photo" and n[1]["player"] == seat]
+            items = first + items + notes[len(first):]
+            for s in after:
+                table.capturing.add((rnd, s))
+            try:
+                seq = self._commit(table, items)
+            except BaseException:
+                for s in after:
+                    table.capturing.discard((rnd, s))
+                raise
+        for kind, data in items:
+            if kind == "server:photo":
+                self._queue_judging(table, rnd, data["player"])
+        for s in after:
+            self._capture_pool.submit(self._capture_after, table, rnd, s, pressed)
         return seq
+
+    def _place_source(self, table: Table, seat: int) -> FrameSource | None:
+        """The camera of the place this round gave the builder (None: no such place)."""
+        b = table.state.builder(seat)
+        place = b.place if b is not None else None
+        if place is None or not 0 <= place < len(table.sources):
+            return None
+        return table.sources[place]
+
+    def _no_photo(self, rnd: int, seat: int, src: FrameSource | None) -> dict[str, Any]:
+        """The note of a place whose camera gave no frame after "done": it asks for a photo."""
+        detail = src.status().detail if src is not None else "no camera"
+        return {"round": rnd, "player": seat, "reason": STALE, "camera": detail[:200]}
+
+    def _capture_after(self, table: Table, rnd: int, seat: int, pressed: float) -> None:
+        """Freeze the first frame the seat's camera captures after `pressed` (at most the
+        stale limit later) and judge it; none: the place asks for a photo (`camera:stale`)."""
+        src = self._place_source(table, seat)
+        f = (src.frame_after(pressed, self.settings.camera_stale_s)
+             if src is not None else None)
+        try:
+            with table.lock:
+                b = table.state.builder(seat)
+                shot = table.shots.get((rnd, seat))
+                if (table.state.round_no != rnd or b is None or b.verdict is not None
+                        or (shot is not None and shot.judging)):
+                    return  # the round moved on, or a photo came from the phone meanwhile
+                if f is None:
+                    self._commit(table, [("server:no_photo", self._no_photo(rnd, seat, src))])
+                    return
+                note = self._save(table, rnd, seat, f) | {"taken_at": f.taken_at,
+                                                          "asked_at": pressed}
+                self._commit(table, [("server:photo", note)])
+        except Exception:  # e.g. the server stops meanwhile; the done itself is stored
+            log.exception("table %r: round %d, seat %d: the camera's photo was not stored",
+                          table.id, rnd, seat)
+            return
+        finally:
+            with table.lock:
+                table.capturing.discard((rnd, seat))
+            self.hub.publish(table.id, table.seq)
+        self._queue_judging(table, rnd, seat)
 
     def decide(self, table_id: str, seat: int, correct: bool, by: int | None = None) -> int:
         """The lookout's decision on an unsure build (`by` defaults to the lookout; for the
@@ -451,17 +525,6 @@ class TableService:
         check_photo_bytes(data, filename)
         image = judging.decode(data)
         return Frame(image, time.time(), "upload", data)
-
-    def _camera_frame(self, table: Table, seat: int, required: bool = True) -> Frame | None:
-        b = table.state.builder(seat)  # the place this round gave the builder
-        place = b.place if b is not None else None
-        src = table.sources[place] if place is not None and place < len(table.sources) else None
-        frame = src.latest() if src is not None else None
-        if frame is None and required:
-            why = ("send a photo from the phone" if isinstance(src, UploadSource)
-                   else f"the camera says: {src.status().detail if src else 'none'}")
-            raise ConflictError(f"no frame for {table.state.players[seat]}'s place; {why}")
-        return frame
 
     def _photo_dir(self, table: Table) -> Path:
         d = self.settings.photos_dir / table.id
