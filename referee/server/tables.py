@@ -479,7 +479,8 @@ class TableService:
         f = (src.frame_after(pressed, self.settings.camera_stale_s)
              if src is not None else None)
         try:
-            with table.lock:
+            with table.lock:  # the view never sees the note and "judging" together
+                table.capturing.discard((rnd, seat))
                 b = table.state.builder(seat)
                 shot = table.shots.get((rnd, seat))
                 if (table.state.round_no != rnd or b is None or b.verdict is not None
@@ -496,9 +497,7 @@ class TableService:
                           table.id, rnd, seat)
             return
         finally:
-            with table.lock:
-                table.capturing.discard((rnd, seat))
-            self.hub.publish(table.id, table.seq)
+            self.hub.publish(table.id, table.seq)  # also when nothing was stored
         self._queue_judging(table, rnd, seat)
 
     def decide(self, table_id: str, seat: int, correct: bool, by: int | None = None) -> int:
