@@ -78,6 +78,33 @@ def _plain(text: str, *folders: Path) -> str:
     return text
 
 
+def sync_dir(path: Path) -> None:
+    """Make a folder's entries (a rename, a new file or folder in it) durable."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_synced(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write a file whole or not at all: a temporary file, synced, renamed over `path`, and
+    the folder synced so that the rename survives a power cut."""
+    tmp = path.with_name(path.name + ".part")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    sync_dir(path.parent)
+
+
 def _check_stored_names(table: Table) -> None:
     """The stored table's name and players pass the API's text check (stored before it
     existed, or written by hand), so that no page or answer fails on them.
@@ -115,18 +142,43 @@ class TableService:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = EventStore(self.settings.db_path)
         for table_id in self.store.table_ids():
+            if self.store.drop_unfinished(table_id):  # a row without game_started
+                log.warning("table %r was never finished being made (a crash); removed",
+                            table_id)
+                continue
             try:
                 self._load(table_id)
             except Exception as e:  # one damaged table must not keep the others offline
                 self._set_aside(table_id, e)
-        if self.settings.demo and DEMO_ID not in self.tables and DEMO_ID not in self.damaged:
-            secret = secrets.token_urlsafe(24)
-            self._create(DEMO_ID, TableCreate(**demo_mod.table_spec()), secret)
-            path = self.settings.data_dir / "demo-secret.txt"
-            path.write_text(secret + "\n", encoding="utf-8")
-            path.chmod(0o600)
+        if self.settings.demo and DEMO_ID not in self.damaged:
+            self._demo_table()
         for table in self.tables.values():
             self._resume_judging(table)
+
+    def _demo_table(self) -> None:
+        """Make the demo table, or give it a new secret when its secret file is lost (or
+        does not match). The file is written (and synced) before the database changes, so a
+        crash in between leaves a file that the next start replaces, never a demo table whose
+        secret nobody has."""
+        assert self.store is not None
+        path = self.settings.data_dir / "demo-secret.txt"
+        table = self.tables.get(DEMO_ID)
+        if table is not None:
+            try:
+                known = path.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                known = ""
+            if known and hmac.compare_digest(_hash(known), table.admin_hash):
+                return
+        secret = secrets.token_urlsafe(24)
+        write_synced(path, (secret + "\n").encode(), mode=0o600)
+        if table is None:
+            self._create(DEMO_ID, TableCreate(**demo_mod.table_spec()), secret)
+        else:
+            log.warning("the demo table's secret file was missing or did not match; the demo "
+                        "table has a new secret (%s)", path.name)
+            self.store.set_admin_hash(DEMO_ID, _hash(secret))
+            table.admin_hash = _hash(secret)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -267,16 +319,19 @@ class TableService:
         except game.IllegalCommandError as e:
             raise TableSetupError(str(e)) from e
         sources = self._sources(config, strict=True)
-        try:
-            self.store.create_table(table_id, config, _hash(secret))
+        try:  # the row, the secret's hash and game_started: one transaction
+            stored = self.store.create_table(table_id, config, _hash(secret),
+                                             [(e.kind, e.data) for e in events])
         except BaseException:
             for src in sources:
                 src.stop()
             raise
         table = Table(table_id, config, _hash(secret), sources)
+        for ev in stored:
+            table.fold(ev)
         with self._lock:
             self.tables[table_id] = table
-        self._commit(table, [(e.kind, e.data) for e in events])
+        self.hub.publish(table_id, table.seq)
 
     def _check_station(self, station_id: str, level: str) -> None:
         """:raises UnknownStationError: no such station; TableSetupError: its profile does not
@@ -527,16 +582,14 @@ class TableService:
 
     def _photo_dir(self, table: Table) -> Path:
         d = self.settings.photos_dir / table.id
-        d.mkdir(parents=True, exist_ok=True)
+        if not d.is_dir():  # made, and its name made durable in its parents
+            d.mkdir(parents=True, exist_ok=True)
+            sync_dir(d.parent)
+            sync_dir(d.parent.parent)
         return d
 
     def _write(self, path: Path, data: bytes) -> None:
-        tmp = path.with_suffix(".part")
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        tmp.replace(path)
+        write_synced(path, data)
 
     def _save(self, table: Table, rnd: int, seat: int, frame: Frame) -> dict[str, Any]:
         import cv2
