@@ -87,12 +87,16 @@ _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """The largest frame size among the SOF markers before the first scan (SOS)."""
+    """The largest frame size among the SOF markers before the first scan (SOS). Bytes that
+    are no marker are skipped up to the next 0xFF, as libjpeg does."""
     best: tuple[int, int] | None = None
     i = 2
     while i + 4 <= len(data):
         if data[i] != 0xFF:
-            return best
+            i = data.find(b"\xff", i)
+            if i < 0:
+                return best
+            continue
         marker = data[i + 1]
         if marker == 0xFF:  # fill bytes
             i += 1

@@ -73,6 +73,18 @@ def test_a_jpeg_that_declares_too_many_pixels_is_refused():
         decode_photo(bytes(data))
 
 
+def test_a_jpeg_with_stray_bytes_before_its_frame_header_is_still_measured():
+    """libjpeg skips bytes that are no marker (and decodes); so does the size check."""
+    data = _encoded("JPEG", (16, 16))
+    i = data.index(b"\xff\xc0")
+    stray = data[:i] + b"junk" + data[i:]
+    assert header_size(stray) == (16, 16)
+    big = bytearray(stray)
+    big[i + 4 + 5:i + 4 + 9] = struct.pack(">HH", 9000, 9000)
+    with pytest.raises(PhotoTooLargeError):
+        decode_photo(bytes(big))
+
+
 def test_formats_whose_size_is_not_read_are_not_decoded():
     buf = io.BytesIO()
     Image.new("RGB", (8, 8)).save(buf, "TIFF")  # OpenCV would decode it, unchecked
