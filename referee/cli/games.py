@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import typer
@@ -14,8 +15,13 @@ from referee.games.engine import GAMES, RulesError, get_game, make_bot
 console = Console()
 rules_app = typer.Typer(no_args_is_help=True, help="Rules tools: scenario files and scoring.")
 
+# a positional argument may start with "-" (a box "-2 5 5 9 / ...", a file "-old.json"):
+# it is taken as the argument and checked there, never read as an unknown option
+DASH_SAFE = {"ignore_unknown_options": True}
+_NEGATIVE = re.compile(r"(?:^|[\s,/])-\s*\d")
 
-@rules_app.command("check")
+
+@rules_app.command("check", context_settings=DASH_SAFE)
 def rules_check(files: list[Path] = typer.Argument(..., help="Scenario JSON files or folders "
                                                   "of them.")) -> None:
     """Run scenario files; print PASS/FAIL per file and the counts. Exit 1 if any fails."""
@@ -37,7 +43,7 @@ def rules_check(files: list[Path] = typer.Argument(..., help="Scenario JSON file
         raise typer.Exit(1)
 
 
-@rules_app.command("score")
+@rules_app.command("score", context_settings=DASH_SAFE)
 def rules_score(game: str = typer.Argument(..., help="The game; only tukki is scored so far."),
                 box: str = typer.Argument(..., help='A Tukki Tukki box, top row / bottom row, '
                                           'e.g. "5 5 P 9 / 5 5 7 9".'),
@@ -49,6 +55,10 @@ def rules_score(game: str = typer.Argument(..., help="The game; only tukki is sc
         raise RulesError(f"rules score knows only tukki, not {game!r}")
     from referee.games.tukki.scoring import parse_box, score_box
 
+    if _NEGATIVE.search(box):
+        shown = box if len(box) <= 60 else box[:60] + "…"
+        raise RulesError(f"box {shown!r}: Tukki Tukki has no negative cards; each card is "
+                         "0 to 12, or P for a parrot")
     result = score_box(parse_box(box))
     if as_json:
         print(json.dumps(result.to_dict()))

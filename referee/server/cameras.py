@@ -9,11 +9,17 @@ Sources:
 - `UploadSource`: the last photo uploaded from the phone;
 - `BrokenSource`: a camera whose description cannot be used, dead for good.
 
-Each live source (capture, Pi) reads in its own daemon thread and keeps only the newest frame;
-a camera that fails is marked dead and retried with exponential backoff (1 s doubling up to
-`retry_max_s`); a folder that is gone is looked at again on the same schedule. No request
-ever waits on a camera. A dead camera's `detail` is plain words (a `RefereeError`'s message),
-never an exception's dump.
+Each live source (capture, Pi) reads in its own daemon thread and keeps only the newest frame,
+stamped with the time it was captured; a camera that fails is marked dead and retried with
+exponential backoff (1 s doubling up to `retry_max_s`); a folder that is gone is looked at
+again on the same schedule. No request ever waits on a camera. A dead camera's `detail` is
+plain words (a `RefereeError`'s message), never an exception's dump.
+
+A live source whose newest frame is older than `stale_s` (a stream that sent a frame and then
+stalled) is "stalled": it hands out no frame, and the stream is opened again (a network
+stream is opened with a read timeout of `stale_s`, so a stalled read ends). `frame_after(t)`
+waits for the first frame captured after `t`, which is what a "done" is judged on. Folder and
+upload sources are still sources (`still`): their picture does not age, and they never stall.
 """
 
 from __future__ import annotations
@@ -52,8 +58,9 @@ class Frame:
 
 @dataclass(frozen=True)
 class SourceStatus:
-    """state: "live" (frames coming), "waiting" (no frame yet), "dead" (failed; retrying),
-    "idle" (an upload source before its first photo). detail: plain words; retry_in_s: seconds
+    """state: "live" (frames coming), "waiting" (no frame yet), "stalled" (a live camera whose
+    newest frame is too old; reconnecting), "dead" (failed; retrying), "idle" (an upload
+    source before its first photo). detail: plain words; retry_in_s: seconds
     to the next attempt when dead."""
 
     kind: str
@@ -71,6 +78,7 @@ class FrameSource(ABC):
     """A camera: `start()` once, then `latest()` and `status()` at will, `stop()` at the end."""
 
     kind: str = "source"
+    still: bool = True  # a picture that does not age (a folder, an upload); never stalls
 
     def start(self) -> None:
         """Begin reading (live sources start their thread)."""
@@ -86,6 +94,11 @@ class FrameSource(ABC):
 
     @abstractmethod
     def status(self) -> SourceStatus: ...
+
+    def frame_after(self, t: float, timeout_s: float) -> Frame | None:
+        """The first frame captured after Unix time `t`, waiting at most `timeout_s`; a still
+        source's picture counts as captured now (it does not wait)."""
+        return self.latest()
 
 
 class UploadSource(FrameSource):
@@ -222,7 +235,7 @@ class FolderSource(FrameSource):
             return self.files[self._index] if self.files else None
 
     def latest(self) -> Frame | None:
-        import cv2
+        from referee.vision.photo import MAX_PIXELS, PhotoError, decode_photo
 
         with self._lock:
             self._revive()
@@ -235,10 +248,12 @@ class FolderSource(FrameSource):
                 except OSError:
                     self._fail(f"photo {path.name!r} in folder {self.label!r} cannot be read")
                     return None
-                img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-                if img is None:
+                try:  # the same size and format checks as an uploaded photo
+                    img = decode_photo(data)
+                except PhotoError:
                     self._fail(f"photo {path.name!r} in folder {self.label!r} is not a "
-                               "readable image")
+                               "readable image of at most "
+                               f"{MAX_PIXELS // 1_000_000} megapixels")
                     return None
                 self._cache = Frame(img, time.time(), path.stem, data)
             return self._cache
@@ -255,12 +270,20 @@ class FolderSource(FrameSource):
 
 
 class ThreadedSource(FrameSource):
-    """A live camera read in its own thread; subclasses give `_open`, `_read`, `_close`."""
+    """A live camera read in its own thread; subclasses give `_open`, `_read`, `_close`.
 
-    def __init__(self, retry_max_s: float = 30.0, retry_first_s: float = 1.0) -> None:
+    stale_s: a frame older than this is not handed out, and the camera shows "stalled".
+    """
+
+    still = False
+
+    def __init__(self, retry_max_s: float = 30.0, retry_first_s: float = 1.0,
+                 stale_s: float = 2.0) -> None:
         self.retry_max_s = retry_max_s
         self.retry_first_s = retry_first_s
+        self.stale_s = stale_s
         self._frame: Frame | None = None
+        self._new_frame = threading.Condition()
         self._state = "waiting"
         self._detail = "starting"
         self._retry_at: float | None = None
@@ -298,16 +321,21 @@ class ThreadedSource(FrameSource):
                     img = self._read()
                     if img is None:
                         raise CameraError("the camera gave no frame")
-                    self._frame = Frame(img, time.time(), "camera")
-                    self._state, self._detail = "live", ""
+                    with self._new_frame:  # stamped with its capture time
+                        self._frame = Frame(img, time.time(), "camera")
+                        self._state, self._detail = "live", ""
+                        self._new_frame.notify_all()
                     delay = self.retry_first_s
             except Exception as e:  # any failure of a device: mark dead, back off, retry
                 # users see plain words: a CameraError's own, else a sentence; the rest is
                 # for the server's log
                 detail = str(e) if isinstance(e, RefereeError) else "the camera failed"
+                state = "dead"
+                if self._state == "live" and self._stale(time.time()):
+                    state, detail = "stalled", self._stalled_detail()
                 if detail != self._detail:
                     log.warning("camera %s: %s", self.kind, e)
-                self._state, self._detail = "dead", detail
+                self._state, self._detail = state, detail
                 self._frame = None  # never hand out a frame from before the failure
             finally:
                 try:
@@ -320,15 +348,40 @@ class ThreadedSource(FrameSource):
             self._stop.wait(delay)
             delay = min(delay * 2, self.retry_max_s)
 
+    def _stale(self, now: float) -> bool:
+        f = self._frame
+        return f is not None and now - f.taken_at > self.stale_s
+
+    def _stalled_detail(self) -> str:
+        return f"no new picture for over {self.stale_s:g} s; reconnecting"
+
     def latest(self) -> Frame | None:
-        return self._frame
+        """The newest frame, unless it is older than `stale_s` (a stalled stream)."""
+        f = self._frame
+        return None if f is None or time.time() - f.taken_at > self.stale_s else f
+
+    def frame_after(self, t: float, timeout_s: float) -> Frame | None:
+        end = time.time() + timeout_s
+        with self._new_frame:
+            while True:
+                f = self._frame
+                if f is not None and f.taken_at > t:
+                    return f
+                left = end - time.time()
+                if left <= 0 or self._stop.is_set():
+                    return None
+                self._new_frame.wait(left)
 
     def status(self) -> SourceStatus:
+        now = time.time()
+        state, detail = self._state, self._detail
+        if state == "live" and self._stale(now):  # before the stalled read gives up
+            state, detail = "stalled", self._stalled_detail()
         retry = None
-        if self._state == "dead" and self._retry_at is not None:
-            retry = round(max(0.0, self._retry_at - time.time()), 1)
+        if state in ("dead", "stalled") and self._retry_at is not None:
+            retry = round(max(0.0, self._retry_at - now), 1)
         last = self._frame.taken_at if self._frame else None
-        return SourceStatus(self.kind, self._state, self._detail, last, retry)
+        return SourceStatus(self.kind, state, detail, last, retry)
 
 
 class CaptureSource(ThreadedSource):
@@ -346,7 +399,15 @@ class CaptureSource(ThreadedSource):
     def _open(self) -> None:
         import cv2
 
-        self._cap = cv2.VideoCapture(self.spec)
+        if isinstance(self.spec, str) and "://" in self.spec:
+            # a network stream: a read that waits longer than the stale limit ends, so that
+            # a stalled stream is opened again instead of hanging (FFmpeg backend)
+            ms = max(100, int(self.stale_s * 1000))
+            self._cap = cv2.VideoCapture(self.spec, cv2.CAP_ANY, [
+                cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, max(ms, 5000),
+                cv2.CAP_PROP_READ_TIMEOUT_MSEC, ms])
+        else:
+            self._cap = cv2.VideoCapture(self.spec)
         if not self._cap.isOpened():
             raise CameraError(f"cannot open camera {self.spec!r}")
         # a video file plays at its own pace and loops, like a camera that never ends
@@ -427,7 +488,8 @@ class PiCameraSource(ThreadedSource):
             self._cam = None
 
 
-def make_source(spec: dict[str, Any], retry_max_s: float = 30.0) -> FrameSource:
+def make_source(spec: dict[str, Any], retry_max_s: float = 30.0,
+                stale_s: float = 2.0) -> FrameSource:
     """A source from its description: {"kind": "upload"} | {"kind": "folder", "path": ...,
     "label": how users see it} |
     {"kind": "capture", "device": "0" or a file or URL} | {"kind": "picamera", "format": ...}.
@@ -445,10 +507,11 @@ def make_source(spec: dict[str, Any], retry_max_s: float = 30.0) -> FrameSource:
     if kind == "capture":
         if "device" not in spec or str(spec["device"]).strip() == "":
             raise CameraError(f"a capture camera needs a device index, file or URL: {spec!r}")
-        return CaptureSource(spec["device"], retry_max_s=retry_max_s)
+        return CaptureSource(spec["device"], retry_max_s=retry_max_s, stale_s=stale_s)
     if kind == "picamera":
         size = tuple(spec.get("size", (1280, 720)))
         return PiCameraSource(size=(int(size[0]), int(size[1])),
-                              fmt=spec.get("format", "RGB888"), retry_max_s=retry_max_s)
+                              fmt=spec.get("format", "RGB888"), retry_max_s=retry_max_s,
+                              stale_s=stale_s)
     raise CameraError(f"unknown camera kind {kind!r}; expected upload, folder, capture or "
                       "picamera")

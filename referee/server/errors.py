@@ -65,6 +65,7 @@ def status_of(e: RefereeError) -> int:
     names = {c.__name__ for c in type(e).__mro__}
     for name, code in (("UnknownTableError", 404), ("MissingSecretError", 401),
                        ("WrongSecretError", 403), ("UploadTooLargeError", 413),
+                       ("PhotoTooLargeError", 413),
                        ("UnsupportedPhotoError", 415), ("PhotoError", 415),
                        ("ConflictError", 409), ("IllegalCommandError", 409),
                        ("StorageError", 503)):
@@ -78,9 +79,14 @@ def validation_problems(e: RequestValidationError) -> list[dict[str, object]]:
     request may be megabytes; echoing it back helps nobody)."""
     out = []
     for err in e.errors()[:_MAX_PROBLEMS]:
-        loc = [x if isinstance(x, int) else str(x)[:60] for x in err.get("loc", ())]
-        out.append({"loc": loc, "msg": str(err.get("msg", "not valid"))[:_MAX_MSG]})
+        loc = [x if isinstance(x, int) else _encodable(str(x)[:60]) for x in err.get("loc", ())]
+        out.append({"loc": loc, "msg": _encodable(str(err.get("msg", "not valid"))[:_MAX_MSG])})
     return out
+
+
+def _encodable(text: str) -> str:
+    """Text an answer can carry: a lone surrogate (a JSON key may hold one) becomes "?"."""
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def install(app: FastAPI) -> None:

@@ -6,7 +6,18 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from referee.server.text import Name, Text, name_key
+
 Language = Literal["en", "fa", "he", "ar"]
+
+# every text field is one of these: well-formed, NFC, visible, no controls (referee.server.text)
+TableName = Text(60)
+StationId = Text(100)
+CameraText = Text(500)
+CameraFormat = Text(16)
+CardId = Text(40)
+Grid = Text(400, multiline=True)
+DieText = Text(20)
 
 
 class CameraIn(BaseModel):
@@ -15,16 +26,16 @@ class CameraIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     kind: Literal["upload", "capture", "folder", "picamera"] = "upload"
-    device: str | None = Field(None, max_length=500)
-    path: str | None = Field(None, max_length=500)
-    format: str | None = Field(None, max_length=16)
+    device: CameraText | None = None
+    path: CameraText | None = None
+    format: CameraFormat | None = None
 
 
 class PlaceIn(BaseModel):
     """A build place: its station profile (an id from GET /api/stations) and its camera."""
 
     model_config = ConfigDict(extra="forbid")
-    station: str = Field(..., min_length=1, max_length=100)
+    station: StationId
     camera: CameraIn = CameraIn()
 
 
@@ -33,8 +44,8 @@ class TableCreate(BaseModel):
     3), the table's language, and who is lookout in round 1 (a seat, default 0)."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str = Field("Tuki", min_length=1, max_length=60)
-    players: list[str] = Field(..., min_length=2, max_length=4)
+    name: TableName = "Tuki"
+    players: list[Name] = Field(..., min_length=2, max_length=4)
     level: Literal["normal", "advanced"] = "normal"
     language: Language = "en"
     places: list[PlaceIn] = Field(..., min_length=1, max_length=3)
@@ -42,12 +53,14 @@ class TableCreate(BaseModel):
 
     @field_validator("players")
     @classmethod
-    def _names(cls, v: list[str]) -> list[str]:
-        names = [n.strip() for n in v]
-        if any(not n or len(n) > 30 for n in names):
-            raise ValueError("each player needs a name of 1 to 30 characters")
-        if len(set(names)) != len(names):
-            raise ValueError(f"player names must differ: {names}")
+    def _names(cls, names: list[str]) -> list[str]:
+        """Names differ after normalising: "Ava" and "ava", or "é" typed two ways, are one."""
+        seen: dict[str, int] = {}
+        for i, n in enumerate(names):
+            if name_key(n) in seen:
+                raise ValueError(f"player names must differ: names {seen[name_key(n)] + 1} "
+                                 f"and {i + 1} are the same name")
+            seen[name_key(n)] = i
         return names
 
 
@@ -64,9 +77,9 @@ class RoundStart(BaseModel):
     """A round's card (a deck id, or a grid typed as rows) and the rolled die face."""
 
     model_config = ConfigDict(extra="forbid")
-    card_id: str | None = Field(None, max_length=40)
-    grid: str | None = Field(None, max_length=400)
-    die: str = Field(..., max_length=20, examples=["fish+white"])
+    card_id: CardId | None = None
+    grid: Grid | None = None
+    die: DieText = Field(..., examples=["fish+white"])
 
 
 class Decision(BaseModel):

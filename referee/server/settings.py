@@ -7,6 +7,8 @@ REFEREE_DATA: the data folder (SQLite database, frozen photos); default ./data.
 REFEREE_HOST / REFEREE_PORT: where `referee serve` listens; default 0.0.0.0:8000.
 REFEREE_DEMO: "0" turns the demo table off; default on.
 REFEREE_MAX_UPLOAD_MB: the largest photo accepted, in MB; default 15.
+REFEREE_CAMERA_STALE_S: a live camera whose newest frame is older than this many seconds is
+  stalled; a "done" waits this long for a frame captured after it; default 2.
 """
 
 from __future__ import annotations
@@ -46,6 +48,18 @@ def _megabytes(text: str, name: str = "REFEREE_MAX_UPLOAD_MB") -> int:
     return int(mb * 1024 * 1024)
 
 
+def _seconds(text: str, name: str = "REFEREE_CAMERA_STALE_S") -> float:
+    """:raises SettingsError: not a number of seconds above 0 (at most 60)."""
+    try:
+        s = float(str(text).strip())
+    except ValueError:
+        s = -1.0
+    if not 0 < s <= 60:  # also refuses nan and inf
+        raise SettingsError(f"{name} must be a number of seconds above 0 and at most 60 "
+                            f"(e.g. 2); got {text!r}")
+    return s
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the app needs to start; `from_env()` reads the environment."""
@@ -56,6 +70,7 @@ class Settings:
     demo: bool = True
     max_upload_bytes: int = 15 * 1024 * 1024
     camera_retry_max_s: float = 30.0
+    camera_stale_s: float = 2.0  # a live camera's newest frame older than this is stalled
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -71,6 +86,7 @@ class Settings:
         else:
             values["port"] = _port(str(overrides["port"]), "--port")
         values["max_upload_bytes"] = _megabytes(env.get("REFEREE_MAX_UPLOAD_MB", "15"))
+        values["camera_stale_s"] = _seconds(env.get("REFEREE_CAMERA_STALE_S", "2"))
         values.update({k: v for k, v in overrides.items() if v is not None and k != "port"})
         return cls(**values)  # type: ignore[arg-type]
 

@@ -1,10 +1,11 @@
-"""The SQLite event store: tables and their events, one transaction per event (WAL).
+"""The SQLite event store: tables and their events, one transaction per command (WAL).
 
 Nothing is kept only in memory: a table's state is rebuilt by replaying its events, so a crash
 or power cut mid-game loses at most the request in flight. The events of one command (a
 "done" and the round end it causes, say) are stored in one transaction, so a replay never
-sees half a command. `synchronous=FULL` makes every
-committed event durable before the request that made it returns.
+sees half a command; a table's row, its secret's hash and its `game_started` are stored in
+one transaction too, so no crash leaves a table that nobody controls. `synchronous=FULL`
+makes every committed event durable before the request that made it returns.
 
 Schema:
   tables(id, created_at, config JSON, admin_hash)   admin_hash = sha256 hex of the secret
@@ -17,6 +18,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,7 +67,7 @@ class StoredTable:
 
 
 class EventStore:
-    """A thread-safe store over one SQLite file; every write is its own transaction."""
+    """A thread-safe store over one SQLite file; every write (a command) is one transaction."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -84,12 +86,60 @@ class EventStore:
         with self._lock:
             self._db.close()
 
-    def create_table(self, table_id: str, config: dict[str, Any], admin_hash: str) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute(
-                "INSERT INTO tables (id, created_at, config, admin_hash) VALUES (?, ?, ?, ?)",
-                (table_id, time.time(), json.dumps(config), admin_hash))
+    def create_table(self, table_id: str, config: dict[str, Any], admin_hash: str,
+                     items: Sequence[tuple[str, dict[str, Any]]] = ()) -> list[StoredEvent]:
+        """The table's row (with its secret's hash) and its first events (`game_started`), in
+        one transaction: a crash leaves the whole table or nothing. The stored events."""
+        bodies = [(kind, json.dumps(payload)) for kind, payload in items]
+        out: list[StoredEvent] = []
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                at = time.time()
+                self._db.execute(
+                    "INSERT INTO tables (id, created_at, config, admin_hash) "
+                    "VALUES (?, ?, ?, ?)", (table_id, at, json.dumps(config), admin_hash))
+                for seq, ((kind, body), (_, payload)) in enumerate(zip(bodies, items,
+                                                                       strict=True), 1):
+                    self._db.execute("INSERT INTO events (table_id, seq, at, kind, payload) "
+                                     "VALUES (?, ?, ?, ?, ?)", (table_id, seq, at, kind, body))
+                    out.append(StoredEvent(table_id, seq, at, kind, payload))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+        return out
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    def drop_unfinished(self, table_id: str) -> bool:
+        """Delete a table row that has no event (a creation cut short by a crash before
+        creations were one transaction; nobody was ever given its secret). Whether it did."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                cur = self._db.execute(
+                    "DELETE FROM tables WHERE id = ? AND NOT EXISTS "
+                    "(SELECT 1 FROM events WHERE table_id = ?)", (table_id, table_id))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+        return cur.rowcount > 0
+
+    def set_admin_hash(self, table_id: str, admin_hash: str) -> None:
+        """Give a table a new secret (its hash), in one transaction."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("UPDATE tables SET admin_hash = ? WHERE id = ?",
+                                 (admin_hash, table_id))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
 
     def table(self, table_id: str) -> StoredTable | None:
         """:raises StorageError: the table's stored row cannot be read back (damaged)."""
@@ -149,7 +199,7 @@ class EventStore:
                     out.append(StoredEvent(table_id, seq, at, kind, payload))
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
         return out
 

@@ -14,6 +14,8 @@ from referee.tuki.die import DieFace
 
 # what a builder sees when a photo could not be judged for a reason that is not theirs to fix
 JUDGE_FAILED = "This photo could not be judged; take another."
+# the reason a place asks for a photo: its camera gave no frame after "done" (WORLD.md §4)
+STALE = "camera:stale"
 
 
 @dataclass
@@ -41,6 +43,11 @@ class Table:
     outcome: dict[str, Any] = field(default_factory=dict)
     demo_rounds: int = 0
     previews: dict[int, tuple[float, bytes]] = field(default_factory=dict)  # place -> JPEG
+    # (round, seat) whose camera frame after "done" is awaited now (not stored: a restart
+    # leaves the place asking for a photo)
+    capturing: set[tuple[int, int]] = field(default_factory=set)
+    # (round, seat) -> why the place asks for a photo (`camera:stale`)
+    asks: dict[tuple[int, int], str] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -76,6 +83,8 @@ class Table:
             # notes stored before errors were kept plain may hold an exception's text
             error = str(p.get("error", "")) if p.get("plain") else JUDGE_FAILED
             self.shots[key].judging, self.shots[key].error = False, error or JUDGE_FAILED
+        elif k == "server:no_photo":
+            self.asks[key] = str(p.get("reason", STALE))
         elif k == "server:demo":
             self.demo_rounds += 1
 
@@ -98,7 +107,7 @@ def table_view(t: Table) -> dict[str, Any]:
                 state = "out"
             elif b.verdict is not None:
                 state = b.verdict.verdict
-            elif shot is not None and shot.judging:
+            elif (shot is not None and shot.judging) or (st.round_no, b.player) in t.capturing:
                 state = "judging"
             elif b.status == "building":
                 state = "building"
@@ -113,6 +122,8 @@ def table_view(t: Table) -> dict[str, Any]:
                 "photo": base + shot.photo if shot else None,
                 "overlay": base + shot.overlay if shot and shot.overlay else None,
                 "error": shot.error if shot else None,
+                # why the place asks for a photo (a code, shown in plain words)
+                "reason": None if shot else t.asks.get((st.round_no, b.player)),
                 "timings_ms": shot.timings_ms if shot else {}})
         face = DieFace.parse(st.die) if st.die else None
         status = "over" if st.phase in ("between", "ended") else st.phase

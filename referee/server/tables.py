@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import os
 import secrets
@@ -53,7 +54,8 @@ from referee.server.schemas import TableCreate
 from referee.server.settings import Settings
 from referee.server.stations import describe, station_path
 from referee.server.storage import EventStore, StorageError
-from referee.server.table import JUDGE_FAILED, Table, table_view
+from referee.server.table import JUDGE_FAILED, STALE, Table, table_view
+from referee.server.text import clean_text, shown
 from referee.server.uploads import check_photo_bytes
 from referee.tuki import game
 from referee.tuki.cards import Card, Deck, turn
@@ -76,6 +78,49 @@ def _plain(text: str, *folders: Path) -> str:
     return text
 
 
+def sync_dir(path: Path) -> None:
+    """Make a folder's entries (a rename, a new file or folder in it) durable."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_synced(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write a file whole or not at all: a temporary file, synced, renamed over `path`, and
+    the folder synced so that the rename survives a power cut."""
+    tmp = path.with_name(path.name + ".part")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    sync_dir(path.parent)
+
+
+def _check_stored_names(table: Table) -> None:
+    """The stored table's name and players pass the API's text check (stored before it
+    existed, or written by hand), so that no page or answer fails on them.
+
+    :raises StorageError: naming which text, never the text itself.
+    """
+    texts = [("name", table.config.get("name"), 60)] + [
+        (f"player {i + 1}'s name", n, 30) for i, n in enumerate(table.state.players)]
+    for what, text, limit in texts:
+        try:
+            clean_text(text if isinstance(text, str) else "", limit)
+        except ValueError as e:
+            raise StorageError(f"table {table.id!r}: its stored {what} cannot be shown "
+                               f"({e})") from None
+
+
 class TableService:
     """Every table of the server; thread-safe; each method is one user action."""
 
@@ -87,6 +132,8 @@ class TableService:
         self.damaged: dict[str, str] = {}  # table id -> why it is set aside (plain words)
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge")
+        # waits (at most the stale limit) for a camera's first frame after a "done"
+        self._capture_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="capture")
 
     # ---- life cycle -----------------------------------------------------------------------
 
@@ -95,21 +142,47 @@ class TableService:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = EventStore(self.settings.db_path)
         for table_id in self.store.table_ids():
+            if self.store.drop_unfinished(table_id):  # a row without game_started
+                log.warning("table %r was never finished being made (a crash); removed",
+                            table_id)
+                continue
             try:
                 self._load(table_id)
             except Exception as e:  # one damaged table must not keep the others offline
                 self._set_aside(table_id, e)
-        if self.settings.demo and DEMO_ID not in self.tables and DEMO_ID not in self.damaged:
-            secret = secrets.token_urlsafe(24)
-            self._create(DEMO_ID, TableCreate(**demo_mod.table_spec()), secret)
-            path = self.settings.data_dir / "demo-secret.txt"
-            path.write_text(secret + "\n", encoding="utf-8")
-            path.chmod(0o600)
+        if self.settings.demo and DEMO_ID not in self.damaged:
+            self._demo_table()
         for table in self.tables.values():
             self._resume_judging(table)
 
+    def _demo_table(self) -> None:
+        """Make the demo table, or give it a new secret when its secret file is lost (or
+        does not match). The file is written (and synced) before the database changes, so a
+        crash in between leaves a file that the next start replaces, never a demo table whose
+        secret nobody has."""
+        assert self.store is not None
+        path = self.settings.data_dir / "demo-secret.txt"
+        table = self.tables.get(DEMO_ID)
+        if table is not None:
+            try:
+                known = path.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                known = ""
+            if known and hmac.compare_digest(_hash(known), table.admin_hash):
+                return
+        secret = secrets.token_urlsafe(24)
+        write_synced(path, (secret + "\n").encode(), mode=0o600)
+        if table is None:
+            self._create(DEMO_ID, TableCreate(**demo_mod.table_spec()), secret)
+        else:
+            log.warning("the demo table's secret file was missing or did not match; the demo "
+                        "table has a new secret (%s)", path.name)
+            self.store.set_admin_hash(DEMO_ID, _hash(secret))
+            table.admin_hash = _hash(secret)
+
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._capture_pool.shutdown(wait=False, cancel_futures=True)
         for t in self.tables.values():
             for s in t.sources:
                 s.stop()
@@ -149,7 +222,8 @@ class TableService:
             if spec.get("kind") == "folder":
                 spec["label"] = str(spec.get("path") or "")[:80]
                 spec["path"] = str(self.folder_path(spec.get("path")))
-            src = make_source(spec, self.settings.camera_retry_max_s)
+            src = make_source(spec, self.settings.camera_retry_max_s,
+                              self.settings.camera_stale_s)
             if strict and isinstance(src, FolderSource):
                 src.check()
         except Exception as e:
@@ -192,6 +266,7 @@ class TableService:
                                    "the game") from e
         if not isinstance(row.config.get("places"), list):
             raise StorageError(f"table {table_id!r}: its stored build places are damaged")
+        _check_stored_names(table)
         table.sources = self._sources(row.config)
         try:
             if table.config.get("demo") and table.demo_rounds:
@@ -199,7 +274,12 @@ class TableService:
                     self._show_demo_photos(table, table.demo_rounds - 1)
                 except CameraError as e:  # the folder changed: the camera says so itself
                     log.warning("demo table %r: %s", table_id, e)
-            table_view(table)  # the table can be shown, else it is set aside
+            # the table can be shown (as UTF-8 too), else it is set aside
+            try:
+                json.dumps(table_view(table), ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise StorageError(f"table {table_id!r}: its stored settings hold text that "
+                                   "cannot be shown") from None
         except BaseException:
             for src in table.sources:
                 src.stop()
@@ -239,16 +319,19 @@ class TableService:
         except game.IllegalCommandError as e:
             raise TableSetupError(str(e)) from e
         sources = self._sources(config, strict=True)
-        try:
-            self.store.create_table(table_id, config, _hash(secret))
+        try:  # the row, the secret's hash and game_started: one transaction
+            stored = self.store.create_table(table_id, config, _hash(secret),
+                                             [(e.kind, e.data) for e in events])
         except BaseException:
             for src in sources:
                 src.stop()
             raise
         table = Table(table_id, config, _hash(secret), sources)
+        for ev in stored:
+            table.fold(ev)
         with self._lock:
             self.tables[table_id] = table
-        self._commit(table, [(e.kind, e.data) for e in events])
+        self.hub.publish(table_id, table.seq)
 
     def _check_station(self, station_id: str, level: str) -> None:
         """:raises UnknownStationError: no such station; TableSetupError: its profile does not
@@ -278,7 +361,7 @@ class TableService:
             raise DamagedTableError(f"table {table_id!r} cannot be played: "
                                     f"{self.damaged[table_id]}")
         if table is None:
-            raise UnknownTableError(f"no table {table_id!r}; check the link")
+            raise UnknownTableError(f"no table {shown(table_id)}; check the link")
         return table
 
     def check_secret(self, table_id: str, secret: str | None) -> None:
@@ -366,14 +449,20 @@ class TableService:
 
     def done(self, table_id: str, seat: int, upload: bytes | None,
              filename: str = "upload") -> int:
-        """A builder's "done" (or the photo of a build still awaiting one): freeze, store,
-        judge in the background.
+        """A builder's "done" (or the photo of a build still awaiting one): stored at once, in
+        its time order; the build is judged on the photo sent with it, else on its camera's
+        first frame captured after this moment (a folder's photo at once). A camera that gives
+        none within the stale limit (stalled or dead) leaves the place asking for a photo,
+        with the reason `camera:stale`. When the round ends with one builder still building,
+        that builder's frame is taken the same way, from the same moment.
 
         :raises IllegalCommandError: the rules refuse it; UnsupportedPhotoError / PhotoError:
-            a bad upload; ConflictError: the camera has no frame.
+            a bad upload; ConflictError: a phone place without a photo, or a photo already
+            being taken.
         """
         table = self.get(table_id)
         frame = self._upload_frame(upload, filename) if upload else None
+        pressed = time.time()
         with table.lock:
             st = table.state
             b = st.builder(seat) if 0 <= seat < len(st.players) else None
@@ -381,27 +470,90 @@ class TableService:
             shot = table.shots.get((rnd, seat))
             late = (b is not None and b.status in ("done", "stopped") and b.verdict is None
                     and (shot is None or not shot.judging))
+            if late and frame is None and (rnd, seat) in table.capturing:
+                raise ConflictError(f"{st.players[seat]}'s camera is taking the photo now; "
+                                    "wait a moment")
             if late:  # the photo of a build that has no verdict yet (phone place, or retry)
                 items: list[tuple[str, dict[str, Any]]] = []
             else:
                 items = self._decide(table, game.Done(seat))
-            if frame is not None and b is not None:  # the phone is this place's camera
-                src = table.sources[b.place] if b.place < len(table.sources) else None
-                if isinstance(src, UploadSource):
-                    src.put(frame)
-            frame = frame or self._camera_frame(table, seat)
-            items = [("server:photo", self._save(table, rnd, seat, frame))] + items
-            for kind, data in list(items):
-                if kind == "round_closed":  # the last builder's frame, at the same moment
-                    last = data["last"]
-                    f = self._camera_frame(table, last, required=False)
-                    if f is not None:
-                        items.append(("server:photo", self._save(table, rnd, last, f)))
-            seq = self._commit(table, items)
-            for kind, data in items:
-                if kind == "server:photo":
-                    self._queue_judging(table, rnd, data["player"])
+            seats = [seat] + [d["last"] for k, d in items if k == "round_closed"]
+            notes: list[tuple[str, dict[str, Any]]] = []
+            after: list[int] = []  # seats whose frame a live camera gives after `pressed`
+            for i, s in enumerate(seats):
+                src = self._place_source(table, s)
+                if i == 0 and frame is not None:  # the photo sent with "done"
+                    if isinstance(src, UploadSource):  # the phone is this place's camera
+                        src.put(frame)
+                    notes.append(("server:photo", self._save(table, rnd, s, frame)))
+                elif isinstance(src, UploadSource):  # a phone place: its Photo button
+                    if i == 0:
+                        raise ConflictError(f"no photo for {st.players[s]}'s place; send a "
+                                            "photo from the phone")
+                elif src is not None and src.still and (now := src.latest()) is not None:
+                    notes.append(("server:photo", self._save(table, rnd, s, now)))
+                elif src is not None and not src.still and src.status().state != "dead":
+                    after.append(s)
+                else:  # a dead camera: the done counts, the place asks for a photo
+                    notes.append(("server:no_photo", self._no_photo(rnd, s, src)))
+            # the photo sent or frozen at "done" comes first, as it was taken first
+            first = [n for n in notes[:1] if n[0] == "server:photo" and n[1]["player"] == seat]
+            items = first + items + notes[len(first):]
+            for s in after:
+                table.capturing.add((rnd, s))
+            try:
+                seq = self._commit(table, items)
+            except BaseException:
+                for s in after:
+                    table.capturing.discard((rnd, s))
+                raise
+        for kind, data in items:
+            if kind == "server:photo":
+                self._queue_judging(table, rnd, data["player"])
+        for s in after:
+            self._capture_pool.submit(self._capture_after, table, rnd, s, pressed)
         return seq
+
+    def _place_source(self, table: Table, seat: int) -> FrameSource | None:
+        """The camera of the place this round gave the builder (None: no such place)."""
+        b = table.state.builder(seat)
+        place = b.place if b is not None else None
+        if place is None or not 0 <= place < len(table.sources):
+            return None
+        return table.sources[place]
+
+    def _no_photo(self, rnd: int, seat: int, src: FrameSource | None) -> dict[str, Any]:
+        """The note of a place whose camera gave no frame after "done": it asks for a photo."""
+        detail = src.status().detail if src is not None else "no camera"
+        return {"round": rnd, "player": seat, "reason": STALE, "camera": detail[:200]}
+
+    def _capture_after(self, table: Table, rnd: int, seat: int, pressed: float) -> None:
+        """Freeze the first frame the seat's camera captures after `pressed` (at most the
+        stale limit later) and judge it; none: the place asks for a photo (`camera:stale`)."""
+        src = self._place_source(table, seat)
+        f = (src.frame_after(pressed, self.settings.camera_stale_s)
+             if src is not None else None)
+        try:
+            with table.lock:  # the view never sees the note and "judging" together
+                table.capturing.discard((rnd, seat))
+                b = table.state.builder(seat)
+                shot = table.shots.get((rnd, seat))
+                if (table.state.round_no != rnd or b is None or b.verdict is not None
+                        or (shot is not None and shot.judging)):
+                    return  # the round moved on, or a photo came from the phone meanwhile
+                if f is None:
+                    self._commit(table, [("server:no_photo", self._no_photo(rnd, seat, src))])
+                    return
+                note = self._save(table, rnd, seat, f) | {"taken_at": f.taken_at,
+                                                          "asked_at": pressed}
+                self._commit(table, [("server:photo", note)])
+        except Exception:  # e.g. the server stops meanwhile; the done itself is stored
+            log.exception("table %r: round %d, seat %d: the camera's photo was not stored",
+                          table.id, rnd, seat)
+            return
+        finally:
+            self.hub.publish(table.id, table.seq)  # also when nothing was stored
+        self._queue_judging(table, rnd, seat)
 
     def decide(self, table_id: str, seat: int, correct: bool, by: int | None = None) -> int:
         """The lookout's decision on an unsure build (`by` defaults to the lookout; for the
@@ -428,29 +580,16 @@ class TableService:
         image = judging.decode(data)
         return Frame(image, time.time(), "upload", data)
 
-    def _camera_frame(self, table: Table, seat: int, required: bool = True) -> Frame | None:
-        b = table.state.builder(seat)  # the place this round gave the builder
-        place = b.place if b is not None else None
-        src = table.sources[place] if place is not None and place < len(table.sources) else None
-        frame = src.latest() if src is not None else None
-        if frame is None and required:
-            why = ("send a photo from the phone" if isinstance(src, UploadSource)
-                   else f"the camera says: {src.status().detail if src else 'none'}")
-            raise ConflictError(f"no frame for {table.state.players[seat]}'s place; {why}")
-        return frame
-
     def _photo_dir(self, table: Table) -> Path:
         d = self.settings.photos_dir / table.id
-        d.mkdir(parents=True, exist_ok=True)
+        if not d.is_dir():  # made, and its name made durable in its parents
+            d.mkdir(parents=True, exist_ok=True)
+            sync_dir(d.parent)
+            sync_dir(d.parent.parent)
         return d
 
     def _write(self, path: Path, data: bytes) -> None:
-        tmp = path.with_suffix(".part")
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        tmp.replace(path)
+        write_synced(path, data)
 
     def _save(self, table: Table, rnd: int, seat: int, frame: Frame) -> dict[str, Any]:
         import cv2
@@ -521,7 +660,7 @@ class TableService:
         known = {s.photo for s in table.shots.values()} | {
             s.overlay for s in table.shots.values() if s.overlay}
         if name not in known:
-            raise UnknownTableError(f"no photo {name!r} at table {table_id!r}")
+            raise UnknownTableError(f"no photo {shown(name)} at table {table_id!r}")
         return self._photo_dir(table) / name
 
     def preview(self, table_id: str, place: int) -> bytes:
@@ -564,7 +703,7 @@ class TableService:
         return [{"id": t.id, "name": t.name, "players": list(t.state.players),
                  "phase": t.state.phase, "demo": bool(t.config.get("demo")), "damaged": None}
                 for t in self.tables.values()] + [
-                {"id": tid, "name": tid, "players": [], "phase": "damaged", "demo": False,
+                {"id": tid, "name": tid[:60], "players": [], "phase": "damaged", "demo": False,
                  "damaged": why} for tid, why in self.damaged.items()]
 
     def health(self) -> dict[str, Any]:

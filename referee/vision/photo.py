@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import io
+import struct
 from pathlib import Path
 
 import cv2
@@ -12,37 +12,126 @@ from referee.vision.errors import PhotoError
 
 MAX_PIXELS = 40_000_000  # larger images are refused before decoding them in full
 
+NOT_A_PHOTO = ("the file is not a photo the referee can read (a JPEG or PNG from a camera or "
+               "phone is expected)")
+
+
+class PhotoTooLargeError(PhotoError):
+    """A photo whose header declares more pixels than `MAX_PIXELS` (never decoded)."""
+
 
 def decode_photo(data: bytes) -> np.ndarray:
-    """JPEG/PNG/... bytes → H×W×3 uint8 BGR (`cv2.imdecode`).
+    """JPEG, PNG, WebP or BMP bytes → H×W×3 uint8 BGR (`cv2.imdecode`).
 
-    :raises PhotoError: empty, not an image, or corrupt.
+    The size is read first from the header fields that OpenCV's own decoder for that format
+    reads (`header_size`), so that a small file cannot make it decode a huge image; a format
+    whose header this module does not read is not decoded at all.
+
+    :raises PhotoTooLargeError: over `MAX_PIXELS`; PhotoError: empty, not one of these
+        formats, its size unreadable, or corrupt.
     """
     if not data:
         raise PhotoError("the photo is empty (0 bytes)")
-    size = _header_size(data)  # before decoding: a small file may hold a huge image
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise PhotoError(f"the photo is too large ({size[0]}×{size[1]} px; at most "
-                         f"{MAX_PIXELS // 1_000_000} megapixels)")
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    size = header_size(data)  # before decoding: a small file may hold a huge image
+    if size is None:
+        raise PhotoError(NOT_A_PHOTO)
+    w, h = size
+    if w <= 0 or h <= 0:
+        raise PhotoError(f"{NOT_A_PHOTO}; its header gives a size of {w}×{h} px")
+    if w * h > MAX_PIXELS:
+        raise PhotoTooLargeError(f"the photo is too large ({w}×{h} px; at most "
+                                 f"{MAX_PIXELS // 1_000_000} megapixels)")
+    try:
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:  # a decoder's own refusal (OpenCV raises for some corrupt files)
+        img = None
     if img is None or img.size == 0:
-        raise PhotoError("the file is not a photo the referee can read (a JPEG or PNG from a "
-                         "camera or phone is expected)")
+        raise PhotoError(NOT_A_PHOTO)
+    if img.shape[0] * img.shape[1] > MAX_PIXELS:  # the header and the decoder disagreed
+        raise PhotoTooLargeError(f"the photo is too large ({img.shape[1]}×{img.shape[0]} px)")
     return img
 
 
-def _header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from the image header, without decoding the pixels (Pillow)."""
-    from PIL import Image
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) as the image's header declares it, without decoding any pixel, for
+    the formats OpenCV recognises by the same first bytes: PNG (IHDR), JPEG (the largest
+    SOF before the first scan), WebP (VP8, VP8L or VP8X) and BMP. None: another format, or
+    a header too short or broken to give a size.
 
+    No checksum is checked: OpenCV's decoders ignore a bad one in an ancillary chunk, so
+    the size must be known whether or not the file is whole.
+    """
     try:
-        with Image.open(io.BytesIO(data)) as im:
-            return im.size
-    except Image.DecompressionBombError:  # Pillow's own guard: far beyond any camera
-        raise PhotoError(f"the photo is too large (over {MAX_PIXELS // 1_000_000} "
-                         "megapixels)") from None
-    except Exception:  # noqa: BLE001  Pillow raises many kinds; OpenCV then has its say
+        if data.startswith(b"\x89PNG\r\n\x1a\n"):
+            if data[12:16] != b"IHDR":
+                return None
+            w, h = struct.unpack(">II", data[16:24])
+            return w, h
+        if data.startswith(b"\xff\xd8"):
+            return _jpeg_size(data)
+        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+            return _webp_size(data)
+        if data.startswith(b"BM"):
+            (dib,) = struct.unpack("<I", data[14:18])
+            if dib == 12:  # BITMAPCOREHEADER: 16-bit sizes
+                w, h = struct.unpack("<HH", data[18:22])
+            else:
+                w, h = struct.unpack("<ii", data[18:26])
+            return abs(w), abs(h)  # a negative height is a top-down bitmap
+    except struct.error:  # too short
         return None
+    return None
+
+
+_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The largest frame size among the SOF markers before the first scan (SOS). Bytes that
+    are no marker are skipped up to the next 0xFF, as libjpeg does."""
+    best: tuple[int, int] | None = None
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            i = data.find(b"\xff", i)
+            if i < 0:
+                return best
+            continue
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill bytes
+            i += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
+            i += 2
+            continue
+        (length,) = struct.unpack(">H", data[i + 2:i + 4])
+        if marker in _SOF:
+            h, w = struct.unpack(">HH", data[i + 5:i + 9])
+            if best is None or w * h > best[0] * best[1]:
+                best = (w, h)
+        if marker == 0xDA:  # start of scan: the header is over
+            return best
+        i += 2 + length
+    return best
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    kind = data[12:16]
+    if kind == b"VP8X":  # the canvas: 24-bit width-1 and height-1
+        w = int.from_bytes(data[24:27], "little") + 1
+        h = int.from_bytes(data[27:30], "little") + 1
+        return w, h
+    if kind == b"VP8 ":  # a key frame: start code, then 14-bit sizes
+        if data[23:26] != b"\x9d\x01\x2a":
+            return None
+        w, h = struct.unpack("<HH", data[26:30])
+        return w & 0x3FFF, h & 0x3FFF
+    if kind == b"VP8L":
+        if data[20] != 0x2F:
+            return None
+        (bits,) = struct.unpack("<I", data[21:25])
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    return None
 
 
 def read_photo(path: str | Path) -> np.ndarray:

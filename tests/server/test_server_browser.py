@@ -83,3 +83,53 @@ def test_phone_plays_a_round(server, tmp_path):
         browser.close()
     assert errors == []
     assert (tmp_path / "phone-round.png").stat().st_size > 10_000
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_dashboard_says_stalled_and_why_it_asks_for_a_photo(tmp_path, monkeypatch):
+    """A stream that sent one frame and stalls: "stalled" on the dashboard, then after "done"
+    the reason camera:stale in plain words, in all four languages."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import LANGUAGES, messages
+
+    from .test_server_stale import Stream, _until
+
+    stream = Stream(tmp_path)
+    monkeypatch.setenv("REFEREE_CAMERA_STALE_S", "0.4")
+    port = free_port()
+    proc = serve(tmp_path / "data", port, tmp_path / "server.log", "--no-demo")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        r = httpx.post(base + "/api/tables", json={"players": ["Ava", "Ben"], "places": [
+            {"station": "D03", "camera": {"kind": "capture", "device": stream.url}},
+            {"station": "D04"}]}).json()
+        table_id, h = r["id"], {"X-Table-Secret": r["secret"]}
+        state = lambda: httpx.get(f"{base}/api/tables/{table_id}").json()[  # noqa: E731
+            "places"][0]["camera"]["state"]
+        assert _until(lambda: state() == "live", 15.0)
+        stream.pause()
+        grid, die = scene_card("D03-02")
+        httpx.post(f"{base}/api/tables/{table_id}/rounds", headers=h,
+                   json={"grid": grid, "die": die}).raise_for_status()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 360, "height": 640})
+            for lang in LANGUAGES:
+                page.goto(f"{base}/t/{table_id}?lang={lang}")
+                ava = page.locator("li.builder[data-seat='0']")
+                expect(ava.locator("p.cam")).to_have_text(messages(lang)["cam.stalled"],
+                                                          timeout=10000)
+            httpx.post(f"{base}/api/tables/{table_id}/done/0", headers=h).raise_for_status()
+            for lang in LANGUAGES:
+                page.goto(f"{base}/t/{table_id}?lang={lang}")
+                ava = page.locator("li.builder[data-seat='0']")
+                expect(ava.locator("p.reason")).to_have_text(
+                    messages(lang)["reason.camera:stale"], timeout=10000)
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        stream.close()

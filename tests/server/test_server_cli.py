@@ -22,6 +22,7 @@ def _referee(*args: str, **env: str) -> subprocess.CompletedProcess:
     ({"REFEREE_PORT": "70000"}, "REFEREE_PORT must be a port number"),
     ({"REFEREE_MAX_UPLOAD_MB": "abc"}, "REFEREE_MAX_UPLOAD_MB must be a number of megabytes"),
     ({"REFEREE_MAX_UPLOAD_MB": "-3"}, "REFEREE_MAX_UPLOAD_MB must be a number of megabytes"),
+    ({"REFEREE_CAMERA_STALE_S": "0"}, "REFEREE_CAMERA_STALE_S must be a number of seconds"),
 ])
 def test_a_bad_setting_is_one_plain_line(tmp_path, env, words):
     r = _referee("serve", "--data", str(tmp_path / "data"), **env)
@@ -33,8 +34,10 @@ def test_a_bad_setting_is_one_plain_line(tmp_path, env, words):
 def test_settings_from_the_environment(monkeypatch):
     monkeypatch.setenv("REFEREE_PORT", "9000")
     monkeypatch.setenv("REFEREE_MAX_UPLOAD_MB", "2.5")
+    monkeypatch.setenv("REFEREE_CAMERA_STALE_S", "0.5")
     s = Settings.from_env()
     assert s.port == 9000 and s.max_upload_bytes == int(2.5 * 1024 * 1024)
+    assert s.camera_stale_s == 0.5
     monkeypatch.setenv("REFEREE_PORT", "abc")
     assert Settings.from_env(port=9001).port == 9001  # the option wins; the variable is unused
     with pytest.raises(RefereeError, match="REFEREE_PORT"):

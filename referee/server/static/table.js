@@ -124,6 +124,8 @@
         tr("verdict.decided", {v: tr("verdict." + b.decided)})));
     }
     if (b.error) li.append(el("p", {class: "error"}, b.error));
+    // why the place asks for a photo (its camera gave no picture after "done")
+    if (b.reason) li.append(el("p", {class: "error reason"}, words("reason", {code: b.reason})));
     if (secret && view.round && !view.over) {
       const acts = el("div", {class: "row wrap acts"});
       // "done" while building; a photo for a build that still has none (phone place, retry)

@@ -1,0 +1,105 @@
+"""One check for every text the API takes in: it can be stored, shown and compared.
+
+`clean_text` is the one validator; `Text(n)`, `Name` and `Lines(n)` are the pydantic types
+built on it (`Annotated[str, ..., AfterValidator(...)]`) that every text field of the API uses.
+A text must be:
+
+- well-formed Unicode (no lone surrogate such as "\\ud800", which JSON can carry but no page or
+  answer can encode);
+- NFC (it is normalised, so that "é" typed two ways is one name);
+- at most n characters (counted after normalising), with at least one visible character (a
+  letter, digit, punctuation or symbol), so that a name of zero-width spaces is refused;
+- free of control characters (a multi-line field keeps its line breaks), direction overrides
+  and isolates (U+202A–U+202E, U+2066–U+2069) and other invisible format characters. The
+  zero-width joiner and non-joiner and the direction marks (U+200C, U+200D, U+200E, U+200F,
+  U+061C) stay allowed: Persian, Hebrew and Arabic names need them.
+
+Leading and trailing white space is dropped. Errors name the rule and the character's code
+point, never the text sent. `same_name` compares names after normalising (NFKC, case folded).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import partial
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator
+
+# format characters (category Cf) that names in right-to-left scripts need
+ALLOWED_FORMAT = frozenset("\u200c\u200d\u200e\u200f\u061c")
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_WHAT = {"Cc": "a control character", "Cf": "an invisible format character",
+         "Cs": "a lone surrogate (not well-formed Unicode)", "Co": "a private-use character",
+         "Cn": "an unassigned character", "Zl": "a line separator",
+         "Zp": "a paragraph separator"}
+
+
+def problem(text: str, max_len: int, multiline: bool = False) -> str | None:
+    """What is wrong with an already normalised text, in plain words, or None."""
+    if len(text) > max_len:
+        return f"at most {max_len} characters, got {len(text)}"
+    visible = False
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch in BIDI_CONTROLS:
+            return (f"contains U+{ord(ch):04X}, a direction override or isolate, which can "
+                    "make text look like something else")
+        if multiline and ch == "\n":
+            continue
+        if cat == "Cf" and ch in ALLOWED_FORMAT:
+            continue
+        if cat in _WHAT:
+            return f"contains U+{ord(ch):04X}, {_WHAT[cat]}"
+        visible = visible or cat[0] in "LNPS"
+    if not visible:
+        return "needs at least one visible character"
+    return None
+
+
+def clean_text(value: str, max_len: int, multiline: bool = False) -> str:
+    """The text, NFC-normalised and stripped, when it can be stored, shown and compared.
+
+    :raises ValueError: (pydantic makes it a 422 problem) what is wrong, never the text.
+    """
+    # a lone surrogate first: NFC and every later step would carry it through
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise ValueError("is not well-formed Unicode (it holds a lone surrogate)")
+    if multiline:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    text = unicodedata.normalize("NFC", value).strip()
+    why = problem(text, max_len, multiline)
+    if why is not None:
+        raise ValueError(why)
+    return text
+
+
+def _bounded(value: Any, max_len: int) -> Any:
+    """Refuse a text far over its limit before normalising it (NFC is linear, but a megabyte
+    needs no work); the precise limit is checked after normalising."""
+    if isinstance(value, str) and len(value) > 4 * max_len:
+        raise ValueError(f"at most {max_len} characters, got {len(value)}")
+    return value
+
+
+def Text(max_len: int, multiline: bool = False) -> Any:  # noqa: N802  (a type, by use)
+    """The text type of an API field of at most `max_len` characters (see the module)."""
+    return Annotated[str, BeforeValidator(partial(_bounded, max_len=max_len)),
+                     AfterValidator(partial(clean_text, max_len=max_len, multiline=multiline))]
+
+
+Name = Text(30)  # a player's name
+
+
+def name_key(name: str) -> str:
+    """The form in which two names are the same name: NFKC, case folded (so that "Ava",
+    "ava" and "Ａｖａ" are one player)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def shown(text: object, limit: int = 40) -> str:
+    """`text` as an error message may quote it: repr'd, at most `limit` characters of it (an
+    id in a URL may be 10,000 characters long; messages never repeat long input)."""
+    s = str(text)
+    return repr(s) if len(s) <= limit else repr(s[:limit]) + f"… ({len(s)} characters)"
+

@@ -1,0 +1,124 @@
+"""The image-size guard reads the size that the decoder will decode (issue 14 item 2).
+
+A PNG whose ancillary chunk has a bad CRC is refused by Pillow, yet OpenCV decodes it; its size
+must be checked all the same, and a refused photo leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import pytest
+from PIL import Image
+
+from referee.vision.errors import PhotoError
+from referee.vision.photo import MAX_PIXELS, PhotoTooLargeError, decode_photo, header_size
+
+from .conftest import scene_card
+
+
+def _chunk(kind: bytes, body: bytes, crc: int | None = None) -> bytes:
+    crc = zlib.crc32(kind + body) if crc is None else crc
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc & 0xFFFFFFFF)
+
+
+def bad_crc_png(w: int = 7000, h: int = 7000) -> bytes:
+    """A grey PNG of w×h zero pixels whose tEXt chunk has a wrong CRC (about 48 KB)."""
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
+    pixels = zlib.compress(b"\x00" * ((w + 1) * h), 9)
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"tEXt", b"a\x00b", crc=1)
+            + _chunk(b"IDAT", pixels) + _chunk(b"IEND", b""))
+
+
+def test_the_bad_crc_png_is_what_the_issue_says():
+    """Pillow cannot open it (so it could not say its size), and it is small."""
+    data = bad_crc_png()
+    assert len(data) < 60_000
+    with pytest.raises(Exception):  # noqa: B017  Pillow's own refusal, whichever class
+        Image.open(io.BytesIO(data)).load()
+    assert header_size(data) == (7000, 7000)
+
+
+def test_decode_refuses_the_bad_crc_png_before_decoding():
+    with pytest.raises(PhotoTooLargeError, match="7000×7000"):
+        decode_photo(bad_crc_png())
+    # the same file at a small size decodes: the guard is the size, not the bad CRC
+    assert decode_photo(bad_crc_png(40, 30)).shape == (30, 40, 3)
+
+
+def _encoded(fmt: str, size: tuple[int, int], **kw: object) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", size).save(buf, fmt, **kw)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("fmt", "kw"), [("PNG", {}), ("JPEG", {}),
+                                         ("JPEG", {"progressive": True}), ("BMP", {}),
+                                         ("WEBP", {}), ("WEBP", {"lossless": True}),
+                                         ("WEBP", {"exif": b"Exif\x00\x00x"})])
+def test_header_size_is_the_decoded_size(fmt, kw):
+    data = _encoded(fmt, (123, 45), **kw)
+    assert header_size(data) == (123, 45)
+    assert decode_photo(data).shape == (45, 123, 3)
+
+
+def test_a_jpeg_that_declares_too_many_pixels_is_refused():
+    data = bytearray(_encoded("JPEG", (16, 16)))
+    i = data.index(b"\xff\xc0")  # the frame header: height, width after length and precision
+    data[i + 5:i + 9] = struct.pack(">HH", 8000, 8000)
+    assert header_size(bytes(data)) == (8000, 8000)
+    with pytest.raises(PhotoTooLargeError):
+        decode_photo(bytes(data))
+
+
+def test_a_jpeg_with_stray_bytes_before_its_frame_header_is_still_measured():
+    """libjpeg skips bytes that are no marker (and decodes); so does the size check."""
+    data = _encoded("JPEG", (16, 16))
+    i = data.index(b"\xff\xc0")
+    stray = data[:i] + b"junk" + data[i:]
+    assert header_size(stray) == (16, 16)
+    big = bytearray(stray)
+    big[i + 4 + 5:i + 4 + 9] = struct.pack(">HH", 9000, 9000)
+    with pytest.raises(PhotoTooLargeError):
+        decode_photo(bytes(big))
+
+
+def test_formats_whose_size_is_not_read_are_not_decoded():
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(buf, "TIFF")  # OpenCV would decode it, unchecked
+    with pytest.raises(PhotoError, match="not a photo"):
+        decode_photo(buf.getvalue())
+    assert 7000 * 7000 > MAX_PIXELS
+
+
+def test_an_upload_of_the_bad_crc_png_is_refused_and_nothing_is_stored(client, make_table,
+                                                                     settings):
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    grid, die = scene_card("D03-02")
+    assert client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die},
+                       headers=h).status_code == 200
+    before = client.get(f"/api/tables/{table_id}").json()
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("bomb.png", bad_crc_png(), "image/png")})
+    assert r.status_code == 413, r.text
+    assert r.json() == {"detail": "the photo is too large (7000×7000 px; at most 40 "
+                                  "megapixels)", "error": "PhotoTooLargeError"}
+    after = client.get(f"/api/tables/{table_id}").json()
+    assert after["seq"] == before["seq"] and after["round"]["builders"][0]["state"] == "building"
+    photos = settings.photos_dir / table_id
+    assert not photos.exists() or not any(photos.iterdir())
+    # the phone place's camera does not keep it either
+    assert client.get(f"/api/tables/{table_id}/places/0/preview.jpg").status_code == 409
+
+
+def test_a_folder_camera_refuses_the_bad_crc_png(tmp_path):
+    from referee.server.cameras import FolderSource
+
+    (tmp_path / "a.png").write_bytes(bad_crc_png())
+    src = FolderSource(tmp_path, label="folders/x")
+    assert src.latest() is None
+    status = src.status()
+    assert status.state == "dead" and "megapixels" in status.detail
