@@ -123,9 +123,14 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone "
                                        "cannot be told from things of its colour around it"))
             continue
-        sigma = max(s.base_sigma_u, f.slack_u / 2)
+        sigma = max(s.anchored_sigma_u if f.anchored else s.base_sigma_u, f.slack_u / 2)
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        sigma, {}, 0.0))
+    if absent and any(p.code.startswith("stone:") for p in problems):
+        # a stone not found beside another that could not be measured: the photo shows
+        # trouble (a piece in front, colours washed out), no evidence the stone is absent
+        problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
+                                "was not found, and another could not be measured") for c in absent]
     unmeasured = {p.code.rsplit(":", 1)[-1] for p in problems if p.code.startswith("stone:")}
     if len(unmeasured) > s.max_missing and not any(p.code.startswith("photo:")
                                                    for p in problems):

@@ -32,7 +32,7 @@ class BarFit:
     slack_u: how far (u) the face could slide along its length and still cover as much of
     its colour (an end hidden by a piece in front, or lost in a pale background), so that
     its position along the length is not pinned. support_share: the share of the strip
-    under it that can hold it up.
+    under it that can hold it up; anchored: placed from its top end (grooves.anchor_top).
     """
 
     colour: str
@@ -45,6 +45,7 @@ class BarFit:
     grooves: bool = False
     slack_u: float = 0.0
     support_share: float = 1.0
+    anchored: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:
@@ -131,6 +132,10 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
         if sub.size == 0:
             continue
         peaks = (sub == cv2.dilate(sub, np.ones((9, 9), np.uint8))) & (sub > 0.2)
+        # a peak on the edge of the search region is no maximum: what it fits lies outside
+        # the region (a thing far behind the mat, seen beside the paper strip)
+        peaks[:, [0, -1]] = False
+        peaks[[0, -1], :] = False
         ys, xs = np.nonzero(peaks)
         for i in np.argsort(-sub[ys, xs])[:per_orientation]:
             rr, cc = int(ys[i]), int(xs[i])

@@ -106,3 +106,57 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
     row = _front_top_edge(lum, col, row, u, edge_reach_u * u) or row
     x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
     return replace(fit, x_mm=float(x_mm), h_mm=float(h_mm), grooves=sh is not None)
+
+
+def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarray,
+               view: FrontView, unit_mm: float, band_mm: tuple[float, float]) -> BarFit | None:
+    """A vertical bar placed from its top end, when its lower end is hidden or lost.
+
+    A piece lying in front of the build hides a standing bar from the bottom up, and a pale
+    stone's lowest segment may blend into what is under it; its top end stays in view. The
+    top end is real where the edge between its front and top faces shows (a lightness step
+    `band_mm[1]` below the top of its colour), or where another stone sits right on it
+    (`others`: H×W bool, the other stones' colours). Returns the fit with its front face
+    hanging 5 u from that top, or None when the top end cannot be told.
+    """
+    s = view.px_per_mm
+    u = unit_mm * s
+    col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
+    c0, c1 = int(round(col + 0.25 * u)), int(round(col + 0.75 * u))
+    if c1 <= c0 or c0 < 0 or c1 > mask.shape[1]:
+        return None
+    frac = mask[:, c0:c1].mean(axis=1)
+    r = int(round(row - 2.5 * u))  # the face's middle
+    if not 0 <= r < len(frac) or frac[r] < 0.5:
+        return None
+    gap = max(2, int(round(0.3 * u)))  # a groove may break the colour for a few rows
+    while r > 0:
+        nxt = [k for k in range(max(r - gap, 0), r) if frac[k] >= 0.5]
+        if not nxt:
+            break
+        r = min(nxt)
+    run_top = float(r)
+    band = max(band_mm[1] * s, 0.0)
+    top = None
+    reach = int(round(max(0.5 * u, band)))  # a stone on it, past a bevel's thin shadow
+    above = others[max(int(run_top) - reach, 0):int(run_top), c0:c1]
+    if above.size and float(above.mean()) >= 0.3:
+        top = run_top  # a stone sits on it: its top face is covered
+    elif band >= 2:
+        # a step in lightness between the top face (above) and the front face (below); a
+        # groove is a thin dark line with the same lightness on both sides, never a step
+        w = max(2, int(round(min(band, 0.4 * u) * 0.6)))
+        prof = _profile(lum, slice(0, lum.shape[0]), slice(c0, c1), axis=1)
+        best, where = 0.0, None
+        for k in range(int(run_top + 0.7 * band), int(run_top + 1.3 * band) + 1):
+            if k - w < 0 or k + w > len(prof):
+                continue
+            step = abs(float(prof[k - w:k].mean()) - float(prof[k:k + w].mean()))
+            if step > best:
+                best, where = step, k
+        if where is not None and best >= 4.0:
+            top = float(where)
+    if top is None:
+        return None
+    _, h_mm = view.to_plane(np.float64(col), np.float64(top + 5 * u))
+    return replace(fit, h_mm=float(h_mm))

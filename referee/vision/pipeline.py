@@ -30,7 +30,7 @@ from referee.vision.colour import (
     to_lab,
 )
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill, length_slack_u
-from referee.vision.grooves import refine
+from referee.vision.grooves import anchor_top, refine
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.pose import Pose, detect_mat, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
@@ -131,8 +131,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         if f is not None:
             fits.append(f)
     fits = ground(fits, all_cands, support, lab[..., 0], view, unit, table_band, s)
-    fits = [replace(f, slack_u=length_slack_u(masks[f.colour], view, unit, f, band,
-                                              s.slack_fill_tolerance)) if f.supported else f
+    chromatic = model.chromatic(station.colours)
+    fits = [_pin(f, masks, lab[..., 0], view, unit, band, chromatic, s) if f.supported else f
             for f in fits]
     m.fits = fits
     lap("fit")
@@ -140,7 +140,6 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     blown = [f.colour for f in fits
              if face_fill(out, view, unit, f.orientation, f.x_mm, f.h_mm) >= s.max_blown_face]
     faces = _face_colours(front, view, unit, fits, masks)
-    chromatic = model.chromatic(station.colours)
     m.channel_fit = channel_orders({c: v for c, v in faces.items() if c in chromatic}, white,
                                    model)
     m.face_distance = face_distances(faces, white, model)
@@ -154,6 +153,29 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")
     return m
+
+
+def _pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
+         unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings) -> BarFit:
+    """The fit with its slack along its length (`length_slack_u`); a vertical bar of a
+    `chromatic` colour that can slide is placed from its top end where that end shows
+    (`grooves.anchor_top`). A grey stone is not: snow in shade takes its colour, so the top
+    of its colour may be snow."""
+    mask = masks[f.colour]
+    slack = length_slack_u(mask, view, unit, f, band, s.slack_fill_tolerance)
+    if slack >= s.max_slack_u and f.orientation == "V" and s.anchor_top and \
+            f.colour in chromatic:
+        others = np.zeros_like(mask)
+        for c, m in masks.items():
+            if c != f.colour:
+                others |= m
+        a = anchor_top(f, mask, lum, others, view, unit, band)
+        # the top end can only move the bar within its slack, and never under the table
+        if a is not None and abs(a.h_mm - f.h_mm) <= (slack + 0.5) * unit and \
+                a.h_mm >= -s.depth_doubt_mm - s.table_band_mm:
+            a = refine(a, lum, view, unit) if s.use_grooves else a
+            return replace(a, slack_u=0.0, anchored=True)
+    return replace(f, slack_u=slack)
 
 
 def _rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:

@@ -40,6 +40,8 @@ class VisionSettings:
     max_colour_distance: float = 8.0  # found stones farther (Lab) from their calibrated colour
     min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
     touch_reach_u: float = 0.5      # a stone this near another leans on it (held up)
+    anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
+    anchored_sigma_u: float = 0.08  # positional doubt of a bar placed from its top end
     settle: bool = True             # rest stones on their support within the depth doubt
     snow_grid: bool = True          # snow is whole units thick: whole-unit heights support
     base_sigma_u: float = 0.03      # positional doubt of a clean fit
