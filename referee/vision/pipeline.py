@@ -32,7 +32,7 @@ from referee.vision.colour import (
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill, length_slack_u
 from referee.vision.grooves import anchor_top, refine
 from referee.vision.mat import PAPER_BEYOND
-from referee.vision.pose import Pose, detect_mat, is_weak, solve_pose
+from referee.vision.pose import MatDetection, Pose, detect_mats, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
 from referee.vision.settings import VisionSettings, default_settings
 from referee.vision.station import Station
@@ -75,20 +75,39 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         t = now
 
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    det = detect_mat(gray)
+    camera = station.camera_for(image.shape)
+    w0, h0 = station.image_size
+    if (image.shape[1] - image.shape[0]) * (w0 - h0) < 0:  # never turned back to be judged
+        lap("pose")
+        return _problem("photo:rotated", "the photo is turned a quarter turn against the "
+                        "station's camera: hold the phone the other way, or turn the camera",
+                        unit, m)
+    dets, n_seen = detect_mats(gray, camera, station.dist_coeffs, s.min_markers)
+    if not dets or n_seen == 0:
+        lap("pose")
+        return _problem(*_no_mat(image, gray, station, n_seen, s), unit, m)
+    chosen = choose_mat(dets, image.shape, camera, station, s)
+    if isinstance(chosen, str):
+        lap("pose")
+        return _problem("mat:several", chosen, unit, m)
+    det = chosen
     weak = is_weak(det, s)
     if weak:
         lap("pose")
-        code = "mat:not-found" if det.n_markers + det.n_charuco == 0 else "mat:weak"
-        return _problem(code, f"the referee mat was not found well enough ({weak})", unit, m)
-    pose = solve_pose(det, station.camera_for(image.shape), station.dist_coeffs)
+        if _mirrored(gray, station, s):
+            return _problem(*_no_mat(image, gray, station, 0, s), unit, m)
+        return _problem("mat:partly-hidden" if det.n_markers else "mat:weak",
+                        f"the referee mat is not seen well enough ({weak}); is part of it "
+                        "covered, or outside the photo?", unit, m)
+    pose = solve_pose(det, camera, station.dist_coeffs)
     m.pose = pose
     lap("pose")
     # the reprojection limit is for a ~1280 px photo; a larger photo has larger pixels' worth
     rms_limit = s.max_pose_rms_px * max(1.0, max(image.shape[:2]) / 1280.0)
     if pose.rms_px > rms_limit or pose.tvec.ravel()[2] <= 0:
-        return _problem("mat:weak", f"the mat's pose does not fit well ({pose.rms_px:.1f} px); "
-                        "check the station's camera calibration", unit, m)
+        return _problem("mat:weak", f"the mat's pose does not fit well ({pose.rms_px:.1f} px): "
+                        "is the mat flat? If it is, check the station's camera calibration",
+                        unit, m)
     try:
         white = paper_white(image, pose)
     except ValueError as e:
@@ -153,6 +172,70 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")
     return m
+
+
+def _mirrored(gray: np.ndarray, station: Station, s: VisionSettings) -> bool:
+    """Whether the mat is found well in the photo flipped left to right (and so the photo is
+    a mirror image, as a phone's front camera takes). Only asked when the mat is not found."""
+    flipped, _ = detect_mats(cv2.flip(gray, 1), station.camera_for(gray.shape),
+                             station.dist_coeffs, s.min_markers)
+    return any(not is_weak(d, s) for d in flipped)
+
+
+def _no_mat(image: np.ndarray, gray: np.ndarray, station: Station, n_seen: int,
+            s: VisionSettings) -> tuple[str, str]:
+    """The reason code and words for a photo in which no mat was found (WORLD.md §4)."""
+    if float(gray.max()) < s.black_level or float(gray.std()) < s.flat_std:
+        return "camera:black", ("the camera sends a black (or blank) picture: is its lens "
+                                "covered, or the camera off?")
+    if _mirrored(gray, station, s):
+        return "photo:mirrored", ("the photo is mirrored (a phone's front camera does that): "
+                                  "take it with the back camera, or turn mirroring off")
+    if n_seen:
+        return "mat:partly-hidden", ("only part of the referee mat is seen: is it covered, or "
+                                     "partly outside the photo?")
+    return "mat:not-found", ("the referee mat was not found: is it in the photo, flat and lit, "
+                             "with its top edge away from the camera?")
+
+
+def choose_mat(dets: list[MatDetection], shape: tuple[int, ...], camera: np.ndarray,
+               station: Station, s: VisionSettings) -> MatDetection | str:
+    """This station's mat among the mats found (issue: identical mats of three builders on one
+    table, spare markers): the one whose pose lies nearest the pose stored with the station
+    (`station.mat_pose`), else the one whose build zone lies nearest the bottom centre of the
+    photo, measured in the board's own width there (a neighbour's mat further back looks
+    smaller). Returns the reason's words instead when two fit that rule about equally (their
+    distances within `several_ratio` of each other).
+    """
+    usable = [d for d in dets if not is_weak(d, s)]
+    if len(usable) <= 1:
+        return (usable or dets)[0]
+    h, w = shape[:2]
+    dist = []
+    for d in usable:
+        pose = solve_pose(d, camera, station.dist_coeffs)
+        if station.mat_pose is not None:
+            dist.append(pose_distance(pose, *station.mat_pose))
+        else:  # in px of the board's own width: a farther mat looks smaller and higher
+            ends = pose.project(np.array([[140.0, -40.0, 0.0], [0.0, 0.0, 0.0],
+                                          [280.0, 0.0, 0.0]]))
+            width = max(float(np.linalg.norm(ends[2] - ends[1])), 1.0)
+            dist.append(float(np.hypot(ends[0][0] - w / 2, ends[0][1] - h)) / width)
+    order = np.argsort(dist)
+    a, b = dist[order[0]], dist[order[1]]
+    if b < s.several_ratio * max(a, 1e-6):
+        return ("two referee mats are in view and the referee cannot tell which is this "
+                "station's: move the other mat out of view, or turn this camera to its mat")
+    return usable[int(order[0])]
+
+
+def pose_distance(pose: Pose, rvec: np.ndarray, tvec: np.ndarray) -> float:
+    """How far a pose lies from a stored one: mm of the board origin's move plus 10 mm per
+    degree of turn (a few cm and degrees tell one mat from its neighbour)."""
+    move = float(np.linalg.norm(pose.tvec.ravel() - np.asarray(tvec, np.float64).ravel()))
+    r = pose.rotation.T @ cv2.Rodrigues(np.asarray(rvec, np.float64).reshape(3, 1))[0]
+    turn = math.degrees(math.acos(max(-1.0, min(1.0, (float(np.trace(r)) - 1) / 2))))
+    return move + 10.0 * turn
 
 
 def _pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,

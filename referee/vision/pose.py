@@ -63,12 +63,98 @@ def _detector() -> cv2.aruco.CharucoDetector:
     return cv2.aruco.CharucoDetector(board(), cp, cv2.aruco.DetectorParameters())
 
 
-def detect_mat(gray: np.ndarray) -> MatDetection:
-    """Find the mat's ChArUco corners and marker corners in a H×W uint8 grey image.
+def _marker_object_points() -> dict[int, np.ndarray]:
+    ids = board().getIds().ravel().tolist()
+    return {int(i): np.asarray(o, np.float64).reshape(4, 3)
+            for i, o in zip(ids, board().getObjPoints(), strict=True)}
 
-    Returns empty arrays when nothing is found; deciding what is enough is the caller's job.
+
+def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.ndarray,
+                  dist_coeffs: np.ndarray, min_markers: int) -> list[list[int]]:
+    """Markers (indices into corners/ids) grouped into boards: each group holds markers whose
+    corners one board pose explains, each id at most once, largest group first.
+
+    RANSAC over markers (OpenCV `solvePnPGeneric`, IPPE, both solutions): every
+    marker proposes the pose of a board; the pose that explains most other markers (mean
+    corner error under a third of their size, refitted once with all of them) wins; its
+    markers leave, and the rest are grouped again. A loose marker, or a neighbour's identical
+    mat, forms a group of its own instead of spoiling the pose (issue: a stray marker gave
+    `mat:weak` with hundreds of px of error).
     """
-    cc, ci, mc, mi = _detector().detectBoard(gray)
+    obj = _marker_object_points()
+    left = [i for i in range(len(ids)) if ids[i] in obj]
+    groups: list[list[int]] = []
+
+    def explained(rvec, tvec, cand: list[int], tight: float) -> list[int]:
+        best: dict[int, tuple[float, int]] = {}
+        for i in cand:
+            img = corners[i].reshape(4, 2)
+            size = float(np.sqrt(max(cv2.contourArea(img.astype(np.float32)), 1.0)))
+            proj, _ = cv2.projectPoints(obj[ids[i]], rvec, tvec, camera_matrix, dist_coeffs)
+            err = float(np.mean(np.linalg.norm(proj.reshape(4, 2) - img, axis=1)))
+            if err < tight * size and (ids[i] not in best or err < best[ids[i]][0]):
+                best[ids[i]] = (err, i)
+        return sorted(i for _, i in best.values())
+
+    while len(left) >= min_markers:
+        top: list[int] = []
+        for i in left:
+            ok, rvecs, tvecs, _ = cv2.solvePnPGeneric(
+                obj[ids[i]], corners[i].reshape(4, 1, 2).astype(np.float64), camera_matrix,
+                dist_coeffs, flags=cv2.SOLVEPNP_IPPE)
+            for rvec, tvec in zip(rvecs if ok else (), tvecs if ok else (), strict=False):
+                inl = explained(rvec, tvec, left, 0.35)
+                if len(inl) >= 3:  # refit on them, then keep what the board explains well
+                    o = np.concatenate([obj[ids[k]] for k in inl])
+                    im = np.concatenate([corners[k].reshape(4, 2) for k in inl]).astype(np.float64)
+                    ok2, r2, t2 = cv2.solvePnP(o, im, camera_matrix, dist_coeffs, rvec, tvec,
+                                               useExtrinsicGuess=True)
+                    if ok2:
+                        inl = explained(r2, t2, left, 0.15)
+                if len(inl) > len(top):
+                    top = inl
+        if len(top) < min_markers:
+            break
+        groups.append(top)
+        left = [i for i in left if i not in top]
+    return groups
+
+
+def detect_mats(gray: np.ndarray, camera_matrix: np.ndarray, dist_coeffs: np.ndarray,
+                min_markers: int = 3) -> tuple[list[MatDetection], int]:
+    """Every referee mat in a H×W uint8 grey image: one detection per group of markers that
+    one board explains (see `_board_groups`), with its ChArUco corners, largest first; and
+    how many of the mat's markers were seen in all (0: no mat at all).
+
+    Markers of the mat's dictionary that fit no board (a spare printed marker) are left out.
+    """
+    cc, ci, mc, mi = _detector().detectBoard(gray)  # markers found and refined on the board
+    if mi is None or not len(mi):
+        return [], 0
+    corners = [np.asarray(c, np.float32).reshape(1, 4, 2) for c in mc]
+    ids = [int(i) for i in np.asarray(mi).ravel()]
+    groups = _board_groups(corners, ids, camera_matrix, dist_coeffs, min_markers)
+    if len(groups) == 1 and len(groups[0]) == len(ids):  # one board, nothing stray
+        return [_pairs(cc, ci, mc, mi)], len(ids)
+    out = []
+    for g in groups:
+        gc = tuple(corners[i] for i in g)
+        gi = np.array([[ids[i]] for i in g], np.int32)
+        out.append(_detection(gray, gc, gi))
+    if not out and len(set(ids)) == len(ids):  # too few for a group: what a board gives
+        out.append(_pairs(cc, ci, mc, mi))
+    return out, len(ids)
+
+
+def _detection(gray: np.ndarray, marker_corners, marker_ids) -> MatDetection:
+    """ChArUco corners interpolated from one board's markers (`CharucoDetector.detectBoard`
+    with the markers given), and the markers' corners, as board/image point pairs."""
+    cc, ci, mc, mi = _detector().detectBoard(gray, markerCorners=marker_corners,
+                                             markerIds=marker_ids)
+    return _pairs(cc, ci, mc, mi)
+
+
+def _pairs(cc, ci, mc, mi) -> MatDetection:
     obj, img = [], []
     n_ch = 0 if ci is None else len(ci)
     if n_ch:
@@ -77,16 +163,24 @@ def detect_mat(gray: np.ndarray) -> MatDetection:
         img.append(cc.reshape(-1, 2))
     n_mk = 0 if mi is None else len(mi)
     if n_mk:
-        ids = board().getIds().ravel().tolist()
-        objs = board().getObjPoints()
+        objs = _marker_object_points()
         for corners, mid in zip(mc, mi.ravel(), strict=True):
-            if int(mid) in ids:
-                obj.append(np.asarray(objs[ids.index(int(mid))], np.float32).reshape(4, 3))
-                img.append(corners.reshape(4, 2))
+            if int(mid) in objs:
+                obj.append(objs[int(mid)].astype(np.float32))
+                img.append(np.asarray(corners).reshape(4, 2))
     if not obj:
         return MatDetection(np.zeros((0, 3)), np.zeros((0, 2)), 0, 0)
     return MatDetection(np.concatenate(obj).astype(np.float64),
                         np.concatenate(img).astype(np.float64), n_ch, n_mk)
+
+
+def detect_mat(gray: np.ndarray) -> MatDetection:
+    """Find the mat's ChArUco corners and marker corners in a H×W uint8 grey image, taking
+    every marker of the mat's ids (see `detect_mats` for photos with more than one mat).
+
+    Returns empty arrays when nothing is found; deciding what is enough is the caller's job.
+    """
+    return _pairs(*_detector().detectBoard(gray))
 
 
 def is_weak(det: MatDetection, settings: VisionSettings) -> str | None:
@@ -100,7 +194,8 @@ def is_weak(det: MatDetection, settings: VisionSettings) -> str | None:
 
 
 def solve_pose(det: MatDetection, camera_matrix: np.ndarray, dist_coeffs: np.ndarray) -> Pose:
-    """Board pose from a detection (`cv2.solvePnP`, iterative, then LM refinement)."""
+    """Board pose from a detection (`cv2.solvePnP` with IPPE, the iterative method if that
+    fails, then `solvePnPRefineLM`)."""
     obj, img = det.object_points, det.image_points
     ok, rvec, tvec = cv2.solvePnP(obj, img, camera_matrix, dist_coeffs,
                                   flags=cv2.SOLVEPNP_IPPE)

@@ -20,6 +20,10 @@ class VisionSettings:
     min_charuco: int = 4            # ... ChArUco corners needed for a pose
     min_rows_spread_mm: float = 20.0  # board points must span more than one row
     max_pose_rms_px: float = 3.0    # reprojection error above this: the pose is not trusted
+    several_ratio: float = 2.0      # two mats whose distances (to the stored pose or the
+    #                                 photo's bottom centre) are within this factor: unsure
+    black_level: float = 20.0       # a photo whose brightest pixel is below this: black
+    flat_std: float = 2.0           # a photo this uniform (grey-level std) shows nothing
     px_per_mm: float = 2.0          # resolution of the rectified front view
     view_height_mm: float = 260.0   # how high above the table the front view reaches
     min_paper_luma: float = 40.0    # mean paper brightness (0-255) below this: too dark

@@ -23,7 +23,9 @@ LEVELS = ("normal", "advanced")
 @dataclass(frozen=True)
 class Station:
     """id; level (`normal`|`advanced`); unit_mm; image_size (w, h) px; camera_matrix 3×3;
-    dist_coeffs (5,); colour_model (learned or priors)."""
+    dist_coeffs (5,); colour_model (learned or priors); mat_pose: (rvec, tvec) of this
+    station's mat as calibrated (board → camera, Rodrigues and mm), or None: it tells the
+    station's own mat from a neighbour's identical one."""
 
     id: str
     level: str
@@ -32,6 +34,7 @@ class Station:
     camera_matrix: np.ndarray
     dist_coeffs: np.ndarray
     colour_model: ColourModel
+    mat_pose: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def colours(self) -> str:
@@ -51,7 +54,10 @@ class Station:
                 "image_size": list(self.image_size),
                 "camera_matrix": self.camera_matrix.round(6).tolist(),
                 "dist_coeffs": self.dist_coeffs.round(8).tolist(),
-                "colour_model": self.colour_model.to_dict()}
+                "colour_model": self.colour_model.to_dict(),
+                **({"mat_pose": {"rvec": self.mat_pose[0].round(6).tolist(),
+                                 "tvec": self.mat_pose[1].round(3).tolist()}}
+                   if self.mat_pose is not None else {})}
 
 
 def _field(raw: dict, name: str, where: str):
@@ -77,36 +83,53 @@ def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = 
                            f"not {raw.get('unit_mm')!r}") from None
     if not 5.0 <= unit <= 60.0:
         raise StationError(f"{where}: unit_mm {unit} is not a plausible piece size (5-60 mm)")
+    bad_size = StationError(f"{where}: image_size must be [width, height] in px")
     try:
         size = tuple(int(v) for v in _field(raw, "image_size", where))
-        assert len(size) == 2 and min(size) > 0
-    except (TypeError, ValueError, AssertionError):
-        raise StationError(f"{where}: image_size must be [width, height] in px") from None
+    except (TypeError, ValueError):
+        raise bad_size from None
+    if len(size) != 2 or min(size) <= 0:
+        raise bad_size
+    bad_k = StationError(f"{where}: camera_matrix must be 3×3 numbers with positive focal "
+                         "lengths")
     try:
         k = np.asarray(_field(raw, "camera_matrix", where), np.float64)
-        assert k.shape == (3, 3) and np.all(np.isfinite(k)) and k[0, 0] > 0 and k[1, 1] > 0
-    except (TypeError, ValueError, AssertionError):
-        raise StationError(f"{where}: camera_matrix must be 3×3 numbers with positive "
-                           "focal lengths") from None
+    except (TypeError, ValueError):
+        raise bad_k from None
+    if k.shape != (3, 3) or not np.all(np.isfinite(k)) or k[0, 0] <= 0 or k[1, 1] <= 0:
+        raise bad_k
+    bad_d = StationError(f"{where}: dist_coeffs must be 4, 5, 8, 12 or 14 finite numbers")
     try:
         d = np.asarray(raw.get("dist_coeffs") or [0, 0, 0, 0, 0], np.float64).ravel()
-        assert d.size in (4, 5, 8, 12, 14) and np.all(np.isfinite(d))
-    except (TypeError, ValueError, AssertionError):
-        raise StationError(f"{where}: dist_coeffs must be 4, 5, 8, 12 or 14 finite "
-                           "numbers") from None
+    except (TypeError, ValueError):
+        raise bad_d from None
+    if d.size not in (4, 5, 8, 12, 14) or not np.all(np.isfinite(d)):
+        raise bad_d
+    mat_pose = None
+    if raw.get("mat_pose") is not None:
+        try:
+            mp = raw["mat_pose"]
+            mat_pose = (np.asarray(mp["rvec"], np.float64).reshape(3),
+                        np.asarray(mp["tvec"], np.float64).reshape(3))
+        except (TypeError, ValueError, KeyError):
+            raise StationError(f"{where}: mat_pose must hold rvec and tvec, three numbers "
+                               "each") from None
+        if not all(np.all(np.isfinite(v)) for v in mat_pose):
+            raise StationError(f"{where}: mat_pose must hold finite numbers")
     colours = "GBP" if level == "normal" else "GBPO"
     if colour_model is None and raw.get("colour_model"):
+        bad_model = StationError(f"{where}: colour_model needs centres for "
+                                 f"{', '.join(colours)} and white, each three numbers (L, a, b);"
+                                 " calibrate the colours again")
         try:
             colour_model = ColourModel.from_dict(raw["colour_model"])
-            for c in [*colours, "white"]:
-                lab = colour_model.centres[c]
-                assert len(lab) == 3 and all(np.isfinite(lab))
-        except (KeyError, TypeError, ValueError, IndexError, AssertionError):
-            raise StationError(f"{where}: colour_model needs centres for {', '.join(colours)} "
-                               "and white, each three numbers (L, a, b); calibrate the "
-                               "colours again") from None
+            centres = [colour_model.centres[c] for c in [*colours, "white"]]
+        except (KeyError, TypeError, ValueError, IndexError):
+            raise bad_model from None
+        if any(len(lab) != 3 or not all(np.isfinite(lab)) for lab in centres):
+            raise bad_model
     return Station(str(raw.get("id", Path(where).stem)), level, unit, size, k, d,
-                   colour_model or ColourModel.priors())
+                   colour_model or ColourModel.priors(), mat_pose)
 
 
 def load_station(path: str | Path, learn_colours: bool = True) -> Station:

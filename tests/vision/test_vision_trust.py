@@ -1,0 +1,139 @@
+"""A referee a real table can trust (issues 10 and 11): each kind of fault on a photo made
+from a fixture scene, asserting the verdict or the exact reason code, and the measurement
+rules on crafted fits."""
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.check import check_photo
+from referee.paths import FIXTURES
+from referee.tuki.cards import turn
+from referee.vision.assemble import assemble
+from referee.vision.fit import BarFit
+from referee.vision.photo import read_photo
+from referee.vision.settings import default_settings
+
+from .conftest import die_text, label, photo, station
+
+
+def verdict(img, scene="D03-04"):
+    lab = label(scene)
+    v = check_photo(img, station(scene[:3]), lab["target"], die_text(lab), lab["level"],
+                    overlay=False).verdict
+    return v.verdict, [r.code for r in v.reasons], [f.code for f in v.faults]
+
+
+def test_a_loose_marker_beside_the_mat_changes_nothing():
+    case = FIXTURES / "cases" / "stray-marker"
+    card = (case / "card.txt").read_text(encoding="utf-8").split()
+    v = check_photo(read_photo(case / "photo.jpg"), station("D03"), turn(card, "fish"), "fish",
+                    overlay=False).verdict
+    assert v.verdict == "correct", v.to_dict()
+
+
+def test_a_neighbours_mat_further_back_is_not_this_stations():
+    img = photo("D03-04").copy()
+    h = img.shape[0]
+    small = cv2.resize(img[int(0.55 * h):], None, fx=0.45, fy=0.45)
+    img[:small.shape[0], :small.shape[1]] = small  # a second, smaller mat up in the corner
+    assert verdict(img)[0] == "correct"
+
+
+def test_two_mats_equally_placed_is_mat_several():
+    img = photo("D03-04")
+    h, w = img.shape[:2]
+    two = cv2.resize(np.hstack([img, img]), (w, h))
+    assert verdict(two)[:2] == ("unsure", ["mat:several"])
+
+
+@pytest.mark.parametrize("make,code", [
+    (lambda im: np.ascontiguousarray(np.rot90(im)), "photo:rotated"),
+    (lambda im: cv2.flip(im, 1), "photo:mirrored"),
+    (lambda im: np.full_like(im, 3), "camera:black"),
+])
+def test_a_refused_photo_names_its_own_fault(make, code):
+    v, reasons, _ = verdict(make(photo("D03-04")))
+    assert v == "unsure" and reasons == [code]
+
+
+def test_a_mat_mostly_covered_is_partly_hidden():
+    img = photo("D03-04").copy()
+    h, w = img.shape[:2]
+    img[int(0.6 * h):, int(0.35 * w):] = 90  # a sheet over most of the board
+    v, reasons, _ = verdict(img)
+    assert v == "unsure" and reasons == ["mat:partly-hidden"]
+
+
+@pytest.mark.parametrize("scene", ["D02-03", "D04-05", "D05-03", "D06-03"])
+def test_swapped_colour_channels_are_never_judged_with_confidence(scene):
+    lab = label(scene)
+    for order in ([2, 1, 0], [1, 0, 2], [0, 2, 1]):
+        v, reasons, _ = verdict(photo(scene)[:, :, order].copy(), scene)
+        assert v in ("unsure", lab["verdict"]), (order, reasons)
+        if v == "unsure" and order == [2, 1, 0]:
+            assert "photo:colours" in reasons or any(r.startswith("stone:") for r in reasons)
+
+
+def test_red_and_blue_swapped_say_photo_colours():
+    v, reasons, _ = verdict(photo("D05-03")[:, :, ::-1].copy(), "D05-03")
+    assert v == "unsure" and "photo:colours" in reasons
+
+
+# --- the rules of the measurement, on crafted fits (16 mm units, front-view mm) ------------
+
+U = 16.0
+
+
+def fit(colour, orient, x_u, h_u, **kw):
+    return BarFit(colour, orient, x_u * U, h_u * U, kw.pop("fill", 0.95), 0.9,
+                  kw.pop("supported", True), kw.pop("grooves", True), **kw)
+
+
+def codes(build):
+    return [p.code for p in build.problems]
+
+
+def test_a_stone_held_up_by_nothing_is_unsupported_not_a_stone():
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1), fit("P", "V", 9, 6, supported=False)],
+                 U, 2.0, default_settings(), "GBP")
+    assert codes(b) == ["stone:unsupported:P"]
+    assert [s.colour for s in b.stones] == ["G", "B"]
+
+
+def test_a_stone_that_can_slide_along_its_length_is_hidden():
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1, slack_u=1.0), fit("P", "V", 4, 1)],
+                 U, 2.0, default_settings(), "GBP")
+    assert codes(b) == ["stone:hidden:B"]
+
+
+def test_a_little_slack_widens_the_stones_doubt():
+    s = default_settings()
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1, slack_u=0.3), fit("P", "V", 4, 1)],
+                 U, 2.0, s, "GBP")
+    sigma = {st.colour: st.sigma_u for st in b.stones}
+    assert sigma["B"] == pytest.approx(0.15) and sigma["G"] == s.base_sigma_u
+
+
+def test_a_stone_not_found_beside_a_hidden_one_is_not_missing():
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1, fill=0.4)], U, 2.0,
+                 default_settings(), "GBP")
+    assert "stone:not-found:P" in codes(b) and "stone:hidden:B" in codes(b)
+    assert "photo:unclear" in codes(b)
+
+
+def test_a_stone_not_found_in_a_clipped_photo_is_not_missing():
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1)], U, 2.0, default_settings(), "GBP",
+                 paper_clipped=True)
+    assert codes(b) == ["stone:not-found:P", "photo:bright"]
+
+
+def test_a_stone_not_found_without_a_colour_check_is_not_missing():
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1)], U, 2.0, default_settings(), "GBP",
+                 unexplained=True)
+    assert codes(b) == ["stone:not-found:P", "photo:colours"]
+
+
+def test_a_stone_not_found_in_a_clean_photo_is_missing():
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1)], U, 2.0, default_settings(), "GBP")
+    assert codes(b) == [] and [s.colour for s in b.stones] == ["G", "B"]
