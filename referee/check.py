@@ -21,12 +21,14 @@ from referee.vision.station import Station, load_station  # noqa: F401  (re-expo
 @dataclass
 class PhotoCheck:
     """verdict; build (MeasuredBuild); overlay_bgr (H×W×3 uint8: the photo with the fitted
-    stones and faults drawn); timings_ms per stage plus `judge` and `total`."""
+    stones and faults drawn); timings_ms per stage plus `judge` and `total`; paper_bgr: the
+    mat paper's median B, G, R (0–255) where the mat was found."""
 
     verdict: Verdict
     build: MeasuredBuild
     overlay_bgr: np.ndarray | None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    paper_bgr: tuple[float, float, float] | None = None
 
     def to_dict(self) -> dict:
         return {**self.verdict.to_dict(), "build": self.build.to_dict(),
@@ -51,4 +53,5 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows, face: DieF
     timings["judge"] = round((t2 - t1) * 1000, 2)
     timings["total"] = round((t2 - t0) * 1000, 2)
     img = draw_overlay(image_bgr, m, verdict) if overlay else None
-    return PhotoCheck(verdict, m.build, img, timings)
+    paper = None if m.paper_bgr is None else tuple(float(v) for v in m.paper_bgr)
+    return PhotoCheck(verdict, m.build, img, timings, paper)

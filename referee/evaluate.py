@@ -32,6 +32,7 @@ class Scene:
     die: str
     verdict: str
     faults: tuple[str, ...]
+    conditions: tuple[str, ...] = ("plain",)
 
 
 def _read_json(path: Path) -> dict:
@@ -66,9 +67,10 @@ def _scene(d: Path) -> Scene:
     try:
         die = lab["die"]
         face = die["animal"] + ("+white" if die.get("white_square") else "")
+        conditions = tuple(str(c) for c in lab.get("conditions") or ()) or ("plain",)
         return Scene(lab.get("id", d.name), lab["station"], lab.get("level", "normal"),
                      d / "image.jpg", tuple(lab["target"]), face, lab["verdict"],
-                     tuple(lab.get("faults", [])))
+                     tuple(lab.get("faults", [])), conditions)
     except (KeyError, TypeError, AttributeError) as e:
         raise DatasetError(f"{d / 'label.json'}: missing or wrong field {e}") from None
 
@@ -83,11 +85,32 @@ class SceneResult:
     ms: float
     expected_faults: list[str] = field(default_factory=list)
     stage_ms: dict[str, float] = field(default_factory=dict)
+    station: str = ""
+    conditions: tuple[str, ...] = ("plain",)
+
+
+PAPER_CLIPPED = 245.0  # the paper's median this bright in some channel: `paper-clipped`
+GROUPINGS = ("station", "condition")
 
 
 @dataclass
 class EvalSummary:
     results: list[SceneResult]
+
+    def groups(self, by: str) -> dict[str, EvalSummary]:
+        """The results split by `station` or by `condition` (a scene counts in each of its
+        conditions: label.json's `conditions`, `plain` without them, and `paper-clipped`
+        where the photo's paper clipped).
+
+        :raises ValueError: another grouping.
+        """
+        if by not in GROUPINGS:
+            raise ValueError(f"cannot group by {by!r}; use station or condition")
+        out: dict[str, list[SceneResult]] = {}
+        for r in self.results:
+            for key in ([r.station] if by == "station" else list(r.conditions)):
+                out.setdefault(key, []).append(r)
+        return {k: EvalSummary(v) for k, v in sorted(out.items())}
 
     def to_dict(self) -> dict:
         r = self.results
@@ -134,21 +157,24 @@ def evaluate(root: Path, limit: int | None = None, on_result=None) -> EvalSummar
         except VisionError as e:  # one bad file is an unsure scene, not the end of the run
             code = "photo:unreadable" if isinstance(e, PhotoError) else "station:unreadable"
             res = SceneResult(sc.id, sc.verdict, "unsure", [], [code], 0.0,
-                              list(sc.faults), {"error": str(e)})
+                              list(sc.faults), {"error": str(e)}, sc.station, sc.conditions)
         else:
             t0 = time.perf_counter()
             chk = check_photo(image, station, sc.target, sc.die, sc.level, overlay=False)
             ms = (time.perf_counter() - t0) * 1000
             v = chk.verdict
+            conditions = sc.conditions
+            if chk.paper_bgr is not None and float(max(chk.paper_bgr)) >= PAPER_CLIPPED:
+                conditions = (*conditions, "paper-clipped")
             res = SceneResult(sc.id, sc.verdict, v.verdict, [f.code for f in v.faults],
                               [r.code for r in v.reasons], round(ms, 1), list(sc.faults),
-                              chk.timings_ms)
+                              chk.timings_ms, sc.station, conditions)
         results.append(res)
         if on_result:
             on_result(res)
     for scene_id, why in bad:  # counted as misses: the label could not say what was expected
         res = SceneResult(scene_id, "?", "unsure", [], ["label:unreadable"], 0.0, [],
-                          {"error": why})
+                          {"error": why}, "?")
         results.append(res)
         if on_result:
             on_result(res)

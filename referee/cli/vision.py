@@ -10,6 +10,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from referee.errors import RefereeError
+
 console = Console(emoji=False, highlight=False)
 calibrate_app = typer.Typer(no_args_is_help=True,
                             help="Station calibration: camera intrinsics and stone colours.")
@@ -163,9 +165,17 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG or
 
 def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6 format)."),
              as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-             limit: int = typer.Option(None, "--limit", help="Only the first N scenes.")) -> None:
+             limit: int = typer.Option(None, "--limit", help="Only the first N scenes."),
+             by: str = typer.Option(None, "--by", help="Also per group: station or condition.")
+             ) -> None:
     """Judge every scene of a labelled photo set and compare with the labels."""
-    from referee.evaluate import evaluate
+    from dataclasses import asdict
+
+    from referee.evaluate import GROUPINGS, evaluate
+    from referee.vision.settings import default_settings
+
+    if by is not None and by not in GROUPINGS:
+        raise RefereeError(f"--by takes station or condition, not {by!r}")
 
     def line(r) -> None:
         if as_json:
@@ -175,10 +185,19 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
                       f"[{VERDICT_STYLE[r.got]}]{r.got:<7}[/] {','.join(r.faults + r.reasons)}"
                       f"  {r.ms:.0f} ms")
 
-    summary = evaluate(dataset, limit, on_result=line).to_dict()
+    result = evaluate(dataset, limit, on_result=line)
+    summary = result.to_dict()
+    groups = {k: g.to_dict() for k, g in result.groups(by).items()} if by else {}
     if as_json:
-        print(json.dumps(summary))
+        print(json.dumps({**summary, **({"by": by, "groups": groups} if by else {}),
+                          "settings": asdict(default_settings())}))
         return
+    if groups:
+        console.print(f"\n{by:<16} {'scenes':>6} {'accuracy':>9} {'conf. wrong':>12} "
+                      f"{'unsure':>7}")
+        for k, g in groups.items():
+            console.print(f"{k:<16} {g['scenes']:>6} {g['accuracy']:>9.1%} "
+                          f"{g['confidently_wrong']:>12} {g['unsure']:>7}")
     console.print(f"{summary['scenes']} scenes: accuracy {summary['accuracy']:.1%}, "
                   f"confidently wrong {summary['confidently_wrong']}, unsure "
                   f"{summary['unsure']}, median {summary['median_ms']} ms, "

@@ -49,6 +49,7 @@ class Measurement:
     timings_ms: dict[str, float] = field(default_factory=dict)
     channel_fit: dict[tuple[int, int, int], float] = field(default_factory=dict)
     face_distance: dict[str, float] = field(default_factory=dict)
+    paper_bgr: np.ndarray | None = None
 
 
 def _problem(code: str, text: str, unit_mm: float, m: Measurement) -> Measurement:
@@ -112,6 +113,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         white = paper_white(image, pose)
     except ValueError as e:
         return _problem("mat:weak", str(e), unit, m)
+    m.paper_bgr = white
     if float(white.mean()) < s.min_paper_luma:
         return _problem("photo:dark", "the photo is too dark to tell the colours", unit, m)
     # the paper may clip (webcams expose for the scene); that only matters where the stones

@@ -67,8 +67,23 @@ def test_eval_json_is_one_object():
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
     assert set(d) == {"scenes", "accuracy", "confidently_wrong", "unsure", "median_ms",
-                      "p95_ms"}
+                      "p95_ms", "settings"}
     assert d["scenes"] == 3
+    assert d["settings"]["px_per_mm"] > 0  # the settings the numbers were measured with
+
+
+def test_eval_by_station_and_by_condition(tmp_path):
+    r = runner.invoke(app, ["eval", str(DEV), "--json", "--limit", "9", "--by", "station"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["by"] == "station" and set(d["groups"]) == {"D01", "D02"}
+    assert sum(g["scenes"] for g in d["groups"].values()) == 9
+    # conditions come from the labels (plain without them) and the photo (paper-clipped)
+    r = runner.invoke(app, ["eval", str(DEV), "--json", "--limit", "4", "--by", "condition"])
+    d = json.loads(r.output)
+    assert d["groups"]["plain"]["scenes"] == 4
+    r = _run("eval", str(DEV), "--by", "colour")
+    assert r.returncode == 2 and "station or condition" in r.stderr
 
 
 def test_eval_refuses_a_folder_that_is_no_photo_set(tmp_path):
