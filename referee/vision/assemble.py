@@ -95,10 +95,10 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
                                 "was not found") for c in absent]
         problems.append(Unmeasured("photo:colours", "a stone is not found, and the photo's "
-                                   "colours could not be checked (a stone-shaped thing of a "
-                                   "colour the referee does not know, or no coloured stone "
-                                   "to check them on): calibrate the colours again through "
-                                   "this camera"))
+                                   "colours could not be checked (no colour calibration at "
+                                   "this station, a stone-shaped thing of a colour the "
+                                   "referee does not know, or no coloured stone to check "
+                                   "them on): calibrate the colours through this camera"))
         absent = []
     for f in fits:
         if f.fill < s.missing_fill:

@@ -166,8 +166,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     m.face_distance = face_distances(faces, white, model)
     odd = _unknown_stone(lab, labels, view, unit, band, regions, fits, support, table_band, s) \
         if len([f for f in fits if f.fill >= s.missing_fill]) < len(station.colours) else False
-    # a stone is only missing where the photo's colours were checked on a coloured stone
-    odd = odd or not m.channel_fit
+    # a stone is only missing where the photo's colours were checked on a coloured stone,
+    # against the station's own colour calibration (default priors fit no edition for sure)
+    odd = odd or not m.channel_fit or model.source != "photo"
     m.build = assemble(fits, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd)
     why = colour_doubt(m.channel_fit, model.source, s)
     if why:

@@ -137,3 +137,26 @@ def test_a_stone_not_found_without_a_colour_check_is_not_missing():
 def test_a_stone_not_found_in_a_clean_photo_is_missing():
     b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1)], U, 2.0, default_settings(), "GBP")
     assert codes(b) == [] and [s.colour for s in b.stones] == ["G", "B"]
+
+
+def test_on_default_colours_a_stone_not_found_is_never_missing(tmp_path):
+    """Issue 10: default colours never cost an unfair penalty. A station without its colour
+    photo judges on priors; a stone of another edition may be there unseen."""
+    import json
+    import shutil
+
+    from referee.vision.station import load_station
+
+    raw = json.loads((FIXTURES / "dev-scenes/stations/D01/station.json").read_text())
+    raw.pop("colour_calibration")
+    (tmp_path / "station.json").write_text(json.dumps(raw))
+    st = load_station(tmp_path / "station.json")
+    assert st.colour_model.source == "priors"
+    shutil.rmtree(tmp_path)
+    lab = label("D01-02")  # wrong: the blue stone is missing
+    v = check_photo(photo("D01-02"), st, lab["target"], die_text(lab), overlay=False).verdict
+    assert "missing:B" not in [f.code for f in v.faults]
+    for scene in ("D01-01", "D01-03", "D01-05"):  # correct builds: never judged wrong
+        lab = label(scene)
+        v = check_photo(photo(scene), st, lab["target"], die_text(lab), overlay=False).verdict
+        assert v.verdict in ("correct", "unsure"), (scene, v.to_dict())
