@@ -73,7 +73,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     may be that patch (its colour off): `stone:not-found`, never missing.
     """
     problems, stones = [], []
-    absent = [f.colour for f in fits if f.fill < s.missing_fill]
+    absent = [f.colour for f in fits if f.fill < s.fit.missing_fill]
     absent += [c for c in colours if c not in {f.colour for f in fits}]
     if blown or (absent and paper_clipped):
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
@@ -82,7 +82,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                    "are, so their colours cannot be told; lower the camera's "
                                    "exposure or the light"))
         absent = []
-    if len(absent) > s.max_missing:
+    if len(absent) > s.build.max_missing:
         # more stones gone than a builder forgets: more likely a covered build or a photo
         # whose colours are off (grey, washed out) than a build: let the lookout look
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
@@ -101,9 +101,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                    "them on): calibrate the colours through this camera"))
         absent = []
     for f in fits:
-        if f.fill < s.missing_fill:
+        if f.fill < s.fit.missing_fill:
             continue
-        if f.fill < s.min_stone_fill:
+        if f.fill < s.fit.min_stone_fill:
             problems.append(Unmeasured(f"stone:hidden:{f.colour}",
                                        f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone is "
                                        f"partly hidden or unclear ({f.fill:.0%} of it seen)"))
@@ -113,17 +113,17 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone was "
                                        "measured where nothing could hold it up; look again"))
             continue
-        if f.slack_u >= s.max_slack_u:
+        if f.slack_u >= s.fit.max_slack_u:
             problems.append(Unmeasured(f"stone:hidden:{f.colour}",
                                        f"an end of the {COLOUR_NAMES.get(f.colour, f.colour)} "
                                        "stone is hidden, so where it stands is not certain"))
             continue
-        if not f.grooves and f.fill - f.score > s.max_spill:
+        if not f.grooves and f.fill - f.score > s.build.max_spill:
             problems.append(Unmeasured(f"stone:unclear:{f.colour}",
                                        f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone "
                                        "cannot be told from things of its colour around it"))
             continue
-        sigma = max(s.anchored_sigma_u if f.anchored else s.base_sigma_u, f.slack_u / 2)
+        sigma = max(s.build.anchored_sigma_u if f.anchored else s.build.base_sigma_u, f.slack_u / 2)
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        sigma, {}, 0.0))
     if absent and any(p.code.startswith("stone:") for p in problems):
@@ -132,14 +132,14 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
                                 "was not found, and another could not be measured") for c in absent]
     unmeasured = {p.code.rsplit(":", 1)[-1] for p in problems if p.code.startswith("stone:")}
-    if len(unmeasured) > s.max_missing and not any(p.code.startswith("photo:")
+    if len(unmeasured) > s.build.max_missing and not any(p.code.startswith("photo:")
                                                    for p in problems):
         # most of the build unmeasured: what was measured may be the wrong things (a stone
         # taken for another whose colour came out alike), no ground for a verdict
         problems.append(Unmeasured("photo:unclear", f"{len(unmeasured)} stones could not be "
                                    "measured, so this photo cannot be judged"))
-    if s.settle:
-        stones = settle(stones, doubt_mm / unit, s.snow_grid)
+    if s.build.settle:
+        stones = settle(stones, doubt_mm / unit, s.build.snow_grid)
     out = []
     for st in with_gaps(stones, unit):
         gaps = {k: max(0.0, g - doubt_mm) for k, g in st.gaps_mm.items()}

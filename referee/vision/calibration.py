@@ -34,7 +34,7 @@ def learn_colours_from_photo(photo: Path, station, order: str) -> ColourModel:
     if is_weak(det, s):
         raise CalibrationError(f"{photo}: the referee mat is not visible in the colour photo")
     pose = solve_pose(det, station.camera_for(image.shape), station.dist_coeffs)
-    view = FrontView.for_settings(s.px_per_mm, s.view_height_mm)
+    view = FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
     lab = to_lab(rectify(image, pose, view), paper_white(image, pose))
     try:
         return learn_from_stack(lab, view, order, station.unit_mm)

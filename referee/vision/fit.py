@@ -19,8 +19,6 @@ import numpy as np
 from referee.vision.pose import Pose
 from referee.vision.rectify import FrontView
 
-STRIP_MM = 3.0  # width of the penalty strips around a face
-
 
 @dataclass(frozen=True)
 class BarFit:
@@ -61,12 +59,12 @@ def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float,
     return float(p[0] - a[0, 0]), float(-p[2] + a[0, 2])
 
 
-def _template(w_px: int, h_px: int, band: tuple[float, float], s: float
+def _template(w_px: int, h_px: int, band: tuple[float, float], s: float, strip_mm: float = 3.0
               ) -> tuple[np.ndarray, tuple[int, int]]:
     """Correlation kernel for a face of w×h px with its band (dx, dh in px); returns the
     kernel (float32) and the face's lower-left corner (col, row) inside it."""
     bx, bh = band[0], band[1]
-    st = max(2, round(STRIP_MM * s))
+    st = max(2, round(strip_mm * s))
     pad_l = st + max(0, round(-bx))
     pad_r = st + max(0, round(bx))
     pad_t = st + max(0, round(bh))
@@ -92,7 +90,8 @@ def _template(w_px: int, h_px: int, band: tuple[float, float], s: float
 def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
                    band_mm: tuple[float, float], regions: dict[str, tuple[float, ...]],
                    support: np.ndarray | None = None, min_support: float = 0.3,
-                   per_orientation: int = 4, table_band_mm: float = 8.0) -> list[BarFit]:
+                   per_orientation: int = 4, table_band_mm: float = 8.0,
+                   strip_mm: float = 3.0, min_peak: float = 0.2) -> list[BarFit]:
     """The best H and V placements of one colour's bar, best score first.
 
     mask: H×W bool front-view mask of the colour. regions: per orientation, (x0, x1, h0, h1)
@@ -113,7 +112,7 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
     out: list[BarFit] = []
     for orient, (w, h) in (("H", (5 * u, u)), ("V", (u, 5 * u))):
         w_px, h_px = round(w), round(h)
-        k, (ax, ay) = _template(w_px, h_px, band, s)
+        k, (ax, ay) = _template(w_px, h_px, band, s, strip_mm)
         region = regions[orient]
         c0, r1 = view.to_px(region[0], region[2])
         c1, r0 = view.to_px(region[1], region[3])
@@ -131,7 +130,7 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
         sub = resp[r0 - y0:r1 - y0 + 1, c0 - x0:c1 - x0 + 1]
         if sub.size == 0:
             continue
-        peaks = (sub == cv2.dilate(sub, np.ones((9, 9), np.uint8))) & (sub > 0.2)
+        peaks = (sub == cv2.dilate(sub, np.ones((9, 9), np.uint8))) & (sub > min_peak)
         # a peak on the edge of the search region is no maximum: what it fits lies outside
         # the region (a thing far behind the mat, seen beside the paper strip)
         peaks[:, [0, -1]] = False

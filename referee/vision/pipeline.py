@@ -83,7 +83,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         return _problem("photo:rotated", "the photo is turned a quarter turn against the "
                         "station's camera: hold the phone the other way, or turn the camera",
                         unit, m)
-    dets, n_seen = detect_mats(gray, camera, station.dist_coeffs, s.min_markers)
+    dets, n_seen = detect_mats(gray, camera, station.dist_coeffs, s.pose.min_markers,
+                               s.pose.marker_inlier, s.pose.marker_inlier_tight)
     if not dets or n_seen == 0:
         lap("pose")
         return _problem(*_no_mat(image, gray, station, n_seen, s), unit, m)
@@ -104,7 +105,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     m.pose = pose
     lap("pose")
     # the reprojection limit is for a ~1280 px photo; a larger photo has larger pixels' worth
-    rms_limit = s.max_pose_rms_px * max(1.0, max(image.shape[:2]) / 1280.0)
+    rms_limit = s.pose.max_pose_rms_px * max(1.0, max(image.shape[:2]) / 1280.0)
     if pose.rms_px > rms_limit or pose.tvec.ravel()[2] <= 0:
         return _problem("mat:weak", f"the mat's pose does not fit well ({pose.rms_px:.1f} px): "
                         "is the mat flat? If it is, check the station's camera calibration",
@@ -114,15 +115,15 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     except ValueError as e:
         return _problem("mat:weak", str(e), unit, m)
     m.paper_bgr = white
-    if float(white.mean()) < s.min_paper_luma:
+    if float(white.mean()) < s.exposure.min_paper_luma:
         return _problem("photo:dark", "the photo is too dark to tell the colours", unit, m)
     # the paper may clip (webcams expose for the scene); that only matters where the stones
     # themselves are blown out, or where a stone that is not found could be a blown-out one
-    paper_clipped = float(white.min()) >= s.clipped_level
+    paper_clipped = float(white.min()) >= s.exposure.clipped_level
     model = station.colour_model
-    others = table_centres(image, white, pose, model, s.table_classes)
+    others = table_centres(image, white, pose, model, s.colour.table_classes)
     lap("colour")
-    view = FrontView.for_settings(s.px_per_mm, s.view_height_mm)
+    view = FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
     m.view = view
     front = rectify(image, pose, view)
     lap("rectify")
@@ -132,21 +133,22 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # snow, stones and paper can hold a stone up; snow in shade, or next to a table of
     # nearly its colour, may fall outside every class, but it stays neutral and not dark
     chroma = np.hypot(lab[..., 1], lab[..., 2])
-    support = (labels >= 0) | ((chroma < s.neutral_chroma) & (lab[..., 0] > s.min_snow_lightness))
+    support = (labels >= 0) | ((chroma < s.colour.neutral_chroma) &
+                               (lab[..., 0] > s.colour.min_snow_lightness))
     lap("segment")
     band = band_vector_mm(pose, view, unit)
-    doubt_mm = s.depth_doubt_mm * math.tan(elevation_rad(pose))
+    doubt_mm = s.build.depth_doubt_mm * math.tan(elevation_rad(pose))
     # a counted stone stands on the paper beyond the board (WORLD.md §5), its centre over
     # the paper; nothing stands below the table (but a face set forward looks lower)
     x0, x1 = PAPER_BEYOND[0], PAPER_BEYOND[1]
-    top = s.view_height_mm
+    top = s.rectify.view_height_mm
     regions = {"H": (x0 - 2.5 * unit, x1 - 2.5 * unit, -doubt_mm, top - unit),
                "V": (x0 - 0.5 * unit, x1 - 0.5 * unit, -doubt_mm, top - 5 * unit)}
     fits, all_cands = [], {}
-    table_band = doubt_mm + s.table_band_mm
+    table_band = doubt_mm + s.fit.table_band_mm
     for colour in station.colours:
         cands = bar_candidates(masks[colour], colour, view, unit, band, regions, support,
-                               table_band_mm=table_band)
+                               table_band_mm=table_band, **_template_settings(s))
         all_cands[colour] = cands
         f = choose(cands, lab[..., 0], view, unit, s)
         if f is not None:
@@ -157,15 +159,15 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
             for f in fits]
     m.fits = fits
     lap("fit")
-    out = front.min(axis=2) >= s.clipped_level  # blown out in every channel
-    blown = [f.colour for f in fits
-             if face_fill(out, view, unit, f.orientation, f.x_mm, f.h_mm) >= s.max_blown_face]
+    out = front.min(axis=2) >= s.exposure.clipped_level  # blown out in every channel
+    blown = [f.colour for f in fits if face_fill(out, view, unit, f.orientation, f.x_mm,
+                                                 f.h_mm) >= s.exposure.max_blown_face]
     faces = _face_colours(front, view, unit, fits, masks)
     m.channel_fit = channel_orders({c: v for c, v in faces.items() if c in chromatic}, white,
                                    model)
     m.face_distance = face_distances(faces, white, model)
     odd = _unknown_stone(lab, labels, view, unit, band, regions, fits, support, table_band, s) \
-        if len([f for f in fits if f.fill >= s.missing_fill]) < len(station.colours) else False
+        if len([f for f in fits if f.fill >= s.fit.missing_fill]) < len(station.colours) else False
     # a stone is only missing where the photo's colours were checked on a coloured stone,
     # against the station's own colour calibration (default priors fit no edition for sure)
     odd = odd or not m.channel_fit or model.source != "photo"
@@ -181,14 +183,15 @@ def _mirrored(gray: np.ndarray, station: Station, s: VisionSettings) -> bool:
     """Whether the mat is found well in the photo flipped left to right (and so the photo is
     a mirror image, as a phone's front camera takes). Only asked when the mat is not found."""
     flipped, _ = detect_mats(cv2.flip(gray, 1), station.camera_for(gray.shape),
-                             station.dist_coeffs, s.min_markers)
+                             station.dist_coeffs, s.pose.min_markers, s.pose.marker_inlier,
+                             s.pose.marker_inlier_tight)
     return any(not is_weak(d, s) for d in flipped)
 
 
 def _no_mat(image: np.ndarray, gray: np.ndarray, station: Station, n_seen: int,
             s: VisionSettings) -> tuple[str, str]:
     """The reason code and words for a photo in which no mat was found (WORLD.md §4)."""
-    if float(gray.max()) < s.black_level or float(gray.std()) < s.flat_std:
+    if float(gray.max()) < s.pose.black_level or float(gray.std()) < s.pose.flat_std:
         return "camera:black", ("the camera sends a black (or blank) picture: is its lens "
                                 "covered, or the camera off?")
     if _mirrored(gray, station, s):
@@ -226,7 +229,7 @@ def choose_mat(dets: list[MatDetection], shape: tuple[int, ...], camera: np.ndar
             dist.append(float(np.hypot(ends[0][0] - w / 2, ends[0][1] - h)) / width)
     order = np.argsort(dist)
     a, b = dist[order[0]], dist[order[1]]
-    if b < s.several_ratio * max(a, 1e-6):
+    if b < s.pose.several_ratio * max(a, 1e-6):
         return ("two referee mats are in view and the referee cannot tell which is this "
                 "station's: move the other mat out of view, or turn this camera to its mat")
     return usable[int(order[0])]
@@ -241,6 +244,13 @@ def pose_distance(pose: Pose, rvec: np.ndarray, tvec: np.ndarray) -> float:
     return move + 10.0 * turn
 
 
+def _template_settings(s: VisionSettings) -> dict:
+    """The bar template's settings, as `fit.bar_candidates` takes them."""
+    f = s.fit
+    return {"min_support": f.min_support, "per_orientation": f.per_orientation,
+            "strip_mm": f.strip_mm, "min_peak": f.min_peak}
+
+
 def _pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
          unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings) -> BarFit:
     """The fit with its slack along its length (`length_slack_u`); a vertical bar of a
@@ -248,8 +258,8 @@ def _pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVi
     (`grooves.anchor_top`). A grey stone is not: snow in shade takes its colour, so the top
     of its colour may be snow."""
     mask = masks[f.colour]
-    slack = length_slack_u(mask, view, unit, f, band, s.slack_fill_tolerance)
-    if slack >= s.max_slack_u and f.orientation == "V" and s.anchor_top and \
+    slack = length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance)
+    if slack >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and \
             f.colour in chromatic:
         others = np.zeros_like(mask)
         for c, m in masks.items():
@@ -258,8 +268,9 @@ def _pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVi
         a = anchor_top(f, mask, lum, others, view, unit, band)
         # the top end can only move the bar within its slack, and never under the table
         if a is not None and abs(a.h_mm - f.h_mm) <= (slack + 0.5) * unit and \
-                a.h_mm >= -s.depth_doubt_mm - s.table_band_mm:
-            a = refine(a, lum, view, unit) if s.use_grooves else a
+                a.h_mm >= -s.build.depth_doubt_mm - s.fit.table_band_mm:
+            a = refine(a, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u) \
+                if s.grooves.use_grooves else a
             return replace(a, slack_u=0.0, anchored=True)
     return replace(f, slack_u=slack)
 
@@ -318,15 +329,15 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
     (issue: a stone found on a purple wall far behind the mat, 15 u high); when none holds,
     it is kept as unsupported (`stone:unsupported:X`, unsure).
     """
-    good = [f for f in fits if f.supported and f.fill >= s.min_stone_fill]
-    reach = s.touch_reach_u * unit
+    good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
+    reach = s.fit.touch_reach_u * unit
     out = []
     for f in fits:
         if f not in good or grounded(f, support, view, unit, table_band_mm) or \
                 _touches(f, good, unit, reach):
             out.append(f)
             continue
-        held = [c for c in cands[f.colour] if c.supported and c.fill >= s.min_stone_fill and
+        held = [c for c in cands[f.colour] if c.supported and c.fill >= s.fit.min_stone_fill and
                 (grounded(c, support, view, unit, table_band_mm) or _touches(c, good, unit, reach))]
         if held:
             out.append(choose(held, lum, view, unit, s) or held[0])
@@ -341,12 +352,13 @@ def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
     enough, with a bonus where its grooves show (a stone's signature that look-alikes lack)."""
     if not cands:
         return None
-    good = [c for c in cands if c.supported and c.fill >= s.min_stone_fill]
+    good = [c for c in cands if c.supported and c.fill >= s.fit.min_stone_fill]
     if not good:
         # the best look-alike: held up by nothing, or too little of it shows
         return cands[0]
-    refined = [refine(c, lum, view, unit) if s.use_grooves else c for c in good]
-    return max(refined, key=lambda c: c.score + s.groove_bonus * c.grooves)
+    refined = [refine(c, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u)
+               if s.grooves.use_grooves else c for c in good]
+    return max(refined, key=lambda c: c.score + s.grooves.groove_bonus * c.grooves)
 
 
 def _unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: float,
@@ -362,12 +374,13 @@ def _unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: f
     bar in a colour the calibration does not know (a photo whose colours came through
     another path, or light that changed): a stone not found may be it.
     """
-    odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.neutral_chroma)
-    cands = bar_candidates(odd, "?", view, unit, band, regions, None, per_orientation=3)
-    good = [f for f in fits if f.supported and f.fill >= s.min_stone_fill]
-    return any(c.score >= s.min_unknown_score and c.fill >= s.min_stone_fill and
+    odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.colour.neutral_chroma)
+    cands = bar_candidates(odd, "?", view, unit, band, regions, None,
+                           **{**_template_settings(s), "per_orientation": 3})
+    good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
+    return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
                (grounded(c, support, view, unit, table_band_mm) or
-                _touches(c, good, unit, s.touch_reach_u * unit)) for c in cands)
+                _touches(c, good, unit, s.fit.touch_reach_u * unit)) for c in cands)
 
 
 def colour_doubt(fit: dict[tuple[int, int, int], float], source: str, s: VisionSettings
@@ -384,11 +397,11 @@ def colour_doubt(fit: dict[tuple[int, int, int], float], source: str, s: VisionS
     if own is None:
         return None
     best = min((v for k, v in fit.items() if k != (0, 1, 2)), default=math.inf)
-    if best < s.channel_order_ratio * own:
+    if best < s.colour.channel_order_ratio * own:
         return ("the photo's colour channels seem swapped (another capture path or camera "
                 "driver than at colour calibration); calibrate the colours again through this "
                 "camera")
-    if source == "photo" and own > s.max_colour_distance:
+    if source == "photo" and own > s.colour.max_colour_distance:
         return ("the stones' colours are far from the station's colour calibration (other "
                 "light, or another camera); calibrate the colours again")
     return None

@@ -70,13 +70,15 @@ def _marker_object_points() -> dict[int, np.ndarray]:
 
 
 def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.ndarray,
-                  dist_coeffs: np.ndarray, min_markers: int) -> list[list[int]]:
+                  dist_coeffs: np.ndarray, min_markers: int, inlier: float = 0.35,
+                  tight: float = 0.15) -> list[list[int]]:
     """Markers (indices into corners/ids) grouped into boards: each group holds markers whose
     corners one board pose explains, each id at most once, largest group first.
 
     RANSAC over markers (OpenCV `solvePnPGeneric`, IPPE, both solutions): every
     marker proposes the pose of a board; the pose that explains most other markers (mean
-    corner error under a third of their size, refitted once with all of them) wins; its
+    corner error under `inlier` × their size, then under `tight` × after refitting the pose
+    on them) wins; its
     markers leave, and the rest are grouped again. A loose marker, or a neighbour's identical
     mat, forms a group of its own instead of spoiling the pose (issue: a stray marker gave
     `mat:weak` with hundreds of px of error).
@@ -103,14 +105,14 @@ def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.n
                 obj[ids[i]], corners[i].reshape(4, 1, 2).astype(np.float64), camera_matrix,
                 dist_coeffs, flags=cv2.SOLVEPNP_IPPE)
             for rvec, tvec in zip(rvecs if ok else (), tvecs if ok else (), strict=False):
-                inl = explained(rvec, tvec, left, 0.35)
+                inl = explained(rvec, tvec, left, inlier)
                 if len(inl) >= 3:  # refit on them, then keep what the board explains well
                     o = np.concatenate([obj[ids[k]] for k in inl])
                     im = np.concatenate([corners[k].reshape(4, 2) for k in inl]).astype(np.float64)
                     ok2, r2, t2 = cv2.solvePnP(o, im, camera_matrix, dist_coeffs, rvec, tvec,
                                                useExtrinsicGuess=True)
                     if ok2:
-                        inl = explained(r2, t2, left, 0.15)
+                        inl = explained(r2, t2, left, tight)
                 if len(inl) > len(top):
                     top = inl
         if len(top) < min_markers:
@@ -121,7 +123,8 @@ def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.n
 
 
 def detect_mats(gray: np.ndarray, camera_matrix: np.ndarray, dist_coeffs: np.ndarray,
-                min_markers: int = 3) -> tuple[list[MatDetection], int]:
+                min_markers: int = 3, inlier: float = 0.35, tight: float = 0.15
+                ) -> tuple[list[MatDetection], int]:
     """Every referee mat in a H×W uint8 grey image: one detection per group of markers that
     one board explains (see `_board_groups`), with its ChArUco corners, largest first; and
     how many of the mat's markers were seen in all (0: no mat at all).
@@ -133,7 +136,8 @@ def detect_mats(gray: np.ndarray, camera_matrix: np.ndarray, dist_coeffs: np.nda
         return [], 0
     corners = [np.asarray(c, np.float32).reshape(1, 4, 2) for c in mc]
     ids = [int(i) for i in np.asarray(mi).ravel()]
-    groups = _board_groups(corners, ids, camera_matrix, dist_coeffs, min_markers)
+    groups = _board_groups(corners, ids, camera_matrix, dist_coeffs, min_markers, inlier,
+                           tight)
     if len(groups) == 1 and len(groups[0]) == len(ids):  # one board, nothing stray
         return [_pairs(cc, ci, mc, mi)], len(ids)
     out = []
@@ -185,10 +189,10 @@ def detect_mat(gray: np.ndarray) -> MatDetection:
 
 def is_weak(det: MatDetection, settings: VisionSettings) -> str | None:
     """Why a detection is too weak for a pose (too few points, all in one row), or None."""
-    if det.n_markers < settings.min_markers and det.n_charuco < settings.min_charuco:
+    if det.n_markers < settings.pose.min_markers and det.n_charuco < settings.pose.min_charuco:
         return f"{det.n_markers} markers and {det.n_charuco} corners"
     ys = det.object_points[:, 1]
-    if np.ptp(ys) < settings.min_rows_spread_mm:
+    if np.ptp(ys) < settings.pose.min_rows_spread_mm:
         return "all corners lie in one row"
     return None
 

@@ -1,65 +1,182 @@
-"""Every vision threshold, named, in one place (STYLE.md, chesscog's `cfg`).
+"""Every vision threshold, named, in one tree: a node per stage (STYLE.md, chesscog's `cfg`).
 
-Defaults live in models/vision.yaml; a station profile may override a few. Values are
-geometric or photometric limits, never fitted to single photos.
+The defaults below are written out in full in models/vision.yaml, which a user may edit; a
+key that is not a setting is refused (a typo must not pass silently). Values are geometric
+or photometric limits, never fitted to single photos. `referee eval --json` reports the
+settings it ran with.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import yaml
 
 from referee.paths import MODELS
+from referee.vision.errors import VisionError
+
+
+class SettingsError(VisionError):
+    """A vision settings file with an unknown key or a value of the wrong kind."""
 
 
 @dataclass(frozen=True)
-class VisionSettings:
+class PoseSettings:
+    """Stage 1, the mat (pose.py; WORLD.md §5–6)."""
+
     min_markers: int = 3            # markers (or ...)
     min_charuco: int = 4            # ... ChArUco corners needed for a pose
     min_rows_spread_mm: float = 20.0  # board points must span more than one row
     max_pose_rms_px: float = 3.0    # reprojection error above this: the pose is not trusted
+    marker_inlier: float = 0.35     # a marker's corner error (× its size) to join a board ...
+    marker_inlier_tight: float = 0.15  # ... and after the board's pose is refitted
     several_ratio: float = 2.0      # two mats whose distances (to the stored pose or the
     #                                 photo's bottom centre) are within this factor: unsure
     black_level: float = 20.0       # a photo whose brightest pixel is below this: black
     flat_std: float = 2.0           # a photo this uniform (grey-level std) shows nothing
-    px_per_mm: float = 2.0          # resolution of the rectified front view
-    view_height_mm: float = 260.0   # how high above the table the front view reaches
+
+
+@dataclass(frozen=True)
+class ExposureSettings:
+    """Stage 2a, light (pipeline.py): too dark, or stones blown out."""
+
     min_paper_luma: float = 40.0    # mean paper brightness (0-255) below this: too dark
     clipped_level: float = 250.0    # a pixel this bright in every channel is blown out
     max_blown_face: float = 0.25    # a stone's face this much blown out: its colour is lost
-    min_stone_fill: float = 0.6     # share of a fitted front face that must show its colour
-    missing_fill: float = 0.15      # below this share of a face, the stone is not there
-    max_missing: int = 1            # more stones not found than this: unsure, not missing
-    slack_fill_tolerance: float = 0.5  # a slide losing less than this share of what a whole
-    #                                    bar loses: the bar is not pinned along its length
-    max_slack_u: float = 0.5        # a bar that can slide this far along its length: hidden
-    max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
-    depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
-    table_band_mm: float = 3.0      # a bottom this near the table (past the depth doubt): on it
+
+
+@dataclass(frozen=True)
+class ColourSettings:
+    """Stage 2b, colour classes and the colour self-check (colour.py)."""
+
+    table_classes: int = 3          # k-means colours learned from the table around the mat
     neutral_chroma: float = 12.0    # Lab chroma below this is neutral (snow in any light)
     min_snow_lightness: float = 40.0  # neutral and lighter than this may be snow (0-100)
     channel_order_ratio: float = 1.0  # another channel order fitting the stones this much better
     max_colour_distance: float = 8.0  # found stones farther (Lab) from their calibrated colour
-    min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
+
+
+@dataclass(frozen=True)
+class RectifySettings:
+    """Stage 3, the front view on the build line (rectify.py)."""
+
+    px_per_mm: float = 2.0          # resolution of the rectified front view
+    view_height_mm: float = 260.0   # how high above the table the front view reaches
+
+
+@dataclass(frozen=True)
+class FitSettings:
+    """Stage 4, bar templates and the choice of each colour's stone (fit.py, pipeline.py)."""
+
+    strip_mm: float = 3.0           # width of the penalty strips around a face
+    min_peak: float = 0.2           # template response below this is no candidate
+    per_orientation: int = 4        # candidates kept per colour and orientation
+    min_support: float = 0.3        # share of the strip under a face that must hold it up
+    min_stone_fill: float = 0.6     # share of a fitted front face that must show its colour
+    missing_fill: float = 0.15      # below this share of a face, the stone is not there
+    table_band_mm: float = 3.0      # a bottom this near the table (past the depth doubt): on it
     touch_reach_u: float = 0.5      # a stone this near another leans on it (held up)
+    slack_fill_tolerance: float = 0.5  # a slide losing less than this share of what a whole
+    #                                    bar loses: the bar is not pinned along its length
+    max_slack_u: float = 0.5        # a bar that can slide this far along its length: hidden
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
-    anchored_sigma_u: float = 0.08  # positional doubt of a bar placed from its top end
+    min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
+
+
+@dataclass(frozen=True)
+class GrooveSettings:
+    """Stage 5, sub-unit precision from the grooves (grooves.py)."""
+
+    use_grooves: bool = True        # refine positions on the stones' grooves
+    groove_bonus: float = 0.1       # score bonus of a candidate whose grooves show
+    reach_u: float = 0.45           # how far the groove phase may move a bar
+    edge_reach_u: float = 0.2       # how far an H bar's front/top edge may move it
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """Stage 6, the measured build (assemble.py; WORLD.md §4)."""
+
+    max_missing: int = 1            # more stones not found than this: unsure, not missing
+    max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
+    depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
     settle: bool = True             # rest stones on their support within the depth doubt
     snow_grid: bool = True          # snow is whole units thick: whole-unit heights support
     base_sigma_u: float = 0.03      # positional doubt of a clean fit
-    use_grooves: bool = True        # refine positions on the stones' grooves
-    groove_bonus: float = 0.1       # score bonus of a candidate whose grooves show
-    table_classes: int = 3          # k-means colours learned from the table around the mat
+    anchored_sigma_u: float = 0.08  # positional doubt of a bar placed from its top end
+
+
+@dataclass(frozen=True)
+class VisionSettings:
+    """The whole tree, a node per stage, in the order `pipeline.measure` runs them."""
+
+    pose: PoseSettings = field(default_factory=PoseSettings)
+    exposure: ExposureSettings = field(default_factory=ExposureSettings)
+    colour: ColourSettings = field(default_factory=ColourSettings)
+    rectify: RectifySettings = field(default_factory=RectifySettings)
+    fit: FitSettings = field(default_factory=FitSettings)
+    grooves: GrooveSettings = field(default_factory=GrooveSettings)
+    build: BuildSettings = field(default_factory=BuildSettings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _node(cls: type, raw: Any, where: str) -> Any:
+    if not isinstance(raw, dict):
+        raise SettingsError(f"{where}: expected a mapping of settings")
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise SettingsError(f"{where}: unknown setting {unknown[0]!r}; the settings here are "
+                            f"{', '.join(known)}")
+    values = {}
+    default = cls()
+    for name, value in raw.items():
+        old = getattr(default, name)
+        if is_dataclass(old):
+            values[name] = _node(type(old), value, f"{where}.{name}")
+            continue
+        kind = type(old)
+        ok = isinstance(value, bool) if kind is bool else \
+            (isinstance(value, (int, float)) and not isinstance(value, bool))
+        if kind is int and ok and float(value) != int(value):
+            ok = False
+        if not ok:
+            raise SettingsError(f"{where}.{name}: expected {kind.__name__}, not {value!r}")
+        values[name] = kind(value)
+    return replace(default, **values)
+
+
+def load_settings(path: str | Path) -> VisionSettings:
+    """Settings from a YAML file of the tree's shape; missing keys keep their defaults.
+
+    :raises SettingsError: an unreadable file, an unknown key, or a value of the wrong kind.
+    """
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as e:
+        raise SettingsError(f"cannot read the vision settings {path}: {e}") from None
+    return _node(VisionSettings, raw, path.name)
+
+
+def write_settings(settings: VisionSettings, path: str | Path) -> None:
+    """The whole tree written out as YAML (how models/vision.yaml is made)."""
+    Path(path).write_text("# Vision settings, a node per stage; referee/vision/settings.py "
+                          "documents each one.\n"
+                          + yaml.safe_dump(settings.to_dict(), sort_keys=False),
+                          encoding="utf-8")
 
 
 @cache
 def default_settings() -> VisionSettings:
-    """Settings from models/vision.yaml, falling back to the dataclass defaults."""
+    """Settings from models/vision.yaml (the defaults where it lacks a key).
+
+    :raises SettingsError: the file holds an unknown key or a wrong value.
+    """
     path = MODELS / "vision.yaml"
-    if not path.exists():
-        return VisionSettings()
-    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    known = {f.name for f in fields(VisionSettings)}
-    return replace(VisionSettings(), **{k: v for k, v in raw.items() if k in known})
+    return load_settings(path) if path.exists() else VisionSettings()

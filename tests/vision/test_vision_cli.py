@@ -69,7 +69,7 @@ def test_eval_json_is_one_object():
     assert set(d) == {"scenes", "accuracy", "confidently_wrong", "unsure", "median_ms",
                       "p95_ms", "settings"}
     assert d["scenes"] == 3
-    assert d["settings"]["px_per_mm"] > 0  # the settings the numbers were measured with
+    assert d["settings"]["rectify"]["px_per_mm"] > 0  # the settings the numbers came from
 
 
 def test_eval_by_station_and_by_condition(tmp_path):

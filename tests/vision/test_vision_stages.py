@@ -98,3 +98,22 @@ def test_band_vector_points_up_toward_the_camera():
     dx, dh = band_vector_mm(pose, FrontView.for_settings(2.0, 260.0), 16.0)
     assert 5.0 < dh < 16.0  # a 16 mm deep top face shows 16·tan(elevation) mm above
     assert abs(dx) < 3.0  # D01's camera is almost straight in front
+
+
+def test_vision_settings_are_one_tree_and_refuse_unknown_keys(tmp_path):
+    from referee.paths import MODELS
+    from referee.vision.settings import SettingsError, VisionSettings, load_settings, write_settings
+
+    # models/vision.yaml is the whole tree, written out
+    assert load_settings(MODELS / "vision.yaml") == VisionSettings()
+    p = tmp_path / "v.yaml"
+    write_settings(VisionSettings(), p)
+    assert load_settings(p) == VisionSettings()
+    p.write_text("fit:\n  min_stone_fil: 0.5\n")  # a typo
+    with pytest.raises(SettingsError, match="unknown setting 'min_stone_fil'"):
+        load_settings(p)
+    p.write_text("pose:\n  min_markers: many\n")
+    with pytest.raises(SettingsError, match="pose.min_markers: expected int"):
+        load_settings(p)
+    p.write_text("rectify:\n  px_per_mm: 3\n")  # an int where a float is wanted is fine
+    assert load_settings(p).rectify.px_per_mm == 3.0

@@ -112,7 +112,7 @@ def test_a_little_slack_widens_the_stones_doubt():
     b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1, slack_u=0.3), fit("P", "V", 4, 1)],
                  U, 2.0, s, "GBP")
     sigma = {st.colour: st.sigma_u for st in b.stones}
-    assert sigma["B"] == pytest.approx(0.15) and sigma["G"] == s.base_sigma_u
+    assert sigma["B"] == pytest.approx(0.15) and sigma["G"] == s.build.base_sigma_u
 
 
 def test_a_stone_not_found_beside_a_hidden_one_is_not_missing():
