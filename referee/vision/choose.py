@@ -1,0 +1,162 @@
+"""Stage 4b: each colour's stone among its template candidates, held up, and pinned along
+its length (issue 11: a measured build must be able to stand; a piece in front).
+
+- `choose`: the best candidate that is supported and full enough, grooves counting for it;
+- `ground`: a stone neither grounded (a chain of snow or stones down to the table) nor
+  touching another is chosen again under that constraint, else marked unsupported;
+- `pin`: how far a bar can slide along its length (`fit.length_slack_u`); a coloured
+  standing bar whose foot is hidden is placed from its top end (`grooves.anchor_top`);
+- `unknown_stone`: a stone-shaped thing of no calibrated colour by the build.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from referee.vision.colour import NONE
+from referee.vision.fit import BarFit, bar_candidates, length_slack_u
+from referee.vision.grooves import anchor_top, refine
+from referee.vision.rectify import FrontView
+from referee.vision.settings import VisionSettings
+
+
+def template_settings(s: VisionSettings) -> dict:
+    """The bar template's settings, as `fit.bar_candidates` takes them."""
+    f = s.fit
+    return {"min_support": f.min_support, "per_orientation": f.per_orientation,
+            "strip_mm": f.strip_mm, "min_peak": f.min_peak}
+
+
+def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
+         unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings) -> BarFit:
+    """The fit with its slack along its length (`length_slack_u`); a vertical bar of a
+    `chromatic` colour that can slide is placed from its top end where that end shows
+    (`grooves.anchor_top`). A grey stone is not: snow in shade takes its colour, so the top
+    of its colour may be snow."""
+    mask = masks[f.colour]
+    slack = length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance)
+    if slack >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and \
+            f.colour in chromatic:
+        others = np.zeros_like(mask)
+        for c, m in masks.items():
+            if c != f.colour:
+                others |= m
+        a = anchor_top(f, mask, lum, others, view, unit, band)
+        # the top end can only move the bar within its slack, and never under the table
+        if a is not None and abs(a.h_mm - f.h_mm) <= (slack + 0.5) * unit and \
+                a.h_mm >= -s.build.depth_doubt_mm - s.fit.table_band_mm:
+            a = refine(a, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u) \
+                if s.grooves.use_grooves else a
+            return replace(a, slack_u=0.0, anchored=True)
+    return replace(f, slack_u=slack)
+
+
+def _rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:
+    w, h = (5 * unit, unit) if f.orientation == "H" else (unit, 5 * unit)
+    return f.x_mm, f.h_mm, w, h
+
+
+def _touches(f: BarFit, others: list[BarFit], unit: float, reach_mm: float) -> bool:
+    """Whether f's face comes within `reach_mm` of another fit's face (front view)."""
+    fx, fh, fw, fhh = _rect(f, unit)
+    for o in others:
+        if o.colour == f.colour:
+            continue
+        ox, oh, ow, ohh = _rect(o, unit)
+        gx = max(0.0, max(fx, ox) - min(fx + fw, ox + ow))
+        gh = max(0.0, max(fh, oh) - min(fh + fhh, oh + ohh))
+        if math.hypot(gx, gh) <= reach_mm:
+            return True
+    return False
+
+
+def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table_band_mm: float,
+             min_share: float = 0.7) -> bool:
+    """Whether a chain of things that can hold a stone up (snow, stones) runs from f's
+    bottom face down to the table: in some unit-wide column under it, at least `min_share`
+    of the front view's `support` mask (H×W bool) between its bottom and the table.
+
+    A stone in the build stands on the paper, on snow on the paper, or on other stones; a
+    look-alike far behind the mat (a box, a wall) stands on the table far back, which the
+    front view shows well above the table plane, with table between.
+    """
+    if f.h_mm <= table_band_mm:
+        return True
+    cells = 5 if f.orientation == "H" else 1
+    s = view.px_per_mm
+    _, r_bottom = view.to_px(f.x_mm, f.h_mm)
+    _, r_table = view.to_px(f.x_mm, table_band_mm)
+    r0, r1 = int(round(float(r_bottom))), int(round(float(r_table)))
+    for k in range(cells):
+        c, _ = view.to_px(f.x_mm + (k + 0.5) * unit, 0.0)
+        c0, c1 = int(round(float(c) - 0.25 * unit * s)), int(round(float(c) + 0.25 * unit * s))
+        block = support[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)]
+        if block.size and float(block.mean()) >= min_share:
+            return True
+    return False
+
+
+def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarray,
+           lum: np.ndarray, view: FrontView, unit: float, table_band_mm: float,
+           s: VisionSettings) -> list[BarFit]:
+    """Each chosen stone held up: grounded (see `grounded`) or touching another stone.
+
+    A fit that is neither is re-chosen among its colour's candidates under that constraint
+    (issue: a stone found on a purple wall far behind the mat, 15 u high); when none holds,
+    it is kept as unsupported (`stone:unsupported:X`, unsure).
+    """
+    good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
+    reach = s.fit.touch_reach_u * unit
+    out = []
+    for f in fits:
+        if f not in good or grounded(f, support, view, unit, table_band_mm) or \
+                _touches(f, good, unit, reach):
+            out.append(f)
+            continue
+        held = [c for c in cands[f.colour] if c.supported and c.fill >= s.fit.min_stone_fill and
+                (grounded(c, support, view, unit, table_band_mm) or _touches(c, good, unit, reach))]
+        if held:
+            out.append(choose(held, lum, view, unit, s) or held[0])
+        else:
+            out.append(replace(f, supported=False))
+    return out
+
+
+def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
+           s: VisionSettings) -> BarFit | None:
+    """The stone among a colour's candidates: the best-scoring one that is held up and full
+    enough, with a bonus where its grooves show (a stone's signature that look-alikes lack)."""
+    if not cands:
+        return None
+    good = [c for c in cands if c.supported and c.fill >= s.fit.min_stone_fill]
+    if not good:
+        # the best look-alike: held up by nothing, or too little of it shows
+        return cands[0]
+    refined = [refine(c, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u)
+               if s.grooves.use_grooves else c for c in good]
+    return max(refined, key=lambda c: c.score + s.grooves.groove_bonus * c.grooves)
+
+
+def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: float,
+                   band: tuple[float, float], regions: dict[str, tuple[float, ...]],
+                   fits: list[BarFit], support: np.ndarray, table_band_mm: float,
+                   s: VisionSettings) -> bool:
+    """Whether a stone-shaped thing of no stone colour stands in the build's place.
+
+    lab: front-view Lab (H×W×3 float32); labels: its classes (`ColourModel.labels`). The
+    chromatic pixels (chroma >= `neutral_chroma`) that no stone colour or snow takes are
+    fitted with the bar template (fit.py), as a stone's colour would be; a fit of at least
+    `min_unknown_score` that is held up as a stone is (`grounded`, or touching a stone) is a
+    bar in a colour the calibration does not know (a photo whose colours came through
+    another path, or light that changed): a stone not found may be it.
+    """
+    odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.colour.neutral_chroma)
+    cands = bar_candidates(odd, "?", view, unit, band, regions, None,
+                           **{**template_settings(s), "per_orientation": 3})
+    good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
+    return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
+               (grounded(c, support, view, unit, table_band_mm) or
+                _touches(c, good, unit, s.fit.touch_reach_u * unit)) for c in cands)

@@ -1,0 +1,84 @@
+"""Stage 1b: which mat is this station's, and why none is (WORLD.md §4–5; issue: markers that
+are not this mat's, reasons that name the right fix).
+
+A photo may hold a neighbour's identical mat or spare printed markers; `pose.detect_mats`
+groups markers into boards, and `choose_mat` picks the station's own. A photo without a
+usable mat gets the reason that names its fix: a black frame, a turned or mirrored photo, a
+mat partly hidden, or none at all.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from referee.vision.pose import MatDetection, Pose, detect_mats, is_weak, solve_pose
+from referee.vision.settings import VisionSettings
+from referee.vision.station import Station
+
+
+def mirrored(gray: np.ndarray, station: Station, s: VisionSettings) -> bool:
+    """Whether the mat is found well in the photo flipped left to right (and so the photo is
+    a mirror image, as a phone's front camera takes). Only asked when the mat is not found."""
+    flipped, _ = detect_mats(cv2.flip(gray, 1), station.camera_for(gray.shape),
+                             station.dist_coeffs, s.pose.min_markers, s.pose.marker_inlier,
+                             s.pose.marker_inlier_tight)
+    return any(not is_weak(d, s) for d in flipped)
+
+
+def no_mat_reason(image: np.ndarray, gray: np.ndarray, station: Station, n_seen: int,
+            s: VisionSettings) -> tuple[str, str]:
+    """The reason code and words for a photo in which no mat was found (WORLD.md §4)."""
+    if float(gray.max()) < s.pose.black_level or float(gray.std()) < s.pose.flat_std:
+        return "camera:black", ("the camera sends a black (or blank) picture: is its lens "
+                                "covered, or the camera off?")
+    if mirrored(gray, station, s):
+        return "photo:mirrored", ("the photo is mirrored (a phone's front camera does that): "
+                                  "take it with the back camera, or turn mirroring off")
+    if n_seen:
+        return "mat:partly-hidden", ("only part of the referee mat is seen: is it covered, or "
+                                     "partly outside the photo?")
+    return "mat:not-found", ("the referee mat was not found: is it in the photo, flat and lit, "
+                             "with its top edge away from the camera?")
+
+
+def choose_mat(dets: list[MatDetection], shape: tuple[int, ...], camera: np.ndarray,
+               station: Station, s: VisionSettings) -> MatDetection | str:
+    """This station's mat among the mats found (issue: identical mats of three builders on one
+    table, spare markers): the one whose pose lies nearest the pose stored with the station
+    (`station.mat_pose`), else the one whose build zone lies nearest the bottom centre of the
+    photo, measured in the board's own width there (a neighbour's mat further back looks
+    smaller). Returns the reason's words instead when two fit that rule about equally (their
+    distances within `several_ratio` of each other).
+    """
+    usable = [d for d in dets if not is_weak(d, s)]
+    if len(usable) <= 1:
+        return (usable or dets)[0]
+    h, w = shape[:2]
+    dist = []
+    for d in usable:
+        pose = solve_pose(d, camera, station.dist_coeffs)
+        if station.mat_pose is not None:
+            dist.append(pose_distance(pose, *station.mat_pose))
+        else:  # in px of the board's own width: a farther mat looks smaller and higher
+            ends = pose.project(np.array([[140.0, -40.0, 0.0], [0.0, 0.0, 0.0],
+                                          [280.0, 0.0, 0.0]]))
+            width = max(float(np.linalg.norm(ends[2] - ends[1])), 1.0)
+            dist.append(float(np.hypot(ends[0][0] - w / 2, ends[0][1] - h)) / width)
+    order = np.argsort(dist)
+    a, b = dist[order[0]], dist[order[1]]
+    if b < s.pose.several_ratio * max(a, 1e-6):
+        return ("two referee mats are in view and the referee cannot tell which is this "
+                "station's: move the other mat out of view, or turn this camera to its mat")
+    return usable[int(order[0])]
+
+
+def pose_distance(pose: Pose, rvec: np.ndarray, tvec: np.ndarray) -> float:
+    """How far a pose lies from a stored one: mm of the board origin's move plus 10 mm per
+    degree of turn (a few cm and degrees tell one mat from its neighbour)."""
+    move = float(np.linalg.norm(pose.tvec.ravel() - np.asarray(tvec, np.float64).ravel()))
+    r = pose.rotation.T @ cv2.Rodrigues(np.asarray(rvec, np.float64).reshape(3, 1))[0]
+    turn = math.degrees(math.acos(max(-1.0, min(1.0, (float(np.trace(r)) - 1) / 2))))
+    return move + 10.0 * turn

@@ -1,0 +1,108 @@
+"""Stage 6b: the colour self-check (issue 10: colours that come through another path).
+
+The found stones' colours are compared with the station's colour calibration under every
+channel order. A frame handed over in another byte order (picamera2's "RGB888" is BGR in
+memory, drivers differ) fits better under the permutation that undoes it; stones far from
+their calibrated colour mean the light or camera changed. Either makes colour faults
+guesses: `photo:colours`, unsure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from referee.vision.colour import WHITE, ColourModel, to_lab
+from referee.vision.fit import BarFit
+from referee.vision.rectify import FrontView
+from referee.vision.settings import VisionSettings
+
+
+def colour_doubt(fit: dict[tuple[int, int, int], float], source: str, s: VisionSettings
+                 ) -> str | None:
+    """Why the stones' colours cannot be trusted (the colour self-check), or None.
+
+    fit: `channel_orders` of the found stones. Another channel order fitting better than
+    the photo's own (by `channel_order_ratio`) means the frame came through a path with
+    another byte order; stones far from every calibrated colour (`max_colour_distance`,
+    only for a station's own colour photo: default priors are loose) mean the light or the
+    camera changed since calibration. Either way colour faults would be guesses.
+    """
+    own = fit.get((0, 1, 2))
+    if own is None:
+        return None
+    best = min((v for k, v in fit.items() if k != (0, 1, 2)), default=math.inf)
+    if best < s.colour.channel_order_ratio * own:
+        return ("the photo's colour channels seem swapped (another capture path or camera "
+                "driver than at colour calibration); calibrate the colours again through this "
+                "camera")
+    if source == "photo" and own > s.colour.max_colour_distance:
+        return ("the stones' colours are far from the station's colour calibration (other "
+                "light, or another camera); calibrate the colours again")
+    return None
+
+
+def face_colours(front: np.ndarray, view: FrontView, unit: float, fits: list[BarFit],
+                  masks: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Median BGR (3,) float of each well-seen fitted face's own-colour pixels in `front`."""
+    s = view.px_per_mm
+    out = {}
+    for f in fits:
+        if not f.supported or f.fill < 0.6:
+            continue
+        w, h = (5 * unit, unit) if f.orientation == "H" else (unit, 5 * unit)
+        c0, r1 = view.to_px(f.x_mm, f.h_mm)
+        c0, r1 = int(round(float(c0))), int(round(float(r1)))
+        r0, c1 = r1 - round(h * s), c0 + round(w * s)
+        sl = (slice(max(r0, 0), max(r1, 0)), slice(max(c0, 0), max(c1, 0)))
+        px = front[sl][masks[f.colour][sl]]
+        if len(px) >= 20:
+            out[f.colour] = np.median(px, axis=0).astype(np.float32)
+    return out
+
+
+PERMUTATIONS = ((0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))  # BGR orders but (0, 1, 2)
+
+
+def face_distances(faces: dict[str, np.ndarray], white_bgr: np.ndarray, model: ColourModel
+                   ) -> dict[str, float]:
+    """Per found stone colour, the model's Lab distance of its face's median BGR (3,) from
+    that colour: how well each stone found looks like the stone it was taken for."""
+    if not faces:
+        return {}
+    names = list(faces)
+    px = np.array([faces[c] for c in names], np.float32).reshape(-1, 1, 3)
+    d = model.distances(to_lab(np.clip(px, 0, 255).astype(np.uint8), white_bgr), "".join(names))
+    return {c: float(d[c][i, 0]) for i, c in enumerate(names)}
+
+
+def channel_orders(faces: dict[str, np.ndarray], white_bgr: np.ndarray, model: ColourModel
+                   ) -> dict[tuple[int, int, int], float]:
+    """How well the found stones' colours fit the model under each channel order.
+
+    faces: per found stone colour, its face's median BGR (3,) float. For the photo's own
+    order (0, 1, 2) each stone is compared with its own colour; for every other order, with
+    the colours assigned to the stones in the way that fits best. Returns the mean Lab
+    distance per order. A camera or driver that hands frames over in another byte order
+    (picamera2's "RGB888" is BGR in memory) fits far better under the permutation that
+    undoes it; a photo in the calibrated order fits best as it is.
+    """
+
+
+    names = list(faces)
+    out: dict[tuple[int, int, int], float] = {}
+    if not names:
+        return out
+    for order in ((0, 1, 2), *PERMUTATIONS):
+        px = np.array([faces[c][list(order)] for c in names], np.float32).reshape(-1, 1, 3)
+        lab = to_lab(np.clip(px, 0, 255).astype(np.uint8), white_bgr[list(order)])
+        d = model.distances(lab, "".join(c for c in model.centres if c != WHITE))
+        if order == (0, 1, 2):
+            out[order] = float(np.mean([d[c][i, 0] for i, c in enumerate(names)]))
+            continue
+        classes = [c for c in model.centres if c != WHITE]
+        out[order] = min(float(np.mean([d[a][i, 0] for i, a in enumerate(assign)]))
+                         for assign in itertools.permutations(classes, len(names)))
+    return out
