@@ -98,6 +98,13 @@ def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.n
                 best[ids[i]] = (err, i)
         return sorted(i for _, i in best.values())
 
+    if len(left) >= min_markers and len({ids[i] for i in left}) == len(left):
+        # the common case first: one board, nothing stray, every marker fits one pose
+        o = np.concatenate([obj[ids[k]] for k in left])
+        im = np.concatenate([corners[k].reshape(4, 2) for k in left]).astype(np.float64)
+        ok, r, t = cv2.solvePnP(o, im, camera_matrix, dist_coeffs, flags=cv2.SOLVEPNP_IPPE)
+        if ok and len(explained(r, t, left, tight)) == len(left):
+            return [left]
     while len(left) >= min_markers:
         top: list[int] = []
         for i in left:
