@@ -33,7 +33,8 @@ Rulings where the texts are silent (ours):
   verdict is correct or wrong, or unsure and decided.
 - The penalty is given when the round has ended and every build is settled.
 - The deck in the state is optional; a void round puts its card at the bottom of it; a card
-  taken as a penalty leaves it. An empty deck accepts any card (the table reshuffles).
+  taken as a penalty leaves it. An empty deck accepts any card (the table reshuffles), and a
+  void round leaves it empty.
 - Final round: each "done" is judged at once; the earliest declared build that is correct (or
   decided correct) wins; a build decided or judged wrong is out; a later correct build cannot
   win while an earlier unsure one waits for its decision.
@@ -264,8 +265,11 @@ def apply(state: TukiState, event: Event) -> TukiState:
     if k == "final_round_failed":
         return replace(s, phase="between")
     if k == "round_voided":
+        # the card goes under the deck the table holds; a table without one (or with its
+        # deck used up) accepts any card, so it keeps none (else it would jam on that card)
+        deck = tuple(c for c in s.deck if c != d["card_id"])
         return replace(s, phase="between", builders=(), done_order=(),
-                       deck=tuple(c for c in s.deck if c != d["card_id"]) + (d["card_id"],))
+                       deck=deck + (d["card_id"],) if deck else ())
     if k == "game_ended":
         return replace(s, phase="ended", winners=tuple(d["winners"]), end_reason=d["reason"])
     raise AssertionError(f"unknown event kind {k!r}")

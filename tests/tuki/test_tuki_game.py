@@ -213,6 +213,16 @@ def test_void_round_card_goes_under_the_deck_same_lookout():
     t.refused(StartRound("N09", DECK.get("N09").grid, "bear"), "not in the deck")
 
 
+def test_a_table_without_a_deck_takes_any_card_after_a_void_round():
+    """The demo table jammed for good after "end" ("card is not in the deck"): a table that
+    holds no deck must not get a one-card deck from a void round."""
+    t = Table(3, lookout=1)
+    t.start()
+    assert t.run(VoidRound(by=1)) == ["round_voided"]
+    assert t.state.deck == ()
+    assert t.run(StartRound("N05", DECK.get("N05").grid, "bear", 1)) == ["round_started"]
+
+
 # --- penalty ---
 
 def test_all_correct_last_builder_takes_the_card():
