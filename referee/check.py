@@ -1,6 +1,6 @@
 """A photo judged against a card: vision's measured build handed to the Tuki judge.
 
-This is the one place where pixels and rules meet (ARCHITECTURE.md: camera → vision →
+This is the one place where pixels and rules meet (docs/architecture.md: camera → vision →
 MeasuredBuild → judge); the CLI and the server call it, never the stages themselves.
 """
 

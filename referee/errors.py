@@ -1,6 +1,6 @@
 """The root of every user-facing error: its message is plain words, shown without a traceback.
 
-Each layer has its own family below it (STYLE.md): `games.engine.RulesError`,
+Each layer has its own family below it: `games.engine.RulesError`,
 `tuki.cards.CardError`, `tuki.game.IllegalCommandError`, `vision.errors.VisionError`, ...
 """
 

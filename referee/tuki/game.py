@@ -1,7 +1,8 @@
 """The Tuki game around the camera referee: commands -> events -> state (a fold). Pure.
 
 Rules: RULINGS.md "Tuki" (players, levels, stations, lookout, a round, penalty card, both
-endings) and the rules text (seeds/000). Wiring for the server, in four lines:
+endings) and the rules text (seed file 000_6f55b70a1dca9dfe.txt, in English in docs/RULINGS.md,
+Tuki). Wiring for the server, in four lines:
 
     state = replay(stored_events)              # TukiState; replay([]) is the empty table
     events = decide(state, Done(player=1, verdict=verdict.to_dict()))   # or IllegalCommandError

@@ -1,4 +1,4 @@
-"""The vision error family (STYLE.md): each says what was expected and what came."""
+"""The vision error family: each says what was expected and what came."""
 
 from referee.errors import RefereeError
 

@@ -1,4 +1,4 @@
-"""Every vision threshold, named, in one tree: a node per stage (STYLE.md, chesscog's `cfg`).
+"""Every vision threshold, named, in one tree: a node per stage (as chesscog's `cfg`).
 
 The defaults below are written out in full in models/vision.yaml, which a user may edit; a
 key that is not a setting is refused (a typo must not pass silently). Values are geometric

@@ -1,4 +1,5 @@
-"""TAKI (seed 003, RULINGS.md TAKI): a pure engine in the common shape of ENGINES.md.
+"""TAKI (seed file 003_9e33af30550492fe.txt, RULINGS.md TAKI): a pure engine in the common
+shape of ENGINES.md.
 
 `GAME` is what the CLI, the server and the shared tests use; see docs/taki.md for the
 notation, setup keys, expect keys and every ruling.

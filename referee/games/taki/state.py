@@ -1,4 +1,5 @@
-"""The TAKI state machine: the rules of seed 003 with the rulings of RULINGS.md (TAKI).
+"""The TAKI state machine: the rules of seed file 003_9e33af30550492fe.txt with the rulings of
+RULINGS.md (TAKI).
 
 Variant: 116 cards, 2-10 players, matching on the active colour (kept apart from the leading
 card) or the leading card's symbol; Stop, +2 stacks, Change Direction, Change Color, TAKI runs

@@ -1,4 +1,5 @@
-"""Tokaido, the seed's variant (shared/seeds/002, RULINGS.md Tokaido), in the shape of ENGINES.md.
+"""Tokaido, the seed's variant (seed file 002_e681b164576ed2f3.txt, RULINGS.md Tokaido), in the
+shape of ENGINES.md.
 
 Notation, setup keys, expect keys, rulings and the filled-in values: docs/tokaido.md.
 """

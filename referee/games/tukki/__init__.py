@@ -1,6 +1,7 @@
 """Tukki Tukki (תוכי תוכי): the engine of ENGINES.md, rules per RULINGS.md "Tukki Tukki".
 
-Rules variant: the user's Hebrew text (shared/seeds/001) with the rulings of RULINGS.md;
+Rules variant: the user's Hebrew text (seed file 001_929e361541e1c2de.txt, in English in
+docs/RULINGS.md) with the rulings of RULINGS.md;
 108 cards (0-12 eight times, 4 parrots), 2-6 players, five rounds, lowest total wins.
 Action encoding: `Action` values whose `str()` is the notation (`take bin`, `place a3 land b2`,
 ...). See docs/tukki.md for the rulings, notation, setup keys and expect keys.
