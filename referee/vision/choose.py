@@ -102,27 +102,42 @@ def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table
 def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarray,
            lum: np.ndarray, view: FrontView, unit: float, table_band_mm: float,
            s: VisionSettings) -> list[BarFit]:
-    """Each chosen stone held up: grounded (see `grounded`) or touching another stone.
+    """Each chosen stone held up: grounded (see `grounded`), or touching a stone that is held
+    up, found in turn until nothing changes (a stone on a stone on snow is held).
 
-    A fit that is neither is re-chosen among its colour's candidates under that constraint
-    (issue: a stone found on a purple wall far behind the mat, 15 u high); when none holds,
-    it is kept as unsupported (`stone:unsupported:X`, unsure).
+    The thin strip under a face (`BarFit.supported` as the template saw it) only prefers one
+    candidate to another; this decides. A fit that is not held is chosen again among its
+    colour's candidates under that constraint (issue: a stone found on a purple wall far
+    behind the mat, 15 u high); when none is held, it is kept as unsupported
+    (`stone:unsupported:X`, unsure).
     """
-    good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
+    full = s.fit.min_stone_fill
     reach = s.fit.touch_reach_u * unit
-    out = []
-    for f in fits:
-        if f not in good or grounded(f, support, view, unit, table_band_mm) or \
-                _touches(f, good, unit, reach):
-            out.append(f)
-            continue
-        held = [c for c in cands[f.colour] if c.supported and c.fill >= s.fit.min_stone_fill and
-                (grounded(c, support, view, unit, table_band_mm) or _touches(c, good, unit, reach))]
-        if held:
-            out.append(choose(held, lum, view, unit, s) or held[0])
-        else:
-            out.append(replace(f, supported=False))
-    return out
+    out = list(fits)
+    held: list[BarFit] = []
+
+    def holds(c: BarFit) -> bool:
+        return grounded(c, support, view, unit, table_band_mm) or _touches(c, held, unit, reach)
+
+    for others in (False, True):  # first the fits as chosen, then other candidates
+        changed = True
+        while changed:
+            changed = False
+            for i, f in enumerate(out):
+                if f in held or f.fill < full:
+                    continue
+                if holds(f):
+                    out[i] = replace(f, supported=True)
+                elif others:
+                    alt = [c for c in cands[f.colour] if c.fill >= full and holds(c)]
+                    if not alt:
+                        continue
+                    out[i] = replace(choose(alt, lum, view, unit, s) or alt[0], supported=True)
+                else:
+                    continue
+                held.append(out[i])
+                changed = True
+    return [f if f in held or f.fill < full else replace(f, supported=False) for f in out]
 
 
 def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
