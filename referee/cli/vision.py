@@ -118,7 +118,8 @@ def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: s
     c, face, target = resolve_target(card, card_grid, die, level)
     if c.level != level:
         raise RefereeError(f"card {c.id} is for the {c.level} level, but the station is set "
-                           f"up for the {level} level; use a {level} card or the station "
+                           f"up for the {level} level; use {'an' if level == 'advanced' else 'a'} "
+                           f"{level} card or the station "
                            "profile of that level")
     return c, face, target
 
@@ -176,6 +177,8 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
 
     if by is not None and by not in GROUPINGS:
         raise RefereeError(f"--by takes station or condition, not {by!r}")
+    if limit is not None and limit < 1:
+        raise RefereeError(f"--limit takes a number of scenes, 1 or more, not {limit}")
 
     def line(r) -> None:
         if as_json:
@@ -215,6 +218,8 @@ def bench_vision(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md
     from referee.vision.pipeline import measure
     from referee.vision.station import load_station
 
+    if (limit is not None and limit < 1) or repeat < 1:
+        raise RefereeError("--limit and --repeat take 1 or more")
     cv2.setNumThreads(1)
     stations, per_stage = {}, {}
     root = Path(dataset)

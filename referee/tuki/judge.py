@@ -193,7 +193,8 @@ def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement]
     stones = level_stones(level)
     for c in measured:
         if c not in stones:
-            out.fault(f"extra:{c}", f"{name(c)} is not part of a {level} build")
+            out.fault(f"extra:{c}", f"{name(c)} is not part of "
+                      f"{'an' if level == 'advanced' else 'a'} {level} build")
     for c in stones:
         if c not in measured and c not in hidden:
             out.fault(f"missing:{c}", f"{name(c)} is not in the build")

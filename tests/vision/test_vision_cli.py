@@ -119,3 +119,10 @@ def test_more_bad_input_is_one_sentence(tmp_path):
     bad.write_text('{"level": "normal", "image_size": "big"}')
     r = _run("judge", photo, "--station", str(bad), "--card", "N01", "--die", "bear")
     assert "[width, height]" in r.stderr  # brackets in messages are text, not markup
+
+
+def test_eval_and_bench_refuse_a_limit_below_one():
+    r = _run("eval", str(DEV), "--limit", "0")
+    assert r.returncode == 2 and "1 or more" in r.stderr
+    r = _run("bench", "vision", str(DEV), "--limit", "-3")
+    assert r.returncode == 2 and "1 or more" in r.stderr
