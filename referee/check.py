@@ -53,5 +53,6 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows, face: DieF
     timings["judge"] = round((t2 - t1) * 1000, 2)
     timings["total"] = round((t2 - t0) * 1000, 2)
     img = draw_overlay(image_bgr, m, verdict) if overlay else None
-    paper = None if m.paper_bgr is None else tuple(float(v) for v in m.paper_bgr)
+    paper = None if m.paper_bgr is None else \
+        (float(m.paper_bgr[0]), float(m.paper_bgr[1]), float(m.paper_bgr[2]))
     return PhotoCheck(verdict, m.build, img, timings, paper)

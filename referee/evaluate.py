@@ -11,8 +11,12 @@ import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from referee.vision.errors import PhotoError, VisionError
+
+if TYPE_CHECKING:
+    from referee.vision.station import Station
 
 
 class DatasetError(VisionError):
@@ -84,7 +88,7 @@ class SceneResult:
     reasons: list[str]
     ms: float
     expected_faults: list[str] = field(default_factory=list)
-    stage_ms: dict[str, float] = field(default_factory=dict)
+    stage_ms: dict[str, Any] = field(default_factory=dict)
     station: str = ""
     conditions: tuple[str, ...] = ("plain",)
 
@@ -137,7 +141,7 @@ def evaluate(root: Path, limit: int | None = None, on_result=None) -> EvalSummar
     from referee.vision.station import load_station
 
     root = Path(root)
-    stations = {}
+    stations: dict[str, Station | VisionError] = {}
     results = []
     bad: list[tuple[str, str]] = []
     for i, sc in enumerate(scenes(root, bad)):
@@ -168,7 +172,7 @@ def evaluate(root: Path, limit: int | None = None, on_result=None) -> EvalSummar
                 conditions = (*conditions, "paper-clipped")
             res = SceneResult(sc.id, sc.verdict, v.verdict, [f.code for f in v.faults],
                               [r.code for r in v.reasons], round(ms, 1), list(sc.faults),
-                              chk.timings_ms, sc.station, conditions)
+                              dict(chk.timings_ms), sc.station, conditions)
         results.append(res)
         if on_result:
             on_result(res)

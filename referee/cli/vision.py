@@ -72,7 +72,7 @@ def calibrate_camera_cmd(
     # with a fixed aspect ratio OpenCV reports the focal length's doubt on fx or on fy
     console.print(f"focal length {cal.camera_matrix[0, 0]:.1f} px ± {max(std[0], std[1]):.1f} "
                   "(1σ); principal point kept at the centre")
-    old = {}
+    old: dict = {}
     if _profile_path(name).exists():
         import yaml
 
@@ -147,7 +147,8 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG or
     c, face, target = _resolve_target(card, card_grid, die, st.level)
     image = read_photo(photo)
     chk = check_photo(image, st, target, face, c.level, overlay=overlay is not None)
-    if overlay is not None and not cv2.imwrite(str(overlay), chk.overlay_bgr):
+    if overlay is not None and chk.overlay_bgr is not None and \
+            not cv2.imwrite(str(overlay), chk.overlay_bgr):
         raise RefereeError(f"could not write the overlay to {overlay} (does its folder "
                            "exist?)")
     if as_json:
@@ -221,7 +222,8 @@ def bench_vision(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md
     if (limit is not None and limit < 1) or repeat < 1:
         raise RefereeError("--limit and --repeat take 1 or more")
     cv2.setNumThreads(1)
-    stations, per_stage = {}, {}
+    stations: dict = {}
+    per_stage: dict[str, list[float]] = {}
     root = Path(dataset)
     for i, sc in enumerate(scenes(root)):
         if limit is not None and i >= limit:
@@ -235,10 +237,10 @@ def bench_vision(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md
                 per_stage.setdefault(k, []).append(v)
             per_stage.setdefault("total", []).append(sum(m.timings_ms.values()))
     console.print(f"{'stage':<10} {'median ms':>10} {'p95 ms':>8}   (one core, per photo)")
-    for k, v in per_stage.items():
-        v = sorted(v)
-        console.print(f"{k:<10} {statistics.median(v):>10.1f} "
-                      f"{v[min(len(v) - 1, int(0.95 * (len(v) - 1)))]:>8.1f}")
+    for k, values in per_stage.items():
+        ordered = sorted(values)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * (len(ordered) - 1)))]
+        console.print(f"{k:<10} {statistics.median(ordered):>10.1f} {p95:>8.1f}")
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:

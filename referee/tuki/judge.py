@@ -371,9 +371,9 @@ def _explain(rows: Rows, target: dict[str, GridStone], measured: dict[str, Stone
         if clean(target, relabel):
             swaps.append((len(moved), moved, dict(zip(colours, perm, strict=True))))
     if swaps:
-        _, moved, perm = min(swaps, key=lambda s: s[0])
+        _, moved, into = min(swaps, key=lambda s: s[0])
         return tuple(Fault(f"colour:{c}", f"{name(c)} stands where the card has "
-                           f"{name(perm[c])}") for c in moved)
+                           f"{name(into[c])}") for c in moved)
     alternatives = [("mirrored", mirror(rows), "the build is the card's mirror image, as if "
                      "seen from behind")]
     for animal, q in QUARTERS_CCW.items():

@@ -61,7 +61,9 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
     ill-conditioned: WORLD.md §6).
     :raises CalibrationError: fewer than MIN_VIEWS usable views, or photos of different sizes.
     """
-    obj, img, size = [], [], None
+    obj: list[np.ndarray] = []
+    img: list[np.ndarray] = []
+    size: tuple[int, int] | None = None
     s = default_settings()
     for p in photos:
         try:
@@ -78,7 +80,7 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
             continue
         obj.append(det.object_points.astype(np.float32))
         img.append(det.image_points.astype(np.float32))
-    if len(obj) < MIN_VIEWS:
+    if len(obj) < MIN_VIEWS or size is None:
         raise CalibrationError(f"only {len(obj)} of {len(photos)} photos show the mat well "
                                f"enough; at least {MIN_VIEWS} are needed, from varied angles")
     w, h = size

@@ -9,6 +9,7 @@ models/colours.yaml.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -23,6 +24,14 @@ WHITE = "white"
 NONE, TABLE = -1, -2  # pixel classes of `ColourModel.labels` besides the colours and white
 CHROMATIC = 10.0  # chroma (√(a²+b²)) above which a colour keeps its hue in shade
 SHADE_RANGE = (0.6, 1.15)  # how much darker or brighter than calibrated a stone may look
+
+
+def _lab(v) -> tuple[float, float, float]:
+    """Three numbers (L, a, b) as a tuple of floats. :raises ValueError: not three."""
+    lab = [float(x) for x in v]
+    if len(lab) != 3:
+        raise ValueError(f"a Lab colour is three numbers, not {len(lab)}")
+    return lab[0], lab[1], lab[2]
 
 
 def point_distance(lab: np.ndarray, centre, lightness_weight: float) -> np.ndarray:
@@ -75,7 +84,7 @@ class ColourModel:
 
     @classmethod
     def from_dict(cls, d: dict) -> ColourModel:
-        return cls({k: tuple(map(float, v)) for k, v in d["centres"].items()},
+        return cls({k: _lab(v) for k, v in d["centres"].items()},
                    d.get("source", "photo"), float(d.get("lightness_weight", 0.4)),
                    float(d.get("max_distance", 22.0)))
 
@@ -112,7 +121,7 @@ class ColourModel:
         return "".join(c for c in colours if math.hypot(*self.centres[c][1:]) >= CHROMATIC)
 
     def labels(self, lab: np.ndarray, colours: str,
-               others: list[tuple[float, float, float]] = ()) -> np.ndarray:
+               others: Sequence[tuple[float, float, float]] = ()) -> np.ndarray:
         """H×W int8 class per pixel: i for colours[i], len(colours) for white, `TABLE` (-2)
         for the table (`others`), `NONE` (-1) for anything farther than `max_distance` from
         every class."""
@@ -160,8 +169,7 @@ def learn_from_stack(lab_front: np.ndarray, view, stack_bottom_to_top: str,
     cut = win // 5
     centres: dict[str, tuple[float, float, float]] = {}
     for colour, band in zip(stack_bottom_to_top, bands, strict=True):
-        centres[colour] = tuple(float(x) for x in np.median(
-            band[:, a + cut:a + win - cut].reshape(-1, 3), axis=0))
+        centres[colour] = _lab(np.median(band[:, a + cut:a + win - cut].reshape(-1, 3), axis=0))
     ls = [v[0] for v in centres.values()]
     centres[WHITE] = (max(96.0, max(ls) + 8.0), 0.0, 0.0)
     return ColourModel(centres, "photo")
@@ -199,7 +207,8 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
     px = to_lab(px.reshape(-1, 1, 3), white_bgr).reshape(-1, 3)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(0)  # k-means++ draws its seeds: same photo, same answer
-    _, labels, centres = cv2.kmeans(px, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    _, labels, centres = cv2.kmeans(px, k, None, crit, 2,  # type: ignore[call-overload]
+                                    cv2.KMEANS_PP_CENTERS)
     keep = []
     stones = [v for c, v in model.centres.items() if c != WHITE]
     for i, c in enumerate(centres):
@@ -207,5 +216,5 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
             continue
         d = min(float(point_distance(c, s, model.lightness_weight)) for s in stones)
         if d > model.max_distance * DROP_NEAR:
-            keep.append(tuple(float(x) for x in c))
+            keep.append(_lab(c))
     return keep

@@ -41,11 +41,11 @@ def _groove_phase(profile: np.ndarray, start: float, step: float, reach: float
             scores.append(-np.inf)
             continue
         scores.append(float(np.interp(pos, xs, dark).sum()))
-    scores = np.array(scores)
-    best = int(np.argmax(scores))
-    if not np.isfinite(scores[best]):
+    score = np.array(scores)
+    best = int(np.argmax(score))
+    if not np.isfinite(score[best]):
         return None
-    contrast = scores[best] / 4.0
+    contrast = score[best] / 4.0
     noise = float(np.median(np.abs(dark))) + 1e-6
     if contrast < 2.5 * noise:
         return None

@@ -140,8 +140,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # the paper; nothing stands below the table (but a face set forward looks lower)
     x0, x1 = PAPER_BEYOND[0], PAPER_BEYOND[1]
     top = s.rectify.view_height_mm
-    regions = {"H": (x0 - 2.5 * unit, x1 - 2.5 * unit, -doubt_mm, top - unit),
-               "V": (x0 - 0.5 * unit, x1 - 0.5 * unit, -doubt_mm, top - 5 * unit)}
+    regions: dict[str, tuple[float, ...]] = {
+        "H": (x0 - 2.5 * unit, x1 - 2.5 * unit, -doubt_mm, top - unit),
+        "V": (x0 - 0.5 * unit, x1 - 0.5 * unit, -doubt_mm, top - 5 * unit)}
     fits, all_cands = [], {}
     table_band = doubt_mm + s.fit.table_band_mm
     for colour in station.colours:

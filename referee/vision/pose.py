@@ -64,7 +64,7 @@ def _detector() -> cv2.aruco.CharucoDetector:
 
 
 def _marker_object_points() -> dict[int, np.ndarray]:
-    ids = board().getIds().ravel().tolist()
+    ids = np.asarray(board().getIds()).ravel().tolist()
     return {int(i): np.asarray(o, np.float64).reshape(4, 3)
             for i, o in zip(ids, board().getObjPoints(), strict=True)}
 
@@ -102,8 +102,8 @@ def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.n
         # the common case first: one board, nothing stray, every marker fits one pose
         o = np.concatenate([obj[ids[k]] for k in left])
         im = np.concatenate([corners[k].reshape(4, 2) for k in left]).astype(np.float64)
-        ok, r, t = cv2.solvePnP(o, im, camera_matrix, dist_coeffs, flags=cv2.SOLVEPNP_IPPE)
-        if ok and len(explained(r, t, left, tight)) == len(left):
+        found, r, t = cv2.solvePnP(o, im, camera_matrix, dist_coeffs, flags=cv2.SOLVEPNP_IPPE)
+        if found and len(explained(r, t, left, tight)) == len(left):
             return [left]
     while len(left) >= min_markers:
         top: list[int] = []
@@ -166,11 +166,12 @@ def _detection(gray: np.ndarray, marker_corners, marker_ids) -> MatDetection:
 
 
 def _pairs(cc, ci, mc, mi) -> MatDetection:
-    obj, img = [], []
+    obj: list[np.ndarray] = []
+    img: list[np.ndarray] = []
     n_ch = 0 if ci is None else len(ci)
     if n_ch:
         all_corners = board().getChessboardCorners()
-        obj.append(all_corners[ci.ravel()])
+        obj.append(np.asarray(all_corners)[ci.ravel()])
         img.append(cc.reshape(-1, 2))
     n_mk = 0 if mi is None else len(mi)
     if n_mk:

@@ -8,6 +8,7 @@ appear at true shape and scale (1 u = unit_mm·s px).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,12 +36,12 @@ class FrontView:
         return cls(x0, view_height_mm, px_per_mm, round((x1 - x0) * px_per_mm),
                    round((view_height_mm + 10.0) * px_per_mm))
 
-    def to_plane(self, cols: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Pixel (col, row) → (x mm, h mm) on the plane."""
+    def to_plane(self, cols: Any, rows: Any) -> tuple[Any, Any]:
+        """Pixel (col, row) → (x mm, h mm) on the plane (floats or arrays alike)."""
         return self.x0_mm + cols / self.px_per_mm, self.h_top_mm - rows / self.px_per_mm
 
-    def to_px(self, x_mm, h_mm):
-        """(x mm, h mm) → (col, row) float px."""
+    def to_px(self, x_mm: Any, h_mm: Any) -> tuple[Any, Any]:
+        """(x mm, h mm) → (col, row) float px (floats or arrays alike)."""
         return (np.asarray(x_mm) - self.x0_mm) * self.px_per_mm, \
             (self.h_top_mm - np.asarray(h_mm)) * self.px_per_mm
 
