@@ -51,12 +51,28 @@ class StoneMeasurement:
         }
 
 
+def code_subject(code: str) -> str | None:
+    """What a WORLD.md §4 code is about: the stone (`position:B` → `B`, `stone:hidden:P` →
+    `P`), the die's animal (`rotation:fish` → `fish`), or None for a code about the table or
+    the photo (`table:none`, `photo:colours`, `mirrored`)."""
+    head, _, tail = code.rpartition(":")
+    if head and tail in COLOURS:
+        return tail
+    return tail if head == "rotation" else None
+
+
 @dataclass(frozen=True)
 class Unmeasured:
-    """Why (part of) a build could not be measured: a WORLD.md §4 reason code and plain words."""
+    """Why (part of) a build could not be measured: a WORLD.md §4 reason code, plain words,
+    and what the code is about (`subject`: a stone's colour, or None for the photo)."""
 
     code: str
     text: str
+    subject: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.subject is None:
+            object.__setattr__(self, "subject", code_subject(self.code))
 
 
 @dataclass(frozen=True)

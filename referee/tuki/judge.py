@@ -37,8 +37,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
+from typing import Literal, cast, get_args
 
-from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, rect_of
+from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, code_subject, rect_of
 from referee.errors import RefereeError
 from referee.paths import MODELS
 from referee.tuki.cards import parse_grid
@@ -80,10 +81,16 @@ def _load_tolerances() -> Tolerances:
 
 @dataclass(frozen=True)
 class Fault:
-    """A certain fault: `code` per WORLD.md §4 (`position:B`, `table:none`, ...), plain `text`."""
+    """A certain fault: `code` per WORLD.md §4 (`position:B`, `table:none`, ...), plain `text`,
+    and `subject`: the stone (or die animal) the code is about, None for the whole build."""
 
     code: str
     text: str
+    subject: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.subject is None:
+            object.__setattr__(self, "subject", code_subject(self.code))
 
     def to_dict(self) -> dict:
         return {"code": self.code, "text": self.text}
@@ -91,13 +98,22 @@ class Fault:
 
 @dataclass(frozen=True)
 class Reason:
-    """Why the judge is unsure (`band:position:B`, `stone:hidden:P`, `mat:not-found`, ...)."""
+    """Why the judge is unsure (`band:position:B`, `stone:hidden:P`, `mat:not-found`, ...),
+    and `subject`: the stone the code is about, None for the photo or the table."""
 
     code: str
     text: str
+    subject: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.subject is None:
+            object.__setattr__(self, "subject", code_subject(self.code))
 
     def to_dict(self) -> dict:
         return {"code": self.code, "text": self.text}
+
+
+VerdictName = Literal["correct", "wrong", "unsure"]  # WORLD.md §4
 
 
 @dataclass(frozen=True)
@@ -105,7 +121,7 @@ class Verdict:
     """`verdict` is correct | wrong | unsure; faults for wrong, reasons for unsure (and any
     grey-band notes beside a wrong)."""
 
-    verdict: str
+    verdict: VerdictName
     faults: tuple[Fault, ...] = ()
     reasons: tuple[Reason, ...] = ()
 
@@ -124,9 +140,9 @@ class Verdict:
                             for r in d.get("reasons", ()))
         except (KeyError, TypeError) as e:
             raise BuildError(f"bad verdict {d!r}; expected {{verdict, faults, reasons}}") from e
-        if v not in ("correct", "wrong", "unsure"):
+        if v not in get_args(VerdictName):
             raise BuildError(f"bad verdict {v!r}; expected correct, wrong or unsure")
-        return cls(v, faults, reasons)
+        return cls(cast(VerdictName, v), faults, reasons)
 
 
 def name(colour: str) -> str:
@@ -336,7 +352,7 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
     photo = [p for p in problems if not p.code.startswith("stone:")]
     if photo:
         return Verdict("unsure", (), tuple(Reason(p.code, p.text) for p in problems))
-    hidden = {p.code.rsplit(":", 1)[-1] for p in problems}
+    hidden = {p.subject for p in problems if p.subject}
     found = _compare(target, measured, face, level, hidden, tol)
     reasons = tuple(Reason(p.code, p.text) for p in problems) + tuple(found.reasons)
     if not found.faults:

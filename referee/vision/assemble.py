@@ -131,7 +131,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         # trouble (a piece in front, colours washed out), no evidence the stone is absent
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
                                 "was not found, and another could not be measured") for c in absent]
-    unmeasured = {p.code.rsplit(":", 1)[-1] for p in problems if p.code.startswith("stone:")}
+    unmeasured = {p.subject for p in problems if p.code.startswith("stone:") and p.subject}
     if len(unmeasured) > s.build.max_missing and not any(p.code.startswith("photo:")
                                                    for p in problems):
         # most of the build unmeasured: what was measured may be the wrong things (a stone

@@ -41,8 +41,7 @@ def draw_overlay(image: np.ndarray, m, verdict) -> np.ndarray:
         line = pose.project(np.array([[x0, BUILD_LINE_Y_MM, 0], [x1, BUILD_LINE_Y_MM, 0]]))
         cv2.line(out, tuple(line[0].round().astype(int)), tuple(line[1].round().astype(int)),
                  (255, 255, 0), 1, cv2.LINE_AA)
-    faulty = {f.code.split(":", 1)[1] for f in verdict.faults if ":" in f.code}
-    faulty |= {r.code.rsplit(":", 1)[1] for r in verdict.reasons if r.code.count(":") >= 1}
+    faulty = {f.subject for f in (*verdict.faults, *verdict.reasons) if f.subject}
     if pose is not None and view is not None:
         for f in m.fits:
             pts = pose.project(_bar_box(f, view, unit))

@@ -276,3 +276,19 @@ def test_measured_stone_fields_are_used_not_the_grid():
     g = StoneMeasurement("G", "V", 0, 0, gaps_mm={"B": 0})
     p = StoneMeasurement("P", "V", 4, 0, gaps_mm={"B": 0})
     assert judge(CARD, BEAR, MeasuredBuild((s, g, p)), "normal").verdict == "correct"
+
+
+def test_faults_and_reasons_carry_what_they_are_about():
+    """A code's subject is a field (the stone, the die animal, or None), never split apart
+    at each use; the JSON code strings stay as WORLD.md §4 writes them."""
+    from referee.build import Unmeasured
+    from referee.tuki.judge import Fault, Reason
+
+    assert Fault("position:B", "").subject == "B"
+    assert Fault("rotation:fish", "").subject == "fish"
+    assert Fault("table:none", "").subject is None and Fault("mirrored", "").subject is None
+    assert Reason("band:position:P", "").subject == "P"
+    assert Reason("photo:colours", "").subject is None
+    assert Unmeasured("stone:hidden:O", "").subject == "O"
+    assert Unmeasured("stone:hidden:O", "").code == "stone:hidden:O"
+    assert Fault("position:B", "x").to_dict() == {"code": "position:B", "text": "x"}
