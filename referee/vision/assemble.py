@@ -54,6 +54,29 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
     return sorted(done, key=lambda t: order[t.colour])
 
 
+def afloat(stones: list[StoneMeasurement], doubt_u: float) -> list[StoneMeasurement]:
+    """Stones measured between the table and one unit up with nothing under them: no stone
+    whose top meets their bottom. Nothing in the game is thinner than a unit (stones and
+    snow are whole units, WORLD.md §1), so such a height is a measurement error: most often a
+    structure standing off the build line, which looks higher (behind) or lower (in front)
+    by its offset × tan(elevation). The table rule cannot be judged on it.
+    """
+    out = []
+    for s in stones:
+        if not doubt_u < s.z_u < 1.0 - doubt_u:
+            continue
+        w, _ = _size(s)
+        under = False
+        for t in stones:
+            tw, th = _size(t)
+            overlap = min(s.x_u + w, t.x_u + tw) - max(s.x_u, t.x_u)
+            if t is not s and overlap >= 0.5 and abs(t.z_u + th - s.z_u) <= max(doubt_u, 0.25):
+                under = True
+        if not under:
+            out.append(s)
+    return out
+
+
 def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings,
              colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = (),
              unexplained: bool = False) -> MeasuredBuild:
@@ -140,6 +163,14 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                    "measured, so this photo cannot be judged"))
     if s.build.settle:
         stones = settle(stones, doubt_mm / unit, s.build.snow_grid)
+    floating = afloat(stones, doubt_mm / unit)
+    for st in floating:
+        problems.append(Unmeasured(f"stone:unsupported:{st.colour}",
+                                   f"the {COLOUR_NAMES.get(st.colour, st.colour)} stone "
+                                   f"measures {st.z_u * unit:.0f} mm above the table, on "
+                                   "nothing that thick: the build may stand off the dashed "
+                                   "line; push it onto the line, or look again"))
+    stones = [st for st in stones if st not in floating]
     out = []
     for st in with_gaps(stones, unit):
         gaps = {k: max(0.0, g - doubt_mm) for k, g in st.gaps_mm.items()}

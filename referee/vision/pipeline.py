@@ -25,7 +25,7 @@ import numpy as np
 from referee.build import MeasuredBuild, Unmeasured
 from referee.vision.assemble import assemble
 from referee.vision.choose import choose, ground, pin, template_settings, unknown_stone
-from referee.vision.colour import paper_white, table_centres, to_lab
+from referee.vision.colour import TABLE, paper_white, table_centres, to_lab
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import choose_mat, mirrored, no_mat_reason
@@ -152,7 +152,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         f = choose(cands, lab[..., 0], view, unit, s)
         if f is not None:
             fits.append(f)
-    fits = ground(fits, all_cands, support, lab[..., 0], view, unit, table_band, s)
+    # a chain down to the table runs through snow and stones, never through the table seen
+    # far behind the build (a white table is as neutral as snow, but it is its own class)
+    chain = support & (labels != TABLE)
+    fits = ground(fits, all_cands, chain, lab[..., 0], view, unit, table_band, s)
     chromatic = model.chromatic(station.colours)
     fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s) if f.supported else f
             for f in fits]

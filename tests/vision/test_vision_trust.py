@@ -197,3 +197,14 @@ def test_a_standing_stone_whose_foot_a_piece_in_front_hides_is_placed_from_its_t
     m = measure(read_photo(HARD / "scenes/E01-01/image.jpg"), st)
     blue = next(f for f in m.fits if f.colour == "B")
     assert blue.anchored and abs(blue.h_mm / st.unit_mm) < 0.25
+
+
+def test_a_lowest_stone_between_the_table_and_a_units_height_is_unsupported():
+    """Nothing in the game is thinner than a unit: a stone measured 0.6 u up with nothing
+    under it is a build standing off the line (it looks higher), never `table:none`."""
+    b = assemble([fit("G", "V", 0, 0.6), fit("B", "H", 1, 2.0), fit("P", "V", 5, 0.6)], U, 2.0,
+                 default_settings(), "GBP")
+    assert "stone:unsupported:G" in codes(b) and "stone:unsupported:P" in codes(b)
+    # a stone resting on another stone's top is held, whatever its height
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1)], U, 2.0, default_settings(), "GB")
+    assert codes(b) == []
