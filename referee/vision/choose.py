@@ -100,10 +100,12 @@ def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table
 
 
 def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarray,
-           lum: np.ndarray, view: FrontView, unit: float, table_band_mm: float,
-           s: VisionSettings) -> list[BarFit]:
-    """Each chosen stone held up: grounded (see `grounded`), or touching a stone that is held
-    up, found in turn until nothing changes (a stone on a stone on snow is held).
+           chain: np.ndarray, lum: np.ndarray, view: FrontView, unit: float,
+           table_band_mm: float, s: VisionSettings) -> list[BarFit]:
+    """Each chosen stone held up: grounded (see `grounded`) through `chain` (snow and stones,
+    never the table behind), or through `support` (anything neutral and light) where its
+    grooves show, or touching a stone that is held up, found in turn until nothing changes
+    (a stone on a stone on snow is held).
 
     The thin strip under a face (`BarFit.supported` as the template saw it) only prefers one
     candidate to another; this decides. A fit that is not held is chosen again among its
@@ -117,7 +119,10 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
     held: list[BarFit] = []
 
     def holds(c: BarFit) -> bool:
-        return grounded(c, support, view, unit, table_band_mm) or _touches(c, held, unit, reach)
+        if grounded(c, chain, view, unit, table_band_mm) or _touches(c, held, unit, reach):
+            return True
+        # a stone's signature, its grooves, lets it stand on snow as white as the table
+        return c.grooves and grounded(c, support, view, unit, table_band_mm)
 
     for others in (False, True):  # first the fits as chosen, then other candidates
         changed = True

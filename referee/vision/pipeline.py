@@ -155,7 +155,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # a chain down to the table runs through snow and stones, never through the table seen
     # far behind the build (a white table is as neutral as snow, but it is its own class)
     chain = support & (labels != TABLE)
-    fits = ground(fits, all_cands, chain, lab[..., 0], view, unit, table_band, s)
+    fits = ground(fits, all_cands, support, chain, lab[..., 0], view, unit, table_band, s)
     chromatic = model.chromatic(station.colours)
     fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s) if f.supported else f
             for f in fits]
