@@ -36,28 +36,26 @@ def _port(text: str, name: str = "REFEREE_PORT") -> int:
     return port
 
 
+def _bounded(text: str, name: str, top: float, unit: str, example: str) -> float:
+    """A number above 0 and at most `top`. :raises SettingsError: anything else (nan, inf)."""
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= top:  # also refuses nan and inf
+        raise SettingsError(f"{name} must be a number of {unit} above 0 and at most "
+                            f"{top:g} (e.g. {example}); got {text!r}")
+    return value
+
+
 def _megabytes(text: str, name: str = "REFEREE_MAX_UPLOAD_MB") -> int:
     """Bytes from a number of MB. :raises SettingsError: not a number above 0 (at most 1024)."""
-    try:
-        mb = float(str(text).strip())
-    except ValueError:
-        mb = -1.0
-    if not 0 < mb <= 1024:  # also refuses nan and inf
-        raise SettingsError(f"{name} must be a number of megabytes above 0 and at most 1024 "
-                            f"(e.g. 15); got {text!r}")
-    return int(mb * 1024 * 1024)
+    return int(_bounded(text, name, 1024, "megabytes", "15") * 1024 * 1024)
 
 
 def _seconds(text: str, name: str = "REFEREE_CAMERA_STALE_S") -> float:
     """:raises SettingsError: not a number of seconds above 0 (at most 60)."""
-    try:
-        s = float(str(text).strip())
-    except ValueError:
-        s = -1.0
-    if not 0 < s <= 60:  # also refuses nan and inf
-        raise SettingsError(f"{name} must be a number of seconds above 0 and at most 60 "
-                            f"(e.g. 2); got {text!r}")
-    return s
+    return _bounded(text, name, 60, "seconds", "2")
 
 
 @dataclass(frozen=True)

@@ -86,11 +86,22 @@ class EventStore:
         with self._lock:
             self._db.close()
 
+    def _insert_events(self, table_id: str, first_seq: int, at: float,
+                       items: Sequence[tuple[str, dict[str, Any]]]) -> list[StoredEvent]:
+        """Insert `items` as events `first_seq`, `first_seq + 1`, ... inside the caller's
+        transaction (the lock held); the stored events."""
+        out = []
+        for seq, (kind, payload) in enumerate(items, first_seq):
+            self._db.execute("INSERT INTO events (table_id, seq, at, kind, payload) "
+                             "VALUES (?, ?, ?, ?, ?)",
+                             (table_id, seq, at, kind, json.dumps(payload)))
+            out.append(StoredEvent(table_id, seq, at, kind, payload))
+        return out
+
     def create_table(self, table_id: str, config: dict[str, Any], admin_hash: str,
                      items: Sequence[tuple[str, dict[str, Any]]] = ()) -> list[StoredEvent]:
         """The table's row (with its secret's hash) and its first events (`game_started`), in
         one transaction: a crash leaves the whole table or nothing. The stored events."""
-        bodies = [(kind, json.dumps(payload)) for kind, payload in items]
         out: list[StoredEvent] = []
         with self._lock:
             try:
@@ -99,11 +110,7 @@ class EventStore:
                 self._db.execute(
                     "INSERT INTO tables (id, created_at, config, admin_hash) "
                     "VALUES (?, ?, ?, ?)", (table_id, at, json.dumps(config), admin_hash))
-                for seq, ((kind, body), (_, payload)) in enumerate(zip(bodies, items,
-                                                                       strict=True), 1):
-                    self._db.execute("INSERT INTO events (table_id, seq, at, kind, payload) "
-                                     "VALUES (?, ?, ?, ?, ?)", (table_id, seq, at, kind, body))
-                    out.append(StoredEvent(table_id, seq, at, kind, payload))
+                out = self._insert_events(table_id, 1, at, items)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._rollback()
@@ -180,7 +187,6 @@ class EventStore:
         expect_seq: if given, the first event must get exactly this number (nobody appended
             since the caller read the table); else StorageError and nothing is stored.
         """
-        bodies = [(kind, json.dumps(payload)) for kind, payload in items]
         out: list[StoredEvent] = []
         with self._lock:
             try:
@@ -190,13 +196,7 @@ class EventStore:
                 if expect_seq is not None and last + 1 != expect_seq:
                     raise StorageError(f"table {table_id!r} moved on: next event {last + 1}, "
                                        f"expected {expect_seq}")
-                at = time.time()
-                for i, ((kind, body), (_, payload)) in enumerate(zip(bodies, items,
-                                                                     strict=True)):
-                    seq = last + 1 + i
-                    self._db.execute("INSERT INTO events (table_id, seq, at, kind, payload) "
-                                     "VALUES (?, ?, ?, ?, ?)", (table_id, seq, at, kind, body))
-                    out.append(StoredEvent(table_id, seq, at, kind, payload))
+                out = self._insert_events(table_id, last + 1, time.time(), items)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._rollback()
