@@ -79,6 +79,11 @@ def load_level(game: str, name: str) -> Level:
     if not isinstance(level.iterations, int) or level.iterations < 1:
         raise RulesError(f"models/bots.yaml level {name} for {game}: iterations must be a "
                          f"whole number >= 1, not {level.iterations!r}")
+    if level.time_ms is not None and (isinstance(level.time_ms, bool)
+                                      or not isinstance(level.time_ms, int | float)
+                                      or level.time_ms <= 0):
+        raise RulesError(f"models/bots.yaml level {name} for {game}: time_ms must be a number "
+                         f"of ms > 0 or null, not {level.time_ms!r}")
     if level.horizon not in ("game", "round"):
         raise RulesError(f"models/bots.yaml level {name} for {game}: horizon must be game or "
                          f"round, not {level.horizon!r}")
