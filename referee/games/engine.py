@@ -144,7 +144,8 @@ class GameInfo:
     # search can play rollouts that short (models/bots.yaml `horizon: round`).
     cut_to_round: Callable[[State], None] | None = None
     # For search rollouts rewarded by score (models/bots.yaml `reward: margin`): a smooth
-    # 0..1 value of a finished game for a seat, 0.5 for level with the best rival.
+    # 0..1 value for a seat of the position a rollout reached (finished, cut at the round's
+    # end, or stopped at its `depth`), 0.5 for level with the best rival.
     search_value: Callable[[State, int], float] | None = None
 
 

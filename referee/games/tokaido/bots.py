@@ -112,7 +112,8 @@ MARGIN_SCALE = 5.0  # points of lead that make a search rollout worth 0.73 inste
 
 
 def search_value(state: TokaidoState, p: int) -> float:
-    """A finished (or cut) game's worth to seat p for search rollouts, 0..1: a logistic of
+    """A position's worth to seat p for search rollouts (the game finished, or stopped at the
+    rollout depth: points as if it ended now), 0..1: a logistic of
     p's lead over the best rival in MARGIN_SCALE points (the most points win)."""
     totals = state.scores()
     mine = totals[p]
