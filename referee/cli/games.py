@@ -128,8 +128,9 @@ def _bench(game_name: str, games: int, players: int, seed: int, as_json: bool,
 
 def play_command(game: str = typer.Argument(..., help="taki, tukki or tokaido."),
                  players: int = typer.Option(2, help="Number of seats; you are seat 0."),
-                 bots: str = typer.Option("", help="Bots for the other seats, comma separated, "
-                                          "e.g. heuristic,random."),
+                 bots: str = typer.Option("", help="Bots for the other seats, comma separated: "
+                                          "random, heuristic, or a level easy, medium, hard "
+                                          "(e.g. easy,hard)."),
                  seed: int = typer.Option(0, help="Seed for the shuffle.")) -> None:
     """Play a game in the terminal against bots."""
     _play(game, players, bots, seed)
@@ -148,8 +149,33 @@ def _add_bench(bench_app: typer.Typer, name: str) -> None:
     bench_app.command(name)(bench)
 
 
+def bench_bots_command(
+        game: str = typer.Argument(..., help="taki, tukki or tokaido."),
+        bot: str = typer.Option(..., "--bot", help="The bot measured: random, heuristic, easy, "
+                                "medium or hard. It plays one seat, rotating game by game."),
+        against: str = typer.Option(..., "--against", help="The bot in every other seat."),
+        players: int = typer.Option(2, help="Seats per game."),
+        games: int = typer.Option(100, help="Games to play (game g uses seed SEED + g)."),
+        seed: int = typer.Option(0, help="Seed of the first game."),
+        as_json: bool = typer.Option(False, "--json", help='One JSON object: {"games", "bot", '
+                                     '"against", "win_rate", "ci95", "ms_per_move_p95"}.')
+) -> None:
+    """One bot against another: its win rate (a shared win counts 1/k) with a 95 % interval,
+    and the p95 CPU time of its moves on one core."""
+    from referee.games.duel import duel
+
+    r = duel(game, bot, against, players=players, games=games, seed=seed)
+    if as_json:
+        print(json.dumps(r.to_dict()))
+        return
+    console.print(f"{game}, {players} players: {bot} vs {against}: win rate {r.win_rate:.3f} "
+                  f"± {r.ci95:.3f} over {r.games} games; p95 {r.ms_per_move_p95:.1f} ms per "
+                  f"move (CPU, one core)", highlight=False)
+
+
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     app.add_typer(rules_app, name="rules")
     app.command("play")(play_command)
     for name in GAMES:
         _add_bench(bench_app, name)
+    bench_app.command("bots")(bench_bots_command)

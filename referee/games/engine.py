@@ -90,6 +90,18 @@ class State(ABC):
     def clone(self) -> State: ...
 
     @abstractmethod
+    def determinize(self, player: int, rng: random.Random) -> State:
+        """A full state consistent with `observation(player)`: a copy whose hidden cards (what
+        `player` cannot see) are dealt anew by `rng`, with a fresh chance RNG drawn from `rng`.
+
+        The result depends only on `observation(player)` and `rng`, never on where the hidden
+        cards really are: the unseen cards are pooled in a canonical (sorted) order before the
+        shuffle. Search bots sample these (ENGINES.md "Hidden information").
+
+        :raises RulesError: `player` is no seat of this game.
+        """
+
+    @abstractmethod
     def facts(self) -> dict:
         """Observable facts for scenario `expect` steps (keys documented by each engine)."""
 
@@ -128,6 +140,13 @@ class GameInfo:
     parse_action: Callable[[str], Any]
     bots: dict[str, Callable[[], Bot]] = field(default_factory=dict)
     render: Callable[[State, int | None], Any] | None = None  # rich renderable for a seat
+    # For games in rounds: makes a (determinized) copy end with its current round, so that a
+    # search can play rollouts that short (models/bots.yaml `horizon: round`).
+    cut_to_round: Callable[[State], None] | None = None
+    # For search rollouts rewarded by score (models/bots.yaml `reward: margin`): a smooth
+    # 0..1 value for a seat of the position a rollout reached (finished, cut at the round's
+    # end, or stopped at its `depth`), 0.5 for level with the best rival.
+    search_value: Callable[[State, int], float] | None = None
 
 
 GAMES = ("taki", "tukki", "tokaido")
@@ -143,13 +162,29 @@ def get_game(name: str) -> GameInfo:
     return importlib.import_module(f"referee.games.{name}").GAME
 
 
+BOT_LEVELS = ("easy", "medium", "hard")  # search bots, models/bots.yaml
+
+
+def bot_names(game: GameInfo) -> list[str]:
+    """Every bot name `make_bot` takes for `game`: random, the game's own, then the levels."""
+    return ["random", *game.bots, *BOT_LEVELS]
+
+
 def make_bot(game: GameInfo, name: str) -> Bot:
-    """A bot by name: `random`, or one the game provides (`heuristic`)."""
+    """A bot by name: `random`, one the game provides (`heuristic`), or a search bot level
+    `easy`, `medium` or `hard` (referee.games.search, levels in models/bots.yaml).
+
+    :raises RulesError: no bot of that name.
+    """
     if name == "random":
         return RandomBot()
+    if name in BOT_LEVELS:
+        from referee.games.search import make_search_bot
+
+        return make_search_bot(game, name)
     if name not in game.bots:
-        raise RulesError(f"unknown bot {name!r} for {game.name}: expected random or "
-                         + ", ".join(game.bots))
+        raise RulesError(f"unknown bot {name!r} for {game.name}: expected "
+                         + ", ".join(bot_names(game)))
     return game.bots[name]()
 
 

@@ -171,6 +171,28 @@ class TakiState(State):
         c._legal = None
         return c
 
+    def determinize(self, player: int, rng: random.Random) -> TakiState:
+        """A copy consistent with `observation(player)`: the other hands and the draw pile are
+        dealt anew from their cards pooled in sorted order (their count per hand kept), and
+        later refills shuffle with a fresh RNG drawn from `rng`. Only the pool's contents
+        (the deck less the seat's hand and the discard pile) and the hand sizes are read.
+
+        :raises RulesError: no such player.
+        """
+        player = self.check_seat(player)
+        c = self.clone()
+        others = [q for q in range(self.num_players) if q != player]
+        pool = sorted([k for q in others for k in self._hands[q]] + self._deck)
+        rng.shuffle(pool)
+        at = 0
+        for q in others:
+            size = len(self._hands[q])
+            c._hands[q] = sorted(pool[at:at + size])
+            at += size
+        c._deck = pool[at:]
+        c._rng = random.Random(rng.getrandbits(64))
+        return c
+
     # ---- read-only accessors for bots and views (card and colour codes of cards.py) ------
 
     def hand(self, player: int) -> tuple[int, ...]:

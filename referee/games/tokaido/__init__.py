@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from referee.games.engine import GameInfo
 from referee.games.tokaido.actions import Action, parse_action
-from referee.games.tokaido.bots import HeuristicBot
+from referee.games.tokaido.bots import HeuristicBot, QuickBot, search_value
 from referee.games.tokaido.data import load_rules
 from referee.games.tokaido.render import render
 from referee.games.tokaido.setup import from_setup, new_game
@@ -24,8 +24,9 @@ GAME = GameInfo(
     new_game=new_game,
     from_setup=from_setup,
     parse_action=parse_action,
-    bots={"heuristic": HeuristicBot},
+    bots={"heuristic": HeuristicBot, "quick": QuickBot},
     render=render,
+    search_value=search_value,
 )
 TokaidoState.game = GAME
 

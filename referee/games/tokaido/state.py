@@ -148,6 +148,22 @@ class TokaidoState(State):
         s.characters, s._chars = self.characters[:], self._chars[:]
         return s
 
+    def determinize(self, player: int, rng: random.Random) -> TokaidoState:
+        """A copy consistent with `observation(player)`: the encounter and story piles (all
+        that is hidden, and from everyone) reshuffled from their cards in sorted order, with a
+        fresh RNG drawn from `rng`.
+
+        :raises RulesError: no such player.
+        """
+        self.check_seat(player)
+        c = self.clone()
+        c.enc_deck = sorted(self.enc_deck)
+        rng.shuffle(c.enc_deck)
+        c.story_deck = sorted(self.story_deck)
+        rng.shuffle(c.story_deck)
+        c.rng = random.Random(rng.getrandbits(64))
+        return c
+
     # ----- moving and the inns -------------------------------------------------------------
 
     def _check_move(self, p: int, n: int) -> None:

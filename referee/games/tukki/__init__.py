@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from referee.games.engine import GameInfo
 from referee.games.tukki.actions import Action, parse_action
-from referee.games.tukki.bots import HeuristicBot
+from referee.games.tukki.bots import HeuristicBot, search_value
 from referee.games.tukki.cards import load_rules
 from referee.games.tukki.render import render
 from referee.games.tukki.scoring import BoxScore, parse_box, score_box
 from referee.games.tukki.setup import from_setup, new_game
-from referee.games.tukki.state import TukkiState
+from referee.games.tukki.state import TukkiState, cut_to_round
 
 GAME = GameInfo(
     name="tukki",
@@ -28,6 +28,8 @@ GAME = GameInfo(
     parse_action=parse_action,
     bots={"heuristic": HeuristicBot},
     render=render,
+    search_value=search_value,
+    cut_to_round=cut_to_round,
 )
 TukkiState.game = GAME
 

@@ -401,7 +401,38 @@ class TukkiState(State):
         s.opening_left = self.opening_left[:]
         return s
 
+    def determinize(self, player: int, rng: random.Random) -> TukkiState:
+        """A copy consistent with `observation(player)`: every card nobody shows `player` (the
+        deck, all face-down cards, their own too, and a card another seat drew from the deck)
+        dealt anew from those cards pooled in sorted order; later rounds are dealt with a fresh
+        RNG drawn from `rng`.
+
+        :raises RulesError: no such player.
+        """
+        player = self.check_seat(player)
+        c = self.clone()
+        down = [(p, i) for p in range(self.num_players) for i in range(8) if not self.up[p][i]]
+        pool = self.deck + [self.boxes[p][i] for p, i in down]
+        hidden_draw = self.drawn is not None and self.drawn_from == "deck" \
+            and player != self.current
+        if hidden_draw:
+            pool.append(self.drawn)
+        pool.sort()
+        rng.shuffle(pool)
+        if hidden_draw:
+            c.drawn = pool.pop()
+        for p, i in down:
+            c.boxes[p][i] = pool.pop()
+        c.deck = pool
+        c._rng = random.Random(rng.getrandbits(64))
+        return c
+
     def all_cards(self) -> list[Card]:
         """Every card of the round in play: deck, bin, boxes and a drawn card (conservation)."""
         out = self.deck + self.bin + [c for b in self.boxes for c in b]
         return out + ([self.drawn] if self.drawn is not None else [])
+
+
+def cut_to_round(state: TukkiState) -> None:
+    """Make `state` end with its current round (its totals then decide), for search rollouts."""
+    state.rounds = state.round
