@@ -79,8 +79,9 @@ def _play(game_name: str, players: int, bots: str, seed: int) -> None:
     rng = random.Random(seed)
     while not state.is_terminal():
         p = state.current_player()
-        if seats[p] is not None:
-            action = seats[p].choose(state, rng)
+        bot = seats[p]
+        if bot is not None:
+            action = bot.choose(state, rng)
             console.print(f"[dim]seat {p} ({names[p - 1]}):[/] {action}", highlight=False)
             state.apply_action(action)
             continue

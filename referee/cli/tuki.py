@@ -129,8 +129,11 @@ def resolve_target(card: str | None, card_grid: Path | None, die: str, level: st
     if (card is None) == (card_grid is None):
         raise RefereeError("give exactly one of --card ID or --card-grid FILE")
     face = DieFace.parse(die)
-    c = (find_card(card) if card is not None
-         else Card.parse(str(card_grid), _read_text(card_grid, "card grid"), level))
+    if card is not None:
+        c = find_card(card)
+    else:
+        grid_file = Path(str(card_grid))
+        c = Card.parse(str(grid_file), _read_text(grid_file, "card grid"), level)
     return c, face, turn(c, face)
 
 

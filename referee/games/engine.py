@@ -138,15 +138,16 @@ class GameInfo:
     new_game: Callable[..., State]  # (players: int, seed: int = 0, options: dict | None) -> State
     from_setup: Callable[..., State]  # (setup: dict, seed: int = 0, options, players) -> State
     parse_action: Callable[[str], Any]
-    bots: dict[str, Callable[[], Bot]] = field(default_factory=dict)
-    render: Callable[[State, int | None], Any] | None = None  # rich renderable for a seat
+    # the hooks below take the game's own State subclass, hence `...` in their types
+    bots: dict[str, Callable[..., Any]] = field(default_factory=dict)  # name -> Bot class
+    render: Callable[..., Any] | None = None  # (state, seat | None) -> rich renderable
     # For games in rounds: makes a (determinized) copy end with its current round, so that a
     # search can play rollouts that short (models/bots.yaml `horizon: round`).
-    cut_to_round: Callable[[State], None] | None = None
+    cut_to_round: Callable[..., None] | None = None  # (state) -> None
     # For search rollouts rewarded by score (models/bots.yaml `reward: margin`): a smooth
     # 0..1 value for a seat of the position a rollout reached (finished, cut at the round's
     # end, or stopped at its `depth`), 0.5 for level with the best rival.
-    search_value: Callable[[State, int], float] | None = None
+    search_value: Callable[..., float] | None = None  # (state, seat) -> value
 
 
 GAMES = ("taki", "tukki", "tokaido")

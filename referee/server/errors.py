@@ -6,6 +6,7 @@ Every answer is `{"detail": "<plain words>", "error": "<class name>"}`.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -74,10 +75,10 @@ def status_of(e: RefereeError) -> int:
     return 422
 
 
-def validation_problems(e: RequestValidationError) -> list[dict[str, object]]:
+def validation_problems(e: RequestValidationError) -> list[dict[str, Any]]:
     """Where and what, per problem: `{"loc": [...], "msg": "..."}`, never the input value (a
     request may be megabytes; echoing it back helps nobody)."""
-    out = []
+    out: list[dict[str, Any]] = []
     for err in e.errors()[:_MAX_PROBLEMS]:
         loc = [x if isinstance(x, int) else _encodable(str(x)[:60]) for x in err.get("loc", ())]
         out.append({"loc": loc, "msg": _encodable(str(err.get("msg", "not valid"))[:_MAX_MSG])})

@@ -56,7 +56,8 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
 
     station = load_station(station_path)
     result = check_photo(image_bgr, station, list(target_rows), face, level)
-    ok, buf = cv2.imencode(".jpg", result.overlay_bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    return Judged(result.verdict.to_dict(), buf.tobytes() if ok else None,
+    ok, buf = (False, None) if result.overlay_bgr is None else \
+        cv2.imencode(".jpg", result.overlay_bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return Judged(result.verdict.to_dict(), buf.tobytes() if ok and buf is not None else None,
                   result.build.to_dict(),
                   {k: round(float(v), 1) for k, v in dict(result.timings_ms).items()})

@@ -227,9 +227,8 @@ class TakiState(State):
         ph = self._phase
         hand = self._hands[self._cur] if ph != OVER else []
         if ph == ANSWER:
-            out = [A_BREAK, A_PASS] if BREAKER in hand else [A_PASS]
-            self._legal = out
-            return out
+            self._legal = [A_BREAK, A_PASS] if BREAKER in hand else [A_PASS]
+            return self._legal
         if ph == TURN:
             if self._pending:
                 ok = ON_STACK

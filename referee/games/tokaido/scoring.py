@@ -39,7 +39,7 @@ def _best_split(counts: tuple[int, ...], max_size: int,
                     left = _without(left, c)
                 v = value((first, *others)) if left is not None else None
                 if v is not None:
-                    out = max(out, v + best(tuple(left)))
+                    out = max(out, v + best(tuple(left or ())))
         return out
 
     return best(tuple(counts))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import cast
 
 from referee.games.tukki.actions import TAKE_BIN, TAKE_DECK, THROW, Action
 from referee.games.tukki.cards import PARROT, Card
@@ -104,7 +105,7 @@ class HeuristicBot:
     def _place(self, state: TukkiState, legal: list[Action]) -> Action:
         p = state.current
         now = estimate(state.boxes[p], state.up[p], state.rules.sets)
-        est, a = self._best(state, state.drawn, legal)
+        est, a = self._best(state, cast(int, state.drawn), legal)
         if THROW in legal and now - est < PLACE_GAIN:
             down = sum(not u for u in state.up[p])
             if down > 1 or state.finisher is not None or self._ahead(state, now):

@@ -20,6 +20,7 @@ first, as in the setup keys.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from referee.games.engine import TERMINAL, IllegalActionError, NotationError, State
 from referee.games.tukki.actions import (
@@ -112,7 +113,7 @@ class TukkiState(State):
         face-up parrot, one per face-down landing place, since the parrot floats."""
         box, up = self.boxes[self.current], self.up[self.current]
         down = [j for j in range(8) if not up[j]]
-        out = []
+        out: list[Action] = []
         for i in range(8):
             if up[i] and box[i] == PARROT and down:
                 out.extend(PLACE_LAND[i][j] for j in down)
@@ -201,7 +202,7 @@ class TukkiState(State):
                 self._refuse(a, f"a floating parrot lands only in place of a face-down card; "
                              f"{PLACES[j]} is face up")
         old = box[i]
-        box[i], up[i] = self.drawn, True
+        box[i], up[i] = cast(int, self.drawn), True
         if j >= 0:  # the floating parrot lands; the face-down card goes to the bin unseen
             self.bin.append(box[j])
             box[j], up[j] = old, True
@@ -215,7 +216,7 @@ class TukkiState(State):
             self._refuse(a, "only a card just drawn from the deck can be thrown")
         if self.drawn_from != "deck":
             self._refuse(a, "a card taken from the bin must be placed, by (a) or (b)")
-        self.bin.append(self.drawn)
+        self.bin.append(cast(int, self.drawn))
         self.drawn, self.drawn_from = None, ""
         self.phase = REVEAL_PHASE
 
@@ -416,7 +417,7 @@ class TukkiState(State):
         hidden_draw = self.drawn is not None and self.drawn_from == "deck" \
             and player != self.current
         if hidden_draw:
-            pool.append(self.drawn)
+            pool.append(cast(int, self.drawn))
         pool.sort()
         rng.shuffle(pool)
         if hidden_draw:
