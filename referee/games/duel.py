@@ -12,7 +12,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from referee.games.engine import Bot, RulesError, State, get_game, make_bot
+from referee.games.engine import Bot, RulesError, State, get_game, make_bot, play_out
 
 MAX_ACTIONS = 100_000
 
@@ -86,13 +86,7 @@ def duel(game_name: str, bot: str, against: str, players: int = 2, games: int = 
         me = g % players
         seats: list[Bot] = [others] * players
         seats[me] = timed
-        rng = random.Random(seed + g)
-        n = 0
-        while not state.is_terminal():
-            if n >= MAX_ACTIONS:
-                raise RuntimeError(f"{game_name}: no end after {MAX_ACTIONS} actions")
-            state.apply_action(seats[state.current_player()].choose(state, rng))
-            n += 1
+        play_out(state, seats, random.Random(seed + g), MAX_ACTIONS)
         r = state.returns()
         score += r[me] / sum(r) if sum(r) else 0.0
     return DuelResult(game_name, bot, against, players, games, score, timed.ms)
