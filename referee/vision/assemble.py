@@ -54,6 +54,22 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
     return sorted(done, key=lambda t: order[t.colour])
 
 
+def table_or_snow(stones: list[StoneMeasurement], allow_u: float) -> list[StoneMeasurement]:
+    """Stones, as measured, with nothing under them whose height fits both the table and a
+    unit of snow within `allow_u`: what a build standing up to the allowed distance off the
+    line (WORLD.md §5, ±10 mm) would show. Whether such a stone touches the table is not
+    seen, so the table rule cannot be judged on it."""
+    out = []
+    for s in stones:
+        if abs(s.z_u) > allow_u or abs(1.0 - s.z_u) > allow_u:
+            continue
+        w, _ = _size(s)
+        if not any(t is not s and min(s.x_u + w, t.x_u + _size(t)[0]) - max(s.x_u, t.x_u)
+                   >= 0.5 and t.z_u < s.z_u for t in stones):
+            out.append(s)
+    return out
+
+
 def afloat(stones: list[StoneMeasurement], doubt_u: float) -> list[StoneMeasurement]:
     """Stones measured between the table and one unit up with nothing under them: no stone
     whose top meets their bottom. Nothing in the game is thinner than a unit (stones and
@@ -161,16 +177,22 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         # taken for another whose colour came out alike), no ground for a verdict
         problems.append(Unmeasured("photo:unclear", f"{len(unmeasured)} stones could not be "
                                    "measured, so this photo cannot be judged"))
+    raw = list(stones)
     if s.build.settle:
         stones = settle(stones, doubt_mm / unit, s.build.snow_grid)
     floating = afloat(stones, doubt_mm / unit)
+    if s.build.line_allowance_mm > 0:
+        allow = s.build.line_allowance_mm * doubt_mm / max(s.build.depth_doubt_mm, 1e-6) / unit
+        floating += [st for st in table_or_snow(raw, allow) if st.colour not in
+                     {f.colour for f in floating}]
     for st in floating:
         problems.append(Unmeasured(f"stone:unsupported:{st.colour}",
                                    f"the {COLOUR_NAMES.get(st.colour, st.colour)} stone "
                                    f"measures {st.z_u * unit:.0f} mm above the table, on "
                                    "nothing that thick: the build may stand off the dashed "
                                    "line; push it onto the line, or look again"))
-    stones = [st for st in stones if st not in floating]
+    gone = {st.colour for st in floating}
+    stones = [st for st in stones if st.colour not in gone]
     out = []
     for st in with_gaps(stones, unit):
         gaps = {k: max(0.0, g - doubt_mm) for k, g in st.gaps_mm.items()}

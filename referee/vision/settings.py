@@ -102,7 +102,8 @@ class BuildSettings:
 
     max_missing: int = 1            # more stones not found than this: unsure, not missing
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
-    depth_doubt_mm: float = 5.0     # how far a front face may stand off the build line
+    depth_doubt_mm: float = 5.0     # how far a front face usually stands off the build line
+    line_allowance_mm: float = 10.0  # how far it may (WORLD.md §5): table vs snow unsure
     settle: bool = True             # rest stones on their support within the depth doubt
     snow_grid: bool = True          # snow is whole units thick: whole-unit heights support
     base_sigma_u: float = 0.03      # positional doubt of a clean fit

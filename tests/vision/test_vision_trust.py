@@ -208,3 +208,16 @@ def test_a_lowest_stone_between_the_table_and_a_units_height_is_unsupported():
     # a stone resting on another stone's top is held, whatever its height
     b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1)], U, 2.0, default_settings(), "GB")
     assert codes(b) == []
+
+
+def test_a_stone_that_fits_the_table_and_a_unit_of_snow_alike_is_not_judged_on_the_table():
+    """A build up to 10 mm off the line (WORLD.md §5) looks higher or lower by up to
+    10 mm × tan(elevation): with a steep camera and small units a stone 0.6 u up may stand on
+    the table or on a unit of snow; the table rule must not be judged on it."""
+    s = default_settings()
+    # doubt_mm is depth_doubt_mm × tan(elevation): 5 mm at 45°, so the allowance is 0.62 u
+    b = assemble([fit("G", "V", 0, 0.61), fit("B", "H", 1, 5.0)], U, 5.0, s, "GB")
+    assert "stone:unsupported:G" in codes(b)
+    # seen from 20° the same offset is small: a stone 0.1 u up stands on the table
+    b = assemble([fit("G", "V", 0, 0.1), fit("B", "H", 0, 5.0)], 16.0, 1.8, s, "GB")
+    assert codes(b) == [] and b.stones[0].z_u == 0.0
