@@ -20,6 +20,7 @@ from referee.cli import app
 from referee.games.duel import duel
 from referee.games.engine import BOT_LEVELS, GAMES, RulesError, get_game, make_bot
 from referee.games.search import SearchBot, load_level, observation_seed
+from tests.games.taki.test_taki_properties import _permute_hidden
 from tests.games.tukki.test_tukki_hidden import shuffled_unseen
 
 ITERATIONS = {"taki": 24, "tukki": 24, "tokaido": 6}  # small budgets: a fast test
@@ -38,14 +39,7 @@ def _redeal(state, seat: int, rng: random.Random):
     `determinize` so that the test does not trust the code it checks; the RNG too."""
     name = state.game.name
     if name == "taki":
-        c = state.clone()
-        others = [q for q in range(c.num_players) if q != seat]
-        pool = [k for q in others for k in c._hands[q]] + c._deck
-        rng.shuffle(pool)
-        for q in others:
-            size = len(c._hands[q])
-            c._hands[q], pool = sorted(pool[:size]), pool[size:]
-        c._deck = pool
+        c = _permute_hidden(state, seat, rng)  # the TAKI property tests' own re-deal
         c._rng = random.Random(rng.random())
     elif name == "tukki":
         c = shuffled_unseen(state, seat, rng)
