@@ -98,7 +98,8 @@ class MeasuredBuild:
 
 def rect_gap_u(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
                ) -> float:
-    """Front-view distance between rectangles (x, z, width, height), in u; 0 when they meet."""
+    """Front-view distance between rectangles (x, z, width, height), in their own unit (u, or
+    mm); 0 when they meet."""
     dx = max(0.0, max(a[0], b[0]) - min(a[0] + a[2], b[0] + b[2]))
     dz = max(0.0, max(a[1], b[1]) - min(a[1] + a[3], b[1] + b[3]))
     return math.hypot(dx, dz)

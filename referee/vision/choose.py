@@ -11,11 +11,11 @@ its length (issue 11: a measured build must be able to stand; a piece in front).
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import numpy as np
 
+from referee.build import rect_gap_u
 from referee.vision.colour import NONE
 from referee.vision.fit import BarFit, bar_candidates, length_slack_u
 from referee.vision.grooves import anchor_top, refine
@@ -61,16 +61,8 @@ def _rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:
 
 def _touches(f: BarFit, others: list[BarFit], unit: float, reach_mm: float) -> bool:
     """Whether f's face comes within `reach_mm` of another fit's face (front view)."""
-    fx, fh, fw, fhh = _rect(f, unit)
-    for o in others:
-        if o.colour == f.colour:
-            continue
-        ox, oh, ow, ohh = _rect(o, unit)
-        gx = max(0.0, max(fx, ox) - min(fx + fw, ox + ow))
-        gh = max(0.0, max(fh, oh) - min(fh + fhh, oh + ohh))
-        if math.hypot(gx, gh) <= reach_mm:
-            return True
-    return False
+    return any(o.colour != f.colour and rect_gap_u(_rect(f, unit), _rect(o, unit)) <= reach_mm
+               for o in others)
 
 
 def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table_band_mm: float,

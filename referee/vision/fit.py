@@ -156,17 +156,24 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
     return out
 
 
+def face_slice(view: FrontView, unit_mm: float, orientation: str, x_mm: float, h_mm: float
+               ) -> tuple[tuple[slice, slice], int]:
+    """The front-view (rows, cols) slices of the front face at lower-left (x_mm, h_mm),
+    clipped to the view, and the face's whole area in px."""
+    u = unit_mm * view.px_per_mm
+    w_px, h_px = (round(5 * u), round(u)) if orientation == "H" else (round(u), round(5 * u))
+    col, row = view.to_px(x_mm, h_mm)
+    r0, c0 = int(round(float(row))) - h_px, int(round(float(col)))
+    return (slice(max(r0, 0), max(r0 + h_px, 0)), slice(max(c0, 0), max(c0 + w_px, 0))), \
+        w_px * h_px
+
+
 def face_fill(mask: np.ndarray, view: FrontView, unit_mm: float, orientation: str,
               x_mm: float, h_mm: float) -> float:
     """Share (0–1) of the front face at lower-left (x_mm, h_mm) that shows the colour of the
     H×W bool front-view `mask`; what lies outside the view counts as not showing it."""
-    s = view.px_per_mm
-    u = unit_mm * s
-    w_px, h_px = (round(5 * u), round(u)) if orientation == "H" else (round(u), round(5 * u))
-    col, row = view.to_px(x_mm, h_mm)
-    r0, c0 = int(round(float(row))) - h_px, int(round(float(col)))
-    face = mask[max(r0, 0):max(r0 + h_px, 0), max(c0, 0):max(c0 + w_px, 0)]
-    return float(np.count_nonzero(face)) / (w_px * h_px)
+    sl, area = face_slice(view, unit_mm, orientation, x_mm, h_mm)
+    return float(np.count_nonzero(mask[sl])) / area
 
 
 def length_slack_u(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,

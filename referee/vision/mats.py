@@ -18,6 +18,9 @@ from referee.vision.pose import MatDetection, Pose, detect_mats, is_weak, solve_
 from referee.vision.settings import VisionSettings
 from referee.vision.station import Station
 
+MIRRORED = ("photo:mirrored", "the photo is mirrored (a phone's front camera does that): take "
+            "it with the back camera, or turn mirroring off")
+
 
 def mirrored(gray: np.ndarray, station: Station, s: VisionSettings) -> bool:
     """Whether the mat is found well in the photo flipped left to right (and so the photo is
@@ -29,14 +32,13 @@ def mirrored(gray: np.ndarray, station: Station, s: VisionSettings) -> bool:
 
 
 def no_mat_reason(image: np.ndarray, gray: np.ndarray, station: Station, n_seen: int,
-            s: VisionSettings) -> tuple[str, str]:
+                  s: VisionSettings) -> tuple[str, str]:
     """The reason code and words for a photo in which no mat was found (WORLD.md §4)."""
     if float(gray.max()) < s.pose.black_level or float(gray.std()) < s.pose.flat_std:
         return "camera:black", ("the camera sends a black (or blank) picture: is its lens "
                                 "covered, or the camera off?")
     if mirrored(gray, station, s):
-        return "photo:mirrored", ("the photo is mirrored (a phone's front camera does that): "
-                                  "take it with the back camera, or turn mirroring off")
+        return MIRRORED
     if n_seen:
         return "mat:partly-hidden", ("only part of the referee mat is seen: is it covered, or "
                                      "partly outside the photo?")

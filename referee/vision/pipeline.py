@@ -28,10 +28,10 @@ from referee.vision.choose import choose, ground, pin, template_settings, unknow
 from referee.vision.colour import TABLE, paper_white, table_centres, to_lab
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.mat import PAPER_BEYOND
-from referee.vision.mats import choose_mat, mirrored, no_mat_reason
+from referee.vision.mats import MIRRORED, choose_mat, mirrored, no_mat_reason
 from referee.vision.pose import Pose, detect_mats, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
-from referee.vision.selfcheck import channel_orders, colour_doubt, face_colours, face_distances
+from referee.vision.selfcheck import channel_orders, colour_doubt, face_colours
 from referee.vision.settings import VisionSettings, default_settings
 from referee.vision.station import Station
 
@@ -46,7 +46,6 @@ class Measurement:
     fits: list[BarFit] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     channel_fit: dict[tuple[int, int, int], float] = field(default_factory=dict)
-    face_distance: dict[str, float] = field(default_factory=dict)
     paper_bgr: np.ndarray | None = None
 
 
@@ -95,7 +94,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     if weak:
         lap("pose")
         if mirrored(gray, station, s):
-            return _problem(*no_mat_reason(image, gray, station, 0, s), unit, m)
+            return _problem(*MIRRORED, unit, m)
         return _problem("mat:partly-hidden" if det.n_markers else "mat:weak",
                         f"the referee mat is not seen well enough ({weak}); is part of it "
                         "covered, or outside the photo?", unit, m)
@@ -164,15 +163,15 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     out = front.min(axis=2) >= s.exposure.clipped_level  # blown out in every channel
     blown = [f.colour for f in fits if face_fill(out, view, unit, f.orientation, f.x_mm,
                                                  f.h_mm) >= s.exposure.max_blown_face]
-    faces = face_colours(front, view, unit, fits, masks)
+    faces = face_colours(front, view, unit, fits, masks, s.fit.min_stone_fill)
     m.channel_fit = channel_orders({c: v for c, v in faces.items() if c in chromatic}, white,
                                    model)
-    m.face_distance = face_distances(faces, white, model)
-    odd = unknown_stone(lab, labels, view, unit, band, regions, fits, support, table_band, s) \
-        if len([f for f in fits if f.fill >= s.fit.missing_fill]) < len(station.colours) else False
     # a stone is only missing where the photo's colours were checked on a coloured stone,
-    # against the station's own colour calibration (default priors fit no edition for sure)
-    odd = odd or not m.channel_fit or model.source != "photo"
+    # against the station's own colour calibration (default priors fit no edition for sure),
+    # and no stone-shaped thing of an unknown colour stands by (asked only when one is absent)
+    absent = len([f for f in fits if f.fill >= s.fit.missing_fill]) < len(station.colours)
+    odd = not m.channel_fit or model.source != "photo" or (absent and unknown_stone(
+        lab, labels, view, unit, band, regions, fits, support, table_band, s))
     m.build = assemble(fits, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd)
     why = colour_doubt(m.channel_fit, model.source, s)
     if why:

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from referee.vision.colour import WHITE, ColourModel, to_lab
-from referee.vision.fit import BarFit
+from referee.vision.fit import BarFit, face_slice
 from referee.vision.rectify import FrontView
 from referee.vision.settings import VisionSettings
 
@@ -45,18 +45,14 @@ def colour_doubt(fit: dict[tuple[int, int, int], float], source: str, s: VisionS
 
 
 def face_colours(front: np.ndarray, view: FrontView, unit: float, fits: list[BarFit],
-                  masks: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Median BGR (3,) float of each well-seen fitted face's own-colour pixels in `front`."""
-    s = view.px_per_mm
+                 masks: dict[str, np.ndarray], min_fill: float) -> dict[str, np.ndarray]:
+    """Median BGR (3,) float of each held-up fitted face's own-colour pixels in `front`, for
+    faces that show at least `min_fill` of their colour."""
     out = {}
     for f in fits:
-        if not f.supported or f.fill < 0.6:
+        if not f.supported or f.fill < min_fill:
             continue
-        w, h = (5 * unit, unit) if f.orientation == "H" else (unit, 5 * unit)
-        c0, r1 = view.to_px(f.x_mm, f.h_mm)
-        c0, r1 = int(round(float(c0))), int(round(float(r1)))
-        r0, c1 = r1 - round(h * s), c0 + round(w * s)
-        sl = (slice(max(r0, 0), max(r1, 0)), slice(max(c0, 0), max(c1, 0)))
+        sl, _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
         px = front[sl][masks[f.colour][sl]]
         if len(px) >= 20:
             out[f.colour] = np.median(px, axis=0).astype(np.float32)
@@ -64,18 +60,6 @@ def face_colours(front: np.ndarray, view: FrontView, unit: float, fits: list[Bar
 
 
 PERMUTATIONS = ((0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))  # BGR orders but (0, 1, 2)
-
-
-def face_distances(faces: dict[str, np.ndarray], white_bgr: np.ndarray, model: ColourModel
-                   ) -> dict[str, float]:
-    """Per found stone colour, the model's Lab distance of its face's median BGR (3,) from
-    that colour: how well each stone found looks like the stone it was taken for."""
-    if not faces:
-        return {}
-    names = list(faces)
-    px = np.array([faces[c] for c in names], np.float32).reshape(-1, 1, 3)
-    d = model.distances(to_lab(np.clip(px, 0, 255).astype(np.uint8), white_bgr), "".join(names))
-    return {c: float(d[c][i, 0]) for i, c in enumerate(names)}
 
 
 def channel_orders(faces: dict[str, np.ndarray], white_bgr: np.ndarray, model: ColourModel
