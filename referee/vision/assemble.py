@@ -25,6 +25,15 @@ def _size(s: StoneMeasurement) -> tuple[float, float]:
     return (BAR, 1.0) if s.orientation == "H" else (1.0, BAR)
 
 
+def _overlap_u(a: StoneMeasurement, b: StoneMeasurement) -> float:
+    """How far (u) the two stones' faces overlap along the build line (negative: apart)."""
+    return min(a.x_u + _size(a)[0], b.x_u + _size(b)[0]) - max(a.x_u, b.x_u)
+
+
+def _name(colour: str) -> str:
+    return COLOUR_NAMES.get(colour, colour)
+
+
 def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = True
            ) -> list[StoneMeasurement]:
     """Each stone, lowest first, moved onto the table or onto the top of a stone under it
@@ -37,15 +46,10 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
     """
     done: list[StoneMeasurement] = []
     for s in sorted(stones, key=lambda t: t.z_u):
-        w, _ = _size(s)
         supports = [0.0]
         if snow_grid and s.z_u > 0.5:
             supports.append(float(round(s.z_u)))
-        for t in done:
-            tw, th = _size(t)
-            overlap = min(s.x_u + w, t.x_u + tw) - max(s.x_u, t.x_u)
-            if overlap >= 0.5:
-                supports.append(t.z_u + th)
+        supports += [t.z_u + _size(t)[1] for t in done if _overlap_u(s, t) >= 0.5]
         best = min(supports, key=lambda z: abs(z - s.z_u))
         if abs(best - s.z_u) <= doubt_u:
             s = replace(s, z_u=best)
@@ -63,9 +67,7 @@ def table_or_snow(stones: list[StoneMeasurement], allow_u: float) -> list[StoneM
     for s in stones:
         if abs(s.z_u) > allow_u or abs(1.0 - s.z_u) > allow_u:
             continue
-        w, _ = _size(s)
-        if not any(t is not s and min(s.x_u + w, t.x_u + _size(t)[0]) - max(s.x_u, t.x_u)
-                   >= 0.5 and t.z_u < s.z_u for t in stones):
+        if not any(t is not s and _overlap_u(s, t) >= 0.5 and t.z_u < s.z_u for t in stones):
             out.append(s)
     return out
 
@@ -81,14 +83,8 @@ def afloat(stones: list[StoneMeasurement], doubt_u: float) -> list[StoneMeasurem
     for s in stones:
         if not doubt_u < s.z_u < 1.0 - doubt_u:
             continue
-        w, _ = _size(s)
-        under = False
-        for t in stones:
-            tw, th = _size(t)
-            overlap = min(s.x_u + w, t.x_u + tw) - max(s.x_u, t.x_u)
-            if t is not s and overlap >= 0.5 and abs(t.z_u + th - s.z_u) <= max(doubt_u, 0.25):
-                under = True
-        if not under:
+        if not any(t is not s and _overlap_u(s, t) >= 0.5 and
+                   abs(t.z_u + _size(t)[1] - s.z_u) <= max(doubt_u, 0.25) for t in stones):
             out.append(s)
     return out
 
@@ -107,15 +103,16 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
 
     paper_clipped: the mat's paper is blown out, so a light stone may be too; a stone not
     found is then `stone:not-found` with `photo:bright`, never missing. blown: colours whose
-    fitted face is blown out: `photo:bright` (their colour cannot be told). unexplained: a
-    stone-sized coloured patch by the build fits no calibrated colour, so a stone not found
-    may be that patch (its colour off): `stone:not-found`, never missing.
+    fitted face is blown out: `photo:bright` (their colour cannot be told). unexplained: the
+    photo's colours could not be checked (no colour calibration, no coloured stone to check
+    them on, or a stone-shaped thing of an unknown colour by the build), so a stone not
+    found may be there unseen: `stone:not-found` with `photo:colours`, never missing.
     """
     problems, stones = [], []
     absent = [f.colour for f in fits if f.fill < s.fit.missing_fill]
     absent += [c for c in colours if c not in {f.colour for f in fits}]
     if blown or (absent and paper_clipped):
-        problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
+        problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
                                 "was not found in the over-exposed photo") for c in absent]
         problems.append(Unmeasured("photo:bright", "the photo is over-exposed where the stones "
                                    "are, so their colours cannot be told; lower the camera's "
@@ -124,14 +121,14 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     if len(absent) > s.build.max_missing:
         # more stones gone than a builder forgets: more likely a covered build or a photo
         # whose colours are off (grey, washed out) than a build: let the lookout look
-        problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
+        problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
                                 "was not found; is the build covered, or the photo's colour "
                                 "off?") for c in absent]
         # and what was found in such a photo is no ground for a verdict either
         problems.append(Unmeasured("photo:unclear", f"{len(absent)} stones were not found, "
                                    "so this photo cannot be judged"))
     elif absent and unexplained:
-        problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
+        problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
                                 "was not found") for c in absent]
         problems.append(Unmeasured("photo:colours", "a stone is not found, and the photo's "
                                    "colours could not be checked (no colour calibration at "
@@ -144,22 +141,22 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
             continue
         if f.fill < s.fit.min_stone_fill:
             problems.append(Unmeasured(f"stone:hidden:{f.colour}",
-                                       f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone is "
+                                       f"the {_name(f.colour)} stone is "
                                        f"partly hidden or unclear ({f.fill:.0%} of it seen)"))
             continue
         if not f.supported:
             problems.append(Unmeasured(f"stone:unsupported:{f.colour}",
-                                       f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone was "
+                                       f"the {_name(f.colour)} stone was "
                                        "measured where nothing could hold it up; look again"))
             continue
         if f.slack_u >= s.fit.max_slack_u:
             problems.append(Unmeasured(f"stone:hidden:{f.colour}",
-                                       f"an end of the {COLOUR_NAMES.get(f.colour, f.colour)} "
+                                       f"an end of the {_name(f.colour)} "
                                        "stone is hidden, so where it stands is not certain"))
             continue
         if not f.grooves and f.fill - f.score > s.build.max_spill:
             problems.append(Unmeasured(f"stone:unclear:{f.colour}",
-                                       f"the {COLOUR_NAMES.get(f.colour, f.colour)} stone "
+                                       f"the {_name(f.colour)} stone "
                                        "cannot be told from things of its colour around it"))
             continue
         sigma = max(s.build.anchored_sigma_u if f.anchored else s.build.base_sigma_u, f.slack_u / 2)
@@ -168,7 +165,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     if absent and any(p.code.startswith("stone:") for p in problems):
         # a stone not found beside another that could not be measured: the photo shows
         # trouble (a piece in front, colours washed out), no evidence the stone is absent
-        problems += [Unmeasured(f"stone:not-found:{c}", f"the {COLOUR_NAMES.get(c, c)} stone "
+        problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
                                 "was not found, and another could not be measured") for c in absent]
     unmeasured = {p.subject for p in problems if p.code.startswith("stone:") and p.subject}
     if len(unmeasured) > s.build.max_missing and not any(p.code.startswith("photo:")
@@ -182,12 +179,13 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         stones = settle(stones, doubt_mm / unit, s.build.snow_grid)
     floating = afloat(stones, doubt_mm / unit)
     if s.build.line_allowance_mm > 0:
+        # doubt_mm is depth_doubt_mm × tan(elevation); the allowance scales the same way
         allow = s.build.line_allowance_mm * doubt_mm / max(s.build.depth_doubt_mm, 1e-6) / unit
         floating += [st for st in table_or_snow(raw, allow) if st.colour not in
                      {f.colour for f in floating}]
     for st in floating:
         problems.append(Unmeasured(f"stone:unsupported:{st.colour}",
-                                   f"the {COLOUR_NAMES.get(st.colour, st.colour)} stone "
+                                   f"the {_name(st.colour)} stone "
                                    f"measures {st.z_u * unit:.0f} mm above the table, on "
                                    "nothing that thick: the build may stand off the dashed "
                                    "line; push it onto the line, or look again"))
