@@ -78,31 +78,37 @@ def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.n
     RANSAC over markers (OpenCV `solvePnPGeneric`, IPPE, both solutions): every
     marker proposes the pose of a board; the pose that explains most other markers (mean
     corner error under `inlier` × their size, then under `tight` × after refitting the pose
-    on them) wins; its
-    markers leave, and the rest are grouped again. A loose marker, or a neighbour's identical
-    mat, forms a group of its own instead of spoiling the pose (issue: a stray marker gave
-    `mat:weak` with hundreds of px of error).
+    on them) wins; its markers leave, and the rest are grouped again. A loose marker, or a
+    neighbour's identical mat, forms a group of its own instead of spoiling the pose (issue:
+    a stray marker gave `mat:weak` with hundreds of px of error).
     """
     obj = _marker_object_points()
     left = [i for i in range(len(ids)) if ids[i] in obj]
     groups: list[list[int]] = []
 
-    def explained(rvec, tvec, cand: list[int], tight: float) -> list[int]:
+    def explained(rvec, tvec, cand: list[int], limit: float) -> list[int]:
         best: dict[int, tuple[float, int]] = {}
         for i in cand:
             img = corners[i].reshape(4, 2)
             size = float(np.sqrt(max(cv2.contourArea(img.astype(np.float32)), 1.0)))
             proj, _ = cv2.projectPoints(obj[ids[i]], rvec, tvec, camera_matrix, dist_coeffs)
             err = float(np.mean(np.linalg.norm(proj.reshape(4, 2) - img, axis=1)))
-            if err < tight * size and (ids[i] not in best or err < best[ids[i]][0]):
+            if err < limit * size and (ids[i] not in best or err < best[ids[i]][0]):
                 best[ids[i]] = (err, i)
         return sorted(i for _, i in best.values())
 
+    def fit(members: list[int], guess: tuple[np.ndarray, np.ndarray] | None = None):
+        """(found, rvec, tvec): one board pose from these markers' corners."""
+        o = np.concatenate([obj[ids[k]] for k in members])
+        im = np.concatenate([corners[k].reshape(4, 2) for k in members]).astype(np.float64)
+        if guess is None:
+            return cv2.solvePnP(o, im, camera_matrix, dist_coeffs, flags=cv2.SOLVEPNP_IPPE)
+        return cv2.solvePnP(o, im, camera_matrix, dist_coeffs, guess[0], guess[1],
+                            useExtrinsicGuess=True)
+
     if len(left) >= min_markers and len({ids[i] for i in left}) == len(left):
         # the common case first: one board, nothing stray, every marker fits one pose
-        o = np.concatenate([obj[ids[k]] for k in left])
-        im = np.concatenate([corners[k].reshape(4, 2) for k in left]).astype(np.float64)
-        found, r, t = cv2.solvePnP(o, im, camera_matrix, dist_coeffs, flags=cv2.SOLVEPNP_IPPE)
+        found, r, t = fit(left)
         if found and len(explained(r, t, left, tight)) == len(left):
             return [left]
     while len(left) >= min_markers:
@@ -114,10 +120,7 @@ def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.n
             for rvec, tvec in zip(rvecs if ok else (), tvecs if ok else (), strict=False):
                 inl = explained(rvec, tvec, left, inlier)
                 if len(inl) >= 3:  # refit on them, then keep what the board explains well
-                    o = np.concatenate([obj[ids[k]] for k in inl])
-                    im = np.concatenate([corners[k].reshape(4, 2) for k in inl]).astype(np.float64)
-                    ok2, r2, t2 = cv2.solvePnP(o, im, camera_matrix, dist_coeffs, rvec, tvec,
-                                               useExtrinsicGuess=True)
+                    ok2, r2, t2 = fit(inl, (rvec, tvec))
                     if ok2:
                         inl = explained(r2, t2, left, tight)
                 if len(inl) > len(top):
