@@ -29,8 +29,8 @@ class BarFit:
     supported: something holds it up; grooves: its grooves were found (grooves.refine);
     slack_u: how far (u) the face could slide along its length and still cover as much of
     its colour (an end hidden by a piece in front, or lost in a pale background), so that
-    its position along the length is not pinned. support_share: the share of the strip
-    under it that can hold it up; anchored: placed from its top end (grooves.anchor_top).
+    its position along the length is not pinned; anchored: placed from its top end
+    (grooves.anchor_top).
     """
 
     colour: str
@@ -42,7 +42,6 @@ class BarFit:
     supported: bool = True
     grooves: bool = False
     slack_u: float = 0.0
-    support_share: float = 1.0
     anchored: bool = False
 
 
@@ -151,7 +150,7 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
                 share = float(below.mean()) if below.size else 0.0
             supported = share >= min_support
             out.append(BarFit(colour, orient, float(x_mm), float(h_mm), fill,
-                              float(sub[rr, cc]), supported, support_share=share))
+                              float(sub[rr, cc]), supported))
     out.sort(key=lambda f: -f.score)
     return out
 
