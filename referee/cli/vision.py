@@ -114,13 +114,13 @@ def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: s
     """The card's target at a station of `level`; a card of the other level is refused."""
     from referee.cli.tuki import resolve_target
     from referee.errors import RefereeError
+    from referee.tuki.pieces import a_level
 
     c, face, target = resolve_target(card, card_grid, die, level)
     if c.level != level:
         raise RefereeError(f"card {c.id} is for the {c.level} level, but the station is set "
-                           f"up for the {level} level; use {'an' if level == 'advanced' else 'a'} "
-                           f"{level} card or the station "
-                           "profile of that level")
+                           f"up for the {level} level; use {a_level(level)} card or the "
+                           "station profile of that level")
     return c, face, target
 
 
@@ -171,8 +171,6 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
              by: str = typer.Option(None, "--by", help="Also per group: station or condition.")
              ) -> None:
     """Judge every scene of a labelled photo set and compare with the labels."""
-    from dataclasses import asdict
-
     from referee.evaluate import GROUPINGS, evaluate
     from referee.vision.settings import default_settings
 
@@ -194,7 +192,7 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
     groups = {k: g.to_dict() for k, g in result.groups(by).items()} if by else {}
     if as_json:
         print(json.dumps({**summary, **({"by": by, "groups": groups} if by else {}),
-                          "settings": asdict(default_settings())}))
+                          "settings": default_settings().to_dict()}))
         return
     if groups:
         console.print(f"\n{by:<16} {'scenes':>6} {'accuracy':>9} {'conf. wrong':>12} "

@@ -45,7 +45,7 @@ from referee.paths import MODELS
 from referee.tuki.cards import parse_grid
 from referee.tuki.die import DieFace
 from referee.tuki.grid import GridStone, Rows, mirror, rotate_ccw, shares_edge, stones_of
-from referee.tuki.pieces import level_stones, pieces
+from referee.tuki.pieces import a_level, level_stones, pieces
 
 QUARTERS_CCW = {"bear": 0, "fish": 1, "eagle": 3}  # default edges: bottom, left, right
 
@@ -209,8 +209,7 @@ def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement]
     stones = level_stones(level)
     for c in measured:
         if c not in stones:
-            out.fault(f"extra:{c}", f"{name(c)} is not part of "
-                      f"{'an' if level == 'advanced' else 'a'} {level} build")
+            out.fault(f"extra:{c}", f"{name(c)} is not part of {a_level(level)} build")
     for c in stones:
         if c not in measured and c not in hidden:
             out.fault(f"missing:{c}", f"{name(c)} is not in the build")

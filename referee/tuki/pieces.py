@@ -23,6 +23,11 @@ def pieces() -> dict:
     return json.loads((MODELS / "tuki" / "pieces.json").read_text(encoding="utf-8"))
 
 
+def a_level(level: str) -> str:
+    """`a normal`, `an advanced`: a level's name with its article, for plain sentences."""
+    return f"{'an' if level[:1] in 'aeiou' else 'a'} {level}"
+
+
 def level_stones(level: str) -> tuple[str, ...]:
     """The stone letters of a level, e.g. `("G", "B", "P")` for normal.
 
