@@ -49,6 +49,7 @@ from referee.server.errors import (
     UploadTooLargeError,
     WrongSecretError,
 )
+from referee.server.files import sync_dir, write_synced
 from referee.server.live import LiveHub
 from referee.server.schemas import TableCreate
 from referee.server.settings import Settings
@@ -76,33 +77,6 @@ def _plain(text: str, *folders: Path) -> str:
     for folder in (ROOT, *folders):
         text = text.replace(str(folder) + os.sep, "").replace(str(folder), ".")
     return text
-
-
-def sync_dir(path: Path) -> None:
-    """Make a folder's entries (a rename, a new file or folder in it) durable."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def write_synced(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write a file whole or not at all: a temporary file, synced, renamed over `path`, and
-    the folder synced so that the rename survives a power cut."""
-    tmp = path.with_name(path.name + ".part")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    sync_dir(path.parent)
 
 
 def _check_stored_names(table: Table) -> None:
