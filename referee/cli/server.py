@@ -40,9 +40,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             lan = _lan_address() if wild else None
             if lan:
                 say(f"phones on this network: http://{lan}:{settings.port}/")
-            for table_id, secret in service.demo_links():
-                say(f"demo table viewer:  {base}/t/{table_id}")
-                say(f"demo table control: {base}/t/{table_id}#k={secret}")
+            for table_id, secret, view in service.demo_links():
+                say(f"demo table viewer:  {base}/t/{table_id}?v={view}")
+                say(f"demo table control: {base}/t/{table_id}?v={view}#k={secret}")
+            say("admin page (cameras of this box, archiving, deleting): run "
+                "`referee admin-key`")
 
         # fail here, in plain words, rather than in the server's start-up
         try:
@@ -53,6 +55,26 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         EventStore(settings.db_path).close()
         app = create_app(settings, on_ready=_tell)
         uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+
+    @app.command("admin-key")
+    def admin_key_cmd(
+        data: Path = typer.Option(None, help="The server's data folder (REFEREE_DATA, ./data)."),
+        port: int = typer.Option(None, help="The server's port, for the link (REFEREE_PORT)."),
+    ) -> None:
+        """Show the box's admin key and the admin page's link (the key is made at first use,
+        in <data>/admin-key, readable only by you)."""
+        from referee.server.keys import admin_key
+        from referee.server.settings import Settings
+        from referee.server.storage import StorageError
+
+        settings = Settings.from_env(port=port, data_dir=data)
+        try:
+            key = admin_key(settings.data_dir)
+        except OSError as e:
+            raise StorageError(f"cannot read or make the admin key in "
+                               f"{str(settings.data_dir)!r}: {e.strerror}") from None
+        print(key)
+        print(f"admin page: http://localhost:{settings.port}/admin#a={key}")
 
     bench_app.command("server")(_bench)
 

@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from referee.server import errors
+from referee.server.guard import Guard
 from referee.server.live import LiveHub
 from referee.server.routes import health, live, pages, tables
 from referee.server.settings import Settings
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None,
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _offline_docs(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_upload_bytes)
+    app.add_middleware(Guard, extra_hosts=settings.allowed_hosts)  # the outermost
     return app
 
 

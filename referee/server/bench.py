@@ -41,9 +41,12 @@ def run(rounds: int = 10) -> dict[str, Any]:
     verdict_ms: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), demo=True)
-        with TestClient(create_app(settings)) as c:
-            h = {"X-Table-Secret": (Path(tmp) / "demo-secret.txt").read_text().strip()}
-            with c.websocket_connect("/ws/tables/demo") as ws:
+        with TestClient(create_app(settings), base_url="http://localhost") as c:
+            key = (Path(tmp) / "demo-secret.txt").read_text().strip()
+            h = {"X-Table-Secret": key}
+            with c.websocket_connect("ws://localhost/ws/tables/demo") as ws:
+                ws.send_json({"type": "hello", "key": key})
+                ws.receive_json()  # the welcome
                 view = ws.receive_json()["view"]
                 for i in range(rounds):
                     if view["over"]:

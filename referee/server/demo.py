@@ -52,4 +52,4 @@ def table_spec() -> dict:
                           "path": (DEMO / p["photos"]).relative_to(ROOT).as_posix()}}
               for p in s.places]
     return {"name": s.name, "players": list(s.players), "level": s.level,
-            "language": s.language, "places": places}
+            "language": s.language, "places": places, "listed": True}

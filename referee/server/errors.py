@@ -28,7 +28,20 @@ class MissingSecretError(ServerError):
 
 
 class WrongSecretError(ServerError):
-    """A control request came with a secret that is not the table's."""
+    """A request came with a key that is not this table's (or not the box's)."""
+
+
+class ForbiddenError(WrongSecretError):
+    """A right key that does not open this: a seat acting for another, a table without the
+    admin key asking for a camera place, ..."""
+
+
+class TableLimitError(ServerError):
+    """Too many live tables on the box, or from one address."""
+
+
+class UnknownHostError(ServerError):
+    """A request whose Host header is not one of the box's own names or addresses."""
 
 
 class UploadTooLargeError(ServerError):
@@ -66,6 +79,7 @@ def status_of(e: RefereeError) -> int:
     names = {c.__name__ for c in type(e).__mro__}
     for name, code in (("UnknownTableError", 404), ("MissingSecretError", 401),
                        ("WrongSecretError", 403), ("UploadTooLargeError", 413),
+                       ("TableLimitError", 429), ("UnknownHostError", 400),
                        ("PhotoTooLargeError", 413),
                        ("UnsupportedPhotoError", 415), ("PhotoError", 415),
                        ("ConflictError", 409), ("IllegalCommandError", 409),

@@ -59,6 +59,8 @@ class TableCreate(BaseModel):
     language: Language = "en"
     places: list[PlaceIn] = Field(..., min_length=1, max_length=3)
     first_lookout: int = Field(0, ge=0, le=3)
+    listed: bool = Field(False, description="shown (name and view link) in the box's public "
+                         "list of tables")
 
     @field_validator("players")
     @classmethod
@@ -74,10 +76,12 @@ class TableCreate(BaseModel):
 
 
 class TableCreated(BaseModel):
-    """The answer to a creation: the secret is shown here once and nowhere else."""
+    """The answer to a creation: the table's key (`secret`) is shown here once and nowhere
+    else; the view token opens the table's view (referee.server.keys)."""
 
     id: str
     secret: str
+    view_token: str
     viewer_path: str
     control_path: str
 
@@ -105,3 +109,38 @@ class Accepted(BaseModel):
     """A command was stored: the table's event number after it."""
 
     seq: int
+
+
+class Problem(BaseModel):
+    """One problem of a request that is not valid: where, and what (never the input)."""
+
+    loc: list[str | int]
+    msg: str
+
+
+class ErrorOut(BaseModel):
+    """Every error answer: plain words, the error's kind, and for a 422 the problems."""
+
+    detail: str
+    error: str
+    problems: list[Problem] | None = None
+
+
+class SeatLink(BaseModel):
+    """A seat's private key (the table key's holder hands it over as a link or QR code)."""
+
+    seat: int
+    name: str
+    key: str
+    path: str
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, object]]:
+    """OpenAPI `responses` for error answers (all of the ErrorOut shape)."""
+    words = {400: "a request the box does not take (e.g. an unknown host name)",
+             401: "a key is needed", 403: "the key does not open this",
+             404: "no such table, seat or photo", 409: "not now (the table's state)",
+             413: "too large", 415: "not a photo the referee reads",
+             422: "not valid (the problems say where)", 429: "too many tables",
+             503: "the database cannot be written"}
+    return {c: {"model": ErrorOut, "description": words[c]} for c in codes}

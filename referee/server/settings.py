@@ -7,6 +7,10 @@ REFEREE_DATA: the data folder (SQLite database, frozen photos); default ./data.
 REFEREE_HOST / REFEREE_PORT: where `referee serve` listens; default 0.0.0.0:8000.
 REFEREE_DEMO: "0" turns the demo table off; default on.
 REFEREE_MAX_UPLOAD_MB: the largest photo accepted, in MB; default 15.
+REFEREE_MAX_TABLES / REFEREE_MAX_TABLES_PER_CLIENT: the most tables in play on the box, and
+  created from one address (finished, archived and demo tables not counted); default 20 and 5.
+REFEREE_ALLOWED_HOSTS: more host names the box answers to (comma-separated), besides its own
+  name, `<name>.local`, localhost and IP addresses (a check against DNS rebinding).
 REFEREE_CAMERA_STALE_S: a live camera whose newest frame is older than this many seconds is
   stalled; a "done" waits this long for a frame captured after it; default 2.
 """
@@ -58,6 +62,17 @@ def _seconds(text: str, name: str = "REFEREE_CAMERA_STALE_S") -> float:
     return _bounded(text, name, 60, "seconds", "2")
 
 
+def _count(text: str, name: str) -> int:
+    """:raises SettingsError: not a whole number from 1 to 10000."""
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 10000:
+        raise SettingsError(f"{name} must be a whole number from 1 to 10000; got {text!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the app needs to start; `from_env()` reads the environment."""
@@ -69,6 +84,10 @@ class Settings:
     max_upload_bytes: int = 15 * 1024 * 1024
     camera_retry_max_s: float = 30.0
     camera_stale_s: float = 2.0  # a live camera's newest frame older than this is stalled
+    max_tables: int = 20  # tables in play on the box (finished, archived, demo not counted)
+    max_tables_per_client: int = 5  # ... created from one address
+    allowed_hosts: tuple[str, ...] = ()  # host names besides the box's own (and IPs)
+    ws_hello_s: float = 5.0  # a WebSocket that has not said hello by then is closed
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -85,6 +104,13 @@ class Settings:
             values["port"] = _port(str(overrides["port"]), "--port")
         values["max_upload_bytes"] = _megabytes(env.get("REFEREE_MAX_UPLOAD_MB", "15"))
         values["camera_stale_s"] = _seconds(env.get("REFEREE_CAMERA_STALE_S", "2"))
+        values["max_tables"] = _count(env.get("REFEREE_MAX_TABLES", "20"),
+                                      "REFEREE_MAX_TABLES")
+        values["max_tables_per_client"] = _count(
+            env.get("REFEREE_MAX_TABLES_PER_CLIENT", "5"), "REFEREE_MAX_TABLES_PER_CLIENT")
+        values["allowed_hosts"] = tuple(
+            h.strip().lower() for h in env.get("REFEREE_ALLOWED_HOSTS", "").split(",")
+            if h.strip())
         values.update({k: v for k, v in overrides.items() if v is not None and k != "port"})
         return cls(**values)  # type: ignore[arg-type]
 

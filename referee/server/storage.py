@@ -8,8 +8,10 @@ one transaction too, so no crash leaves a table that nobody controls. `synchrono
 makes every committed event durable before the request that made it returns.
 
 Schema:
-  tables(id, created_at, config JSON, admin_hash)   admin_hash = sha256 hex of the secret
+  tables(id, created_at, config JSON, admin_hash)   admin_hash = sha256 hex of the table key
   events(table_id, seq 1.., at, kind, payload JSON)
+  keys(table_id, name, value)   the table's other keys (referee.server.keys): "view" -> the
+                                view token; "seat:N" -> "<generation>:<sha256 hex>"
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ CREATE TABLE IF NOT EXISTS events (
   kind TEXT NOT NULL,
   payload TEXT NOT NULL,
   PRIMARY KEY (table_id, seq)
+);
+CREATE TABLE IF NOT EXISTS keys (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (table_id, name)
 );
 """
 
@@ -99,9 +107,11 @@ class EventStore:
         return out
 
     def create_table(self, table_id: str, config: dict[str, Any], admin_hash: str,
-                     items: Sequence[tuple[str, dict[str, Any]]] = ()) -> list[StoredEvent]:
-        """The table's row (with its secret's hash) and its first events (`game_started`), in
-        one transaction: a crash leaves the whole table or nothing. The stored events."""
+                     items: Sequence[tuple[str, dict[str, Any]]] = (),
+                     keys: dict[str, str] | None = None) -> list[StoredEvent]:
+        """The table's row (with its key's hash), its other keys and its first events
+        (`game_started`), in one transaction: a crash leaves the whole table or nothing. The
+        stored events."""
         out: list[StoredEvent] = []
         with self._lock:
             try:
@@ -110,12 +120,50 @@ class EventStore:
                 self._db.execute(
                     "INSERT INTO tables (id, created_at, config, admin_hash) "
                     "VALUES (?, ?, ?, ?)", (table_id, at, json.dumps(config), admin_hash))
+                self._put_keys(table_id, keys or {})
                 out = self._insert_events(table_id, 1, at, items)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._rollback()
                 raise
         return out
+
+    def _put_keys(self, table_id: str, keys: dict[str, str]) -> None:
+        for name, value in keys.items():
+            self._db.execute("INSERT OR REPLACE INTO keys (table_id, name, value) "
+                             "VALUES (?, ?, ?)", (table_id, name, value))
+
+    def set_keys(self, table_id: str, keys: dict[str, str]) -> None:
+        """Add or replace some of a table's keys (a seat's new key, say), in one transaction."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._put_keys(table_id, keys)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+
+    def keys(self, table_id: str) -> dict[str, str]:
+        """The table's keys by name (those that are readable text)."""
+        with self._lock:
+            rows = self._db.execute("SELECT name, value FROM keys WHERE table_id = ?",
+                                    (table_id,)).fetchall()
+        return {n: v for n, v in rows if isinstance(n, str) and isinstance(v, str)}
+
+    def delete_table(self, table_id: str) -> None:
+        """Delete a table: its keys, events and row, in one transaction."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                for sql in ("DELETE FROM keys WHERE table_id = ?",
+                            "DELETE FROM events WHERE table_id = ?",
+                            "DELETE FROM tables WHERE id = ?"):
+                    self._db.execute(sql, (table_id,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
@@ -127,6 +175,9 @@ class EventStore:
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("DELETE FROM keys WHERE table_id = ? AND NOT EXISTS "
+                                 "(SELECT 1 FROM events WHERE table_id = ?)",
+                                 (table_id, table_id))
                 cur = self._db.execute(
                     "DELETE FROM tables WHERE id = ? AND NOT EXISTS "
                     "(SELECT 1 FROM events WHERE table_id = ?)", (table_id, table_id))

@@ -49,6 +49,15 @@ class Table:
     # (round, seat) -> why the place asks for a photo (`camera:stale`)
     asks: dict[tuple[int, int], str] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # the view token and each seat's (key generation, key hash): referee.server.keys
+    view_token: str = ""
+    seat_keys: dict[int, tuple[int, str]] = field(default_factory=dict)
+    archived: bool = False  # by the admin: kept to read, never played again
+
+    @property
+    def counts(self) -> bool:
+        """Whether the table counts against the box's limits: in play, not the demo."""
+        return not (self.archived or self.state.ended or self.config.get("demo"))
 
     @property
     def name(self) -> str:
@@ -87,6 +96,8 @@ class Table:
             self.asks[key] = str(p.get("reason", STALE))
         elif k == "server:demo":
             self.demo_rounds += 1
+        elif k == "server:archived":
+            self.archived = True
 
 
 def table_view(t: Table) -> dict[str, Any]:
@@ -135,6 +146,7 @@ def table_view(t: Table) -> dict[str, Any]:
                "replay": bool(t.outcome.get("replay"))}
     return {"id": t.id, "name": t.name, "level": st.level, "language": t.language,
             "seq": t.seq, "demo": bool(t.config.get("demo")), "phase": st.phase,
+            "archived": t.archived,
             "lookout": st.lookout, "final": st.final, "over": st.ended,
             "winners": list(st.winners), "end_reason": st.end_reason,
             "void": bool(t.outcome.get("void")), "players": players, "places": places,

@@ -14,7 +14,6 @@ camera place), or awaited as an upload (a phone place).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import logging
@@ -33,23 +32,36 @@ from referee.server import judging
 from referee.server.cameras import (
     BrokenSource,
     CameraError,
+    CameraPool,
     FolderSource,
     Frame,
     FrameSource,
     UploadSource,
-    make_source,
 )
 from referee.server.errors import (
     ConflictError,
     DamagedTableError,
+    ForbiddenError,
     MissingSecretError,
     RoundInputError,
+    TableLimitError,
     TableSetupError,
     UnknownTableError,
     UploadTooLargeError,
     WrongSecretError,
 )
 from referee.server.files import sync_dir, write_synced
+from referee.server.keys import (
+    Access,
+    Credentials,
+    admin_key,
+    key_hash,
+    new_key,
+    parse_seat_entry,
+    same,
+    seat_entry,
+    seat_key,
+)
 from referee.server.live import LiveHub
 from referee.server.schemas import TableCreate
 from referee.server.settings import Settings
@@ -67,8 +79,9 @@ DEMO_ID = "demo"
 log = logging.getLogger("referee.server")
 
 
-def _hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
+_hash = key_hash
+# camera kinds that reach into the box (a device, a URL, a file, a folder): the admin's alone
+BOX_CAMERAS = ("capture", "picamera", "folder")
 
 
 def _plain(text: str, *folders: Path) -> str:
@@ -104,6 +117,8 @@ class TableService:
         self.store: EventStore | None = None
         self.tables: dict[str, Table] = {}
         self.damaged: dict[str, str] = {}  # table id -> why it is set aside (plain words)
+        self.admin_key = ""  # read (or made) at open()
+        self.cameras = CameraPool()  # one reader thread per physical camera
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge")
         # waits (at most the stale limit) for a camera's first frame after a "done"
@@ -114,6 +129,7 @@ class TableService:
     def open(self) -> None:
         """Open the database, replay every table, start cameras, create the demo table."""
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        self.admin_key = admin_key(self.settings.data_dir)
         self.store = EventStore(self.settings.db_path)
         for table_id in self.store.table_ids():
             if self.store.drop_unfinished(table_id):  # a row without game_started
@@ -143,6 +159,7 @@ class TableService:
             except (OSError, UnicodeDecodeError):
                 known = ""
             if known and hmac.compare_digest(_hash(known), table.admin_hash):
+                self._ensure_keys(table, known)
                 return
         secret = secrets.token_urlsafe(24)
         write_synced(path, (secret + "\n").encode(), mode=0o600)
@@ -153,6 +170,8 @@ class TableService:
                         "table has a new secret (%s)", path.name)
             self.store.set_admin_hash(DEMO_ID, _hash(secret))
             table.admin_hash = _hash(secret)
+            table.seat_keys = {}  # the old seat keys came from the old table key
+            self._ensure_keys(table, secret)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -196,8 +215,8 @@ class TableService:
             if spec.get("kind") == "folder":
                 spec["label"] = str(spec.get("path") or "")[:80]
                 spec["path"] = str(self.folder_path(spec.get("path")))
-            src = make_source(spec, self.settings.camera_retry_max_s,
-                              self.settings.camera_stale_s)
+            src = self.cameras.take(spec, self.settings.camera_retry_max_s,
+                                    self.settings.camera_stale_s)
             if strict and isinstance(src, FolderSource):
                 src.check()
         except Exception as e:
@@ -232,6 +251,7 @@ class TableService:
         if row is None:
             raise UnknownTableError(f"no table {table_id!r}")
         table = Table(row.id, row.config, row.admin_hash, [])
+        self._read_keys(table)
         for ev in self.store.events(table_id):
             try:
                 table.fold(ev)
@@ -241,7 +261,8 @@ class TableService:
         if not isinstance(row.config.get("places"), list):
             raise StorageError(f"table {table_id!r}: its stored build places are damaged")
         _check_stored_names(table)
-        table.sources = self._sources(row.config)
+        table.sources = (self._archived_sources(row.config) if table.archived
+                         else self._sources(row.config))
         try:
             if table.config.get("demo") and table.demo_rounds:
                 try:
@@ -272,35 +293,67 @@ class TableService:
 
     # ---- creation and access --------------------------------------------------------------
 
-    def create(self, body: TableCreate) -> tuple[str, str]:
-        """A new table and its secret (shown once). :raises RefereeError: a bad station,
-        camera, or a game the rules refuse (player count, places)."""
-        secret = secrets.token_urlsafe(24)
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        self._create(table_id, body, secret)
-        return table_id, secret
+    def create(self, body: TableCreate, creds: Credentials | None = None,
+               client: str = "") -> tuple[str, str, str]:
+        """A new table: its id, its table key (shown once) and its view token.
 
-    def _create(self, table_id: str, body: TableCreate, secret: str) -> None:
+        :raises ForbiddenError: a camera place (capture, picamera, folder) without the admin
+            key; TableLimitError: too many live tables on the box or from `client` (an
+            address); RefereeError: a bad station, camera, or a game the rules refuse.
+        """
+        creds = creds or Credentials()
+        boxed = [p.camera.kind for p in body.places if p.camera.kind in BOX_CAMERAS]
+        if boxed:
+            if not creds.admin:
+                raise ForbiddenError(f"a {boxed[0]} camera reads from the box itself, so it "
+                                     "needs the box's admin key (`referee admin-key`); a "
+                                     "table whose places take phone photos needs none")
+            self.check_admin(creds.admin)
+        self._check_limits(client)
+        secret = new_key()
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        self._create(table_id, body, secret, client)
+        return table_id, secret, self.tables[table_id].view_token
+
+    def _check_limits(self, client: str) -> None:
+        """:raises TableLimitError: the box has its most live tables, or `client` has."""
+        with self._lock:
+            live = [t for t in self.tables.values() if t.counts]
+        if len(live) >= self.settings.max_tables:
+            raise TableLimitError(f"this box already has {len(live)} tables in play (the "
+                                  f"most is {self.settings.max_tables}); finish or archive "
+                                  "one first")
+        mine = sum(1 for t in live if t.config.get("client") == client)
+        if mine >= self.settings.max_tables_per_client:
+            raise TableLimitError(f"this phone or computer already has {mine} tables in play "
+                                  f"(the most is {self.settings.max_tables_per_client}); "
+                                  "finish one first")
+
+    def _create(self, table_id: str, body: TableCreate, secret: str, client: str = "") -> None:
         assert self.store is not None
         for p in body.places:
             self._check_station(p.station, body.level)
         config = body.model_dump()
         config["demo"] = table_id == DEMO_ID
+        config["client"] = client[:64]
         cmd = game.NewGame(tuple(body.players), body.level, body.first_lookout,
                            tuple(p.station for p in body.places))
         try:  # the rules check players and places
             events = game.decide(game.TukiState(), cmd)
         except game.IllegalCommandError as e:
             raise TableSetupError(str(e)) from e
+        keys = {"view": new_key()} | {f"seat:{i}": seat_entry(secret, i, 1)
+                                      for i in range(len(body.players))}
         sources = self._sources(config, strict=True)
-        try:  # the row, the secret's hash and game_started: one transaction
+        try:  # the row, the keys and game_started: one transaction
             stored = self.store.create_table(table_id, config, _hash(secret),
-                                             [(e.kind, e.data) for e in events])
+                                             [(e.kind, e.data) for e in events], keys)
         except BaseException:
             for src in sources:
                 src.stop()
             raise
         table = Table(table_id, config, _hash(secret), sources)
+        self._take_keys(table, keys)
         for ev in stored:
             table.fold(ev)
         with self._lock:
@@ -338,24 +391,145 @@ class TableService:
             raise UnknownTableError(f"no table {shown(table_id)}; check the link")
         return table
 
-    def check_secret(self, table_id: str, secret: str | None) -> None:
-        """Constant-time check of a table's secret.
+    # ---- keys ------------------------------------------------------------------------------
 
-        :raises UnknownTableError, MissingSecretError, WrongSecretError:
+    def _take_keys(self, table: Table, keys: dict[str, str]) -> None:
+        for name, value in keys.items():
+            if name == "view":
+                table.view_token = value
+            elif name.startswith("seat:") and name[5:].isdigit():
+                table.seat_keys[int(name[5:])] = parse_seat_entry(value)
+
+    def _read_keys(self, table: Table) -> None:
+        assert self.store is not None
+        self._take_keys(table, self.store.keys(table.id))
+
+    def _ensure_keys(self, table: Table, secret: str) -> None:
+        """Give a table made before view links and seat keys existed its view token and seat
+        keys, once its table key is known (one transaction)."""
+        assert self.store is not None
+        missing: dict[str, str] = {}
+        if not table.view_token:
+            missing["view"] = new_key()
+        for i in range(len(table.state.players)):
+            if i not in table.seat_keys:
+                missing[f"seat:{i}"] = seat_entry(secret, i, 1)
+        if missing:
+            self.store.set_keys(table.id, missing)
+            self._take_keys(table, missing)
+
+    def check_admin(self, key: str | None) -> None:
+        """:raises MissingSecretError, WrongSecretError: not the box's admin key."""
+        if not key:
+            raise MissingSecretError("this needs the box's admin key (`referee admin-key` "
+                                     "shows it)")
+        if not (self.admin_key and hmac.compare_digest(key.encode("utf-8", "replace"),
+                                                       self.admin_key.encode())):
+            raise WrongSecretError("the admin key does not match (`referee admin-key` shows "
+                                   "it)")
+
+    def access(self, table_id: str, creds: Credentials) -> Access:
+        """What the keys of a request open at a table: the table key, else a seat key, else
+        the admin key, else the view token.
+
+        :raises UnknownTableError, DamagedTableError; MissingSecretError: no key and no view
+            link; WrongSecretError: keys, none of which is this table's.
         """
         table = self.get(table_id)
-        if not secret:
-            raise MissingSecretError(f"table {table_id!r}: this needs the table's secret "
-                                     "(open the control link)")
-        if not hmac.compare_digest(_hash(secret), table.admin_hash):
-            raise WrongSecretError(f"table {table_id!r}: the secret does not match; the "
-                                   "viewer link is read-only")
+        found: list[Access] = []
+        if creds.table and same(creds.table, table.admin_hash):
+            self._ensure_keys(table, creds.table)
+            found.append(Access("table"))
+        if creds.seat:
+            for seat, (_, digest) in table.seat_keys.items():
+                if digest and same(creds.seat, digest):
+                    found.append(Access("seat", seat))
+        if creds.admin and self.admin_key and hmac.compare_digest(
+                creds.admin.encode("utf-8", "replace"), self.admin_key.encode()):
+            found.append(Access("admin"))
+        if found:
+            return found[0]
+        if creds.any_key:
+            raise WrongSecretError(f"table {table_id!r}: the key does not match (a seat "
+                                   "that changed hands gets a new link)")
+        if creds.view and table.view_token and hmac.compare_digest(
+                creds.view.encode("utf-8", "replace"), table.view_token.encode()):
+            return Access("view")
+        if creds.view:
+            raise WrongSecretError(f"table {table_id!r}: this view link is not the table's; "
+                                   "scan the table's QR code again")
+        raise MissingSecretError(f"table {table_id!r}: open the table's link (scan its QR "
+                                 "code); the table's id alone opens nothing")
 
-    def demo_links(self) -> list[tuple[str, str]]:
-        """(table id, secret) of the demo table, for the CLI's start-up message."""
+    def seats(self, table_id: str, table_key: str) -> list[dict[str, Any]]:
+        """Each seat: its name and its current key, for its private link and QR code.
+
+        :raises MissingSecretError, WrongSecretError: not the table's key.
+        """
+        table = self._managed(table_id, table_key)
+        return [{"seat": i, "name": n,
+                 "key": seat_key(table_key, i, table.seat_keys.get(i, (1, ""))[0])}
+                for i, n in enumerate(table.state.players)]
+
+    def _managed(self, table_id: str, table_key: str) -> Table:
+        """The table, once `table_key` is its key.
+
+        :raises MissingSecretError, WrongSecretError:
+        """
+        table = self.get(table_id)
+        if not table_key:
+            raise MissingSecretError(f"table {table_id!r}: this needs the table's key (open "
+                                     "its control link)")
+        if self.access(table_id, Credentials(table=table_key)).role != "table":
+            raise WrongSecretError(f"table {table_id!r}: this needs the table's key")
+        return table
+
+    def new_seat_key(self, table_id: str, seat: int, table_key: str) -> dict[str, Any]:
+        """Give a seat a new key (its phone changed hands): the old one opens nothing more.
+
+        :raises MissingSecretError, WrongSecretError: not the table's key;
+            UnknownTableError: no such seat.
+        """
+        table = self._managed(table_id, table_key)
+        if not 0 <= seat < len(table.state.players):
+            raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
+        assert self.store is not None
+        with table.lock:
+            gen = table.seat_keys.get(seat, (0, ""))[0] + 1
+            entry = seat_entry(table_key, seat, gen)
+            self.store.set_keys(table_id, {f"seat:{seat}": entry})
+            self._take_keys(table, {f"seat:{seat}": entry})
+        self.hub.publish(table_id, table.seq)  # its phones are asked to say hello again
+        return {"seat": seat, "name": table.state.players[seat],
+                "key": seat_key(table_key, seat, gen)}
+
+    def _may(self, table: Table, who: Access, seat: int | None = None,
+             lookout: bool = False) -> None:
+        """:raises ForbiddenError: `who` may not act for `seat` (or as the lookout);
+        ConflictError: the table is archived."""
+        if table.archived:
+            raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")
+        if who.role == "table":
+            return
+        st = table.state
+        if who.role == "seat" and seat is not None and who.seat == seat:
+            return
+        if who.role == "seat" and lookout and who.seat == st.lookout:
+            return
+        if who.role == "seat" and lookout:
+            raise ForbiddenError("only the lookout (or the table's owner) runs the round")
+        if who.role == "seat":
+            raise ForbiddenError("a seat's link acts for its own seat only")
+        raise ForbiddenError("this link only watches the table; acting needs the table's "
+                             "control link or a seat's link")
+
+    def demo_links(self) -> list[tuple[str, str, str]]:
+        """(table id, table key, view token) of the demo table, for the CLI's start-up
+        message."""
         path = self.settings.data_dir / "demo-secret.txt"
-        if DEMO_ID in self.tables and path.exists():
-            return [(DEMO_ID, path.read_text(encoding="utf-8").strip())]
+        table = self.tables.get(DEMO_ID)
+        if table is not None and path.exists():
+            return [(DEMO_ID, path.read_text(encoding="utf-8").strip(), table.view_token)]
         return []
 
     # ---- storing --------------------------------------------------------------------------
@@ -376,12 +550,14 @@ class TableService:
     # ---- the round ------------------------------------------------------------------------
 
     def start_round(self, table_id: str, card_id: str | None, grid: str | None,
-                    die: str) -> int:
+                    die: str, who: Access) -> int:
         """Start a round with a deck card (by id) or a typed grid, and the rolled face.
 
-        :raises CardError, DieError, IllegalCommandError:
+        :raises CardError, DieError, IllegalCommandError; ForbiddenError: neither the table's
+            key nor the lookout's seat.
         """
         table = self.get(table_id)
+        self._may(table, who, lookout=True)
         face = DieFace.parse(die)
         level = table.state.level
         if grid and grid.strip():
@@ -396,10 +572,12 @@ class TableService:
                                                         str(face), table.state.lookout))
             return self._commit(table, items)
 
-    def demo_round(self, table_id: str) -> int:
+    def demo_round(self, table_id: str, who: Access) -> int:
         """The demo table's next scripted round: cameras show its photos, card and die from
-        the scene's label. :raises ConflictError: not a demo table."""
+        the scene's label. :raises ConflictError: not a demo table; ForbiddenError: neither
+        the table's key nor the lookout's seat."""
         table = self.get(table_id)
+        self._may(table, who, lookout=True)
         if not table.config.get("demo"):
             raise ConflictError(f"table {table_id!r} is not a demo table; start rounds with a "
                                 "card and a die face")
@@ -421,7 +599,7 @@ class TableService:
             if isinstance(src, FolderSource):
                 src.show(name)
 
-    def done(self, table_id: str, seat: int, upload: bytes | None,
+    def done(self, table_id: str, seat: int, upload: bytes | None, who: Access,
              filename: str = "upload") -> int:
         """A builder's "done" (or the photo of a build still awaiting one): stored at once, in
         its time order; the build is judged on the photo sent with it, else on its camera's
@@ -432,9 +610,10 @@ class TableService:
 
         :raises IllegalCommandError: the rules refuse it; UnsupportedPhotoError / PhotoError:
             a bad upload; ConflictError: a phone place without a photo, or a photo already
-            being taken.
+            being taken; ForbiddenError: neither the table's key nor this seat's.
         """
         table = self.get(table_id)
+        self._may(table, who, seat=seat)
         frame = self._upload_frame(upload, filename) if upload else None
         pressed = time.time()
         with table.lock:
@@ -529,20 +708,71 @@ class TableService:
             self.hub.publish(table.id, table.seq)  # also when nothing was stored
         self._queue_judging(table, rnd, seat)
 
-    def decide(self, table_id: str, seat: int, correct: bool, by: int | None = None) -> int:
-        """The lookout's decision on an unsure build (`by` defaults to the lookout; for the
-        lookout's own build each other player votes with `by`). :raises IllegalCommandError:"""
-        table = self.get(table_id)
-        with table.lock:
-            who = table.state.lookout if by is None else by
-            return self._commit(table, self._decide(table, game.Decide(who, seat, correct)))
+    def decide(self, table_id: str, seat: int, correct: bool, by: int | None,
+               who: Access) -> int:
+        """A decision on an unsure build: the lookout's, or for the lookout's own build each
+        other player's vote. With a seat's key the decider is that seat (`by`, if sent, must
+        be it); with the table's key, `by` (default the lookout).
 
-    def end_round(self, table_id: str) -> int:
-        """Void the round by the lookout's hand. :raises IllegalCommandError:"""
+        :raises IllegalCommandError: the rules refuse it; ForbiddenError: `by` is another seat
+            than the key's.
+        """
         table = self.get(table_id)
+        if who.role == "seat":
+            if by is not None and by != who.seat:
+                raise ForbiddenError("a seat's link decides or votes for its own seat only")
+            by = who.seat
+        self._may(table, who, seat=by)
+        with table.lock:
+            decider = table.state.lookout if by is None else by
+            return self._commit(table, self._decide(table, game.Decide(decider, seat, correct)))
+
+    def end_round(self, table_id: str, who: Access) -> int:
+        """Void the round by the lookout's hand. :raises IllegalCommandError; ForbiddenError:
+        neither the table's key nor the lookout's seat."""
+        table = self.get(table_id)
+        self._may(table, who, lookout=True)
         with table.lock:
             return self._commit(table, self._decide(table,
                                                     game.VoidRound(table.state.lookout)))
+
+    # ---- the admin: archive and delete -----------------------------------------------------
+
+    def archive(self, table_id: str) -> int:
+        """Archive a table (the admin's): its cameras stop, it is kept to read and never played
+        again, and it no longer counts against the limits. Idempotent."""
+        table = self.get(table_id)
+        with table.lock:
+            if table.archived:
+                return table.seq
+            seq = self._commit(table, [("server:archived", {})])
+            for src in table.sources:
+                src.stop()
+            table.sources = self._archived_sources(table.config)
+        return seq
+
+    def delete(self, table_id: str) -> None:
+        """Delete a table (the admin's): its cameras stop, its events, keys and photos go.
+        A table set aside as damaged can be deleted too."""
+        import shutil
+
+        assert self.store is not None
+        if table_id not in self.damaged:
+            self.get(table_id)
+        with self._lock:
+            table = self.tables.pop(table_id, None)
+            self.damaged.pop(table_id, None)
+        if table is not None:
+            for src in table.sources:
+                src.stop()
+        self.store.delete_table(table_id)
+        shutil.rmtree(self.settings.photos_dir / table_id, ignore_errors=True)
+        self.hub.publish(table_id, -1)
+
+    def _archived_sources(self, config: dict[str, Any]) -> list[FrameSource]:
+        return [BrokenSource(str((p.get("camera") or {}).get("kind", "upload"))[:20],
+                             "this table is archived")
+                for p in config.get("places") or []]
 
     # ---- photos and judging ---------------------------------------------------------------
 
@@ -671,14 +901,20 @@ class TableService:
     def stations(self) -> list[dict[str, Any]]:
         return describe()
 
-    def summaries(self) -> list[dict[str, Any]]:
-        """Every table; one set aside at start has `damaged` (why, in plain words) and no
-        players."""
-        return [{"id": t.id, "name": t.name, "players": list(t.state.players),
-                 "phase": t.state.phase, "demo": bool(t.config.get("demo")), "damaged": None}
-                for t in self.tables.values()] + [
-                {"id": tid, "name": tid[:60], "players": [], "phase": "damaged", "demo": False,
-                 "damaged": why} for tid, why in self.damaged.items()]
+    def summaries(self, everything: bool = False) -> list[dict[str, Any]]:
+        """The tables that chose to be listed, with their view links; `everything` (the
+        admin's list): every table, also archived ones and those set aside at start (with
+        `damaged`: why, in plain words)."""
+        out = [{"id": t.id, "name": t.name, "players": list(t.state.players),
+                "phase": t.state.phase, "demo": bool(t.config.get("demo")), "damaged": None,
+                "archived": t.archived, "view_path": f"/t/{t.id}?v={t.view_token}"}
+               for t in list(self.tables.values())
+               if everything or (t.config.get("listed") and not t.archived)]
+        if everything:
+            out += [{"id": tid, "name": tid[:60], "players": [], "phase": "damaged",
+                     "demo": False, "damaged": why, "archived": False, "view_path": None}
+                    for tid, why in self.damaged.items()]
+        return out
 
     def health(self) -> dict[str, Any]:
         assert self.store is not None

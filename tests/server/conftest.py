@@ -28,20 +28,49 @@ def scene_card(scene: str) -> tuple[str, str]:
     return "\n".join(label["card"]["grid"]), die
 
 
+def local_client(app) -> TestClient:
+    """A test client that reaches the app as http://localhost (the box answers only to its
+    own names: referee.server.guard)."""
+    return TestClient(app, base_url="http://localhost")
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", demo=True, max_upload_bytes=5 * 1024 * 1024)
+    return Settings(data_dir=tmp_path / "data", demo=True, max_upload_bytes=5 * 1024 * 1024,
+                    ws_hello_s=1.0)
 
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as c:
+    with local_client(create_app(settings)) as c:
         yield c
 
 
 @pytest.fixture
 def demo_secret(client: TestClient, settings: Settings) -> str:
+    """The demo table's key; the client also opens the demo's view link (its view cookie)."""
+    open_view(client, "demo")
     return (settings.data_dir / "demo-secret.txt").read_text().strip()
+
+
+@pytest.fixture
+def admin_key(client: TestClient, settings: Settings) -> str:
+    """The box's admin key (made at the app's first start)."""
+    return (settings.data_dir / "admin-key").read_text().strip()
+
+
+def admin_headers(data: Path) -> dict[str, str]:
+    """The X-Admin-Key header of the box whose data folder is `data`."""
+    return {"X-Admin-Key": (data / "admin-key").read_text().strip()}
+
+
+def open_view(client: TestClient, table_id: str) -> str:
+    """Open a listed table's view link as a phone would (the client keeps its view cookie);
+    the view token."""
+    listed = {t["id"]: t for t in client.get("/api/tables").json()}
+    path = listed[table_id]["view_path"]
+    assert client.get(path).status_code == 200
+    return path.split("?v=")[1]
 
 
 @pytest.fixture

@@ -139,13 +139,13 @@ def test_create_refuses_bad_tables(client):
     assert len(client.get("/api/tables").json()) == 1  # only the demo table
 
 
-def test_a_dead_camera_shows_and_its_done_asks_for_a_photo(client, wait_view):
+def test_a_dead_camera_shows_and_its_done_asks_for_a_photo(client, wait_view, admin_key):
     """A "done" at a dead camera's place counts in its time order (it used to be refused with
     409, and the order was lost); the place asks for a photo with the reason camera:stale."""
     body = {"players": ["A", "B"], "places": [
         {"station": "D03", "camera": {"kind": "capture", "device": "/nonexistent/cam.avi"}},
         {"station": "D04"}]}
-    r = client.post("/api/tables", json=body)
+    r = client.post("/api/tables", json=body, headers={"X-Admin-Key": admin_key})
     table_id, h = r.json()["id"], {"X-Table-Secret": r.json()["secret"]}
     view = wait_view(table_id, lambda v: v["places"][0]["camera"]["state"] == "dead")
     cam = view["places"][0]["camera"]
@@ -193,7 +193,7 @@ def test_four_players_the_lookout_does_not_build(client, make_table):
     assert view["places"][2]["camera"]["state"] == "live"  # D's phone photo is place 3's frame
 
 
-def test_camera_preview(client, make_table):
+def test_camera_preview(client, make_table, demo_secret):
     r = client.get("/api/tables/demo/places/0/preview.jpg")
     assert r.status_code == 200 and r.content[:3] == b"\xff\xd8\xff"
     import cv2
@@ -204,16 +204,17 @@ def test_camera_preview(client, make_table):
     table_id, _ = make_table()
     r = client.get(f"/api/tables/{table_id}/places/0/preview.jpg")  # a phone place, no photo
     assert r.status_code == 409 and "no frame" in r.json()["detail"]
-    assert client.get("/api/tables/demo/places/7/preview.jpg").status_code == 404
+    assert client.get("/api/tables/demo/places/2/preview.jpg").status_code == 404
+    assert client.get("/api/tables/demo/places/7/preview.jpg").status_code == 422  # no such
 
 
 @pytest.mark.parametrize("path", ["/etc", "/tmp", "../../etc", "folders/../../..",
                                   "models/../referee", "photos", "folders\x00x", ""])
-def test_a_folder_camera_reads_only_allowed_folders(client, path):
+def test_a_folder_camera_reads_only_allowed_folders(client, path, admin_key):
     """Anyone may create a table: its folder camera must not read photos off the box."""
     body = {"players": ["A", "B"], "places": [
         {"station": "D03", "camera": {"kind": "folder", "path": path}}, {"station": "D04"}]}
-    r = client.post("/api/tables", json=body)
+    r = client.post("/api/tables", json=body, headers={"X-Admin-Key": admin_key})
     assert r.status_code == 422, r.text
     # a NUL byte or an empty path is refused as text already (body.places.0.camera.path)
     detail = r.json()["detail"]
@@ -221,7 +222,7 @@ def test_a_folder_camera_reads_only_allowed_folders(client, path):
     assert len(client.get("/api/tables").json()) == 1  # only the demo table
 
 
-def test_a_folder_of_photos_outside_is_refused(client, settings, tmp_path):
+def test_a_folder_of_photos_outside_is_refused(client, settings, tmp_path, admin_key):
     """Photos elsewhere on the box (here a copy of the demo's) are not served, whichever way
     the path reaches them: absolute, climbing out of folders/, or through a link."""
     import shutil
@@ -235,14 +236,14 @@ def test_a_folder_of_photos_outside_is_refused(client, settings, tmp_path):
         body = {"players": ["A", "B"], "places": [
             {"station": "D03", "camera": {"kind": "folder", "path": path}},
             {"station": "D04"}]}
-        r = client.post("/api/tables", json=body)
+        r = client.post("/api/tables", json=body, headers={"X-Admin-Key": admin_key})
         assert r.status_code == 422, (path, r.text)
         assert "may only read a folder inside folders/" in r.json()["detail"]
         assert str(settings.data_dir) not in r.json()["detail"]
     assert len(client.get("/api/tables").json()) == 1
 
 
-def test_a_folder_camera_in_the_data_folder_or_the_demo(client, settings):
+def test_a_folder_camera_in_the_data_folder_or_the_demo(client, settings, admin_key):
     import shutil
 
     shutil.copytree(MODELS / "demo" / "photos" / "D04", settings.data_dir / "folders" / "ben")
@@ -251,12 +252,12 @@ def test_a_folder_camera_in_the_data_folder_or_the_demo(client, settings):
         body = {"players": ["A", "B"], "places": [
             {"station": "D03", "camera": {"kind": "folder", "path": path}},
             {"station": "D04"}]}
-        r = client.post("/api/tables", json=body)
+        r = client.post("/api/tables", json=body, headers={"X-Admin-Key": admin_key})
         assert r.status_code == 201, (path, r.text)
         preview = client.get(f"/api/tables/{r.json()['id']}/places/0/preview.jpg")
         assert preview.status_code == 200, path
     body["places"][0]["camera"]["path"] = "folders/nobody"  # allowed place, but no folder
-    r = client.post("/api/tables", json=body)
+    r = client.post("/api/tables", json=body, headers={"X-Admin-Key": admin_key})
     assert r.status_code == 422 and r.json()["detail"] == (
         "photo folder 'folders/nobody' does not exist")
 

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from referee.server.app import create_app
 from referee.server.settings import Settings
 
-from .conftest import scene_card, scene_photo
+from .conftest import admin_headers, local_client, scene_card, scene_photo
 
 CRASH = textwrap.dedent('''
     import os, sys
@@ -83,7 +83,7 @@ def test_a_crash_while_a_table_is_made_leaves_nothing(tmp_path, point):
     data = tmp_path / "data"
     _crash(data, point, demo=False)
     assert _rows(data) == (0, 0)
-    with TestClient(create_app(Settings(data_dir=data, demo=False))) as c:
+    with local_client(create_app(Settings(data_dir=data, demo=False))) as c:
         assert c.get("/api/tables").json() == []
         assert c.get("/healthz").json()["damaged"] == []
 
@@ -95,7 +95,7 @@ def test_a_crash_while_the_demo_is_made_leaves_a_demo_someone_controls(tmp_path,
     assert _rows(data) == (0, 0)
     # the secret file was written first; the next start makes the demo and a new secret
     assert (data / "demo-secret.txt").read_text().strip()
-    with TestClient(create_app(Settings(data_dir=data, demo=True))) as c:
+    with local_client(create_app(Settings(data_dir=data, demo=True))) as c:
         _demo_is_controlled(c, data)
 
 
@@ -111,15 +111,16 @@ def test_a_row_left_by_an_old_crash_is_removed_and_the_demo_made_again(tmp_path)
     """Before creations were one transaction, a crash could leave a row without its
     game_started (nobody was given its secret): such rows go; the demo is made anew."""
     data = tmp_path / "data"
-    with TestClient(create_app(Settings(data_dir=data, demo=True))) as c:
+    with local_client(create_app(Settings(data_dir=data, demo=True))) as c:
         kept = c.post("/api/tables", json={"players": ["Ava", "Ben"], "places": [
             {"station": "D03"}, {"station": "D04"}]}).json()["id"]
     with sqlite3.connect(data / "referee.sqlite3") as db:
         db.execute("DELETE FROM events WHERE table_id = 'demo'")
         config = db.execute("SELECT config FROM tables WHERE id = ?", (kept,)).fetchone()[0]
         db.execute("INSERT INTO tables VALUES ('half', 0, ?, 'x')", (config,))
-    with TestClient(create_app(Settings(data_dir=data, demo=True))) as c:
-        listed = {t["id"]: t["damaged"] for t in c.get("/api/tables").json()}
+    with local_client(create_app(Settings(data_dir=data, demo=True))) as c:
+        listed = {t["id"]: t["damaged"]
+                  for t in c.get("/api/tables", headers=admin_headers(data)).json()}
         assert listed == {kept: None, "demo": None}
         _demo_is_controlled(c, data)
     assert _rows(data)[0] == 2
@@ -128,24 +129,25 @@ def test_a_row_left_by_an_old_crash_is_removed_and_the_demo_made_again(tmp_path)
 @pytest.mark.parametrize("loss", ["removed", "emptied", "another secret"])
 def test_a_lost_demo_secret_file_is_made_again(tmp_path, loss):
     data = tmp_path / "data"
-    with TestClient(create_app(Settings(data_dir=data, demo=True))) as c:
+    with local_client(create_app(Settings(data_dir=data, demo=True))) as c:
         old = _demo_is_controlled(c, data)
-        seq = c.get("/api/tables/demo").json()["seq"]
+        seq = c.get("/api/tables/demo", headers={"X-Table-Secret": old}).json()["seq"]
     path = data / "demo-secret.txt"
     if loss == "removed":
         path.unlink()
     else:
         path.write_text("" if loss == "emptied" else "not-the-secret\n")
-    with TestClient(create_app(Settings(data_dir=data, demo=True))) as c:
-        assert c.get("/api/tables/demo").json()["seq"] == seq  # the same demo table, kept
+    with local_client(create_app(Settings(data_dir=data, demo=True))) as c:
         new = (data / "demo-secret.txt").read_text().strip()
+        seen = c.get("/api/tables/demo", headers={"X-Table-Secret": new}).json()
+        assert seen["seq"] == seq  # the same demo table, kept
         assert new != old
         assert stat.S_IMODE((data / "demo-secret.txt").stat().st_mode) == 0o600
         r = c.post("/api/tables/demo/end", headers={"X-Table-Secret": old})
         assert r.status_code == 403
         r = c.post("/api/tables/demo/end", headers={"X-Table-Secret": new})  # its round
         assert r.status_code == 200, r.text
-    with TestClient(create_app(Settings(data_dir=data, demo=True))) as c:
+    with local_client(create_app(Settings(data_dir=data, demo=True))) as c:
         # a file that matches is kept as it is, and still opens the controls (the round was
         # just ended, so ending it again is the rules' 409, past the secret's check)
         assert (data / "demo-secret.txt").read_text().strip() == new

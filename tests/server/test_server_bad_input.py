@@ -16,8 +16,8 @@ def _started(client, make_table):
     return table_id, h
 
 
-def _unchanged(client, table_id, before):
-    after = client.get(f"/api/tables/{table_id}").json()
+def _unchanged(client, table_id, before, headers=None):
+    after = client.get(f"/api/tables/{table_id}", headers=headers).json()
     assert after["seq"] == before["seq"]
     assert after["round"]["builders"][0]["state"] == "building"
 
@@ -52,14 +52,20 @@ def test_wrong_or_missing_secret(client, make_table, demo_secret):
     r = client.post(f"/api/tables/{table_id}/done/0", files=photo,
                     headers={"X-Table-Secret": "x" * 32})
     assert r.status_code == 403 and "does not match" in r.json()["detail"]
+    r = client.post(f"/api/tables/{table_id}/done/0", files=photo)  # the view link alone
+    assert r.status_code == 403 and "only watches" in r.json()["detail"]
+    client.cookies.clear()  # no key and no view link
     r = client.post(f"/api/tables/{table_id}/done/0", files=photo)
-    assert r.status_code == 401 and "secret" in r.json()["detail"]
+    assert r.status_code == 401 and "open the table's link" in r.json()["detail"]
     # another table's secret opens nothing here
     r = client.post(f"/api/tables/{table_id}/end", headers={"X-Table-Secret": demo_secret})
     assert r.status_code == 403
-    r = client.post(f"/api/tables/{table_id}/end", headers={"Authorization": "Bearer nope"})
+    r = client.post(f"/api/tables/{table_id}/end", headers={"X-Seat-Key": "nope"})
     assert r.status_code == 403
-    _unchanged(client, table_id, before)
+    bearer = {"Authorization": f"Bearer {h['X-Table-Secret']}"}
+    r = client.post(f"/api/tables/{table_id}/end", headers=bearer)
+    assert r.status_code == 401  # one header per kind of key: Bearer opens nothing
+    _unchanged(client, table_id, before, h)
 
 
 def test_unknown_table(client):
@@ -80,12 +86,12 @@ def test_photo_names_are_not_paths(client, make_table):
 
 
 @pytest.mark.parametrize("after", ["99999999999999999999999", "-1", str(2**62 + 1), "x"])
-def test_events_after_is_bounded(client, after):
+def test_events_after_is_bounded(client, demo_secret, after):
     r = client.get(f"/api/tables/demo/events?after={after}")
     assert r.status_code == 422 and "query.after" in r.json()["detail"]
 
 
-def test_events_after_at_its_bounds(client):
+def test_events_after_at_its_bounds(client, demo_secret):
     assert len(client.get("/api/tables/demo/events?after=0").json()) >= 1
     assert client.get(f"/api/tables/demo/events?after={2**62}").json() == []
 

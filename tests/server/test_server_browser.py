@@ -74,7 +74,7 @@ def test_phone_plays_a_round(server, tmp_path):
 
         # the viewer link shows the same, with no controls
         viewer = browser.new_page(viewport={"width": 360, "height": 640})
-        viewer.goto(server + page.url.split(server)[1].split("#")[0] + "?lang=fa")
+        viewer.goto(server + page.url.split(server)[1].split("#")[0] + "&lang=fa")
         expect(viewer.locator("html")).to_have_attribute("dir", "rtl")
         expect(viewer.locator(".verdict")).to_have_count(2)
         expect(viewer.locator("#start-form")).to_be_hidden()
@@ -103,11 +103,13 @@ def test_the_dashboard_says_stalled_and_why_it_asks_for_a_photo(tmp_path, monkey
     proc = serve(tmp_path / "data", port, tmp_path / "server.log", "--no-demo")
     base = f"http://127.0.0.1:{port}"
     try:
+        admin = {"X-Admin-Key": (tmp_path / "data" / "admin-key").read_text().strip()}
         r = httpx.post(base + "/api/tables", json={"players": ["Ava", "Ben"], "places": [
             {"station": "D03", "camera": {"kind": "capture", "device": stream.url}},
-            {"station": "D04"}]}).json()
+            {"station": "D04"}]}, headers=admin).json()
         table_id, h = r["id"], {"X-Table-Secret": r["secret"]}
-        state = lambda: httpx.get(f"{base}/api/tables/{table_id}").json()[  # noqa: E731
+        view = f"?v={r['view_token']}&"
+        state = lambda: httpx.get(f"{base}/api/tables/{table_id}", headers=h).json()[  # noqa: E731
             "places"][0]["camera"]["state"]
         assert _until(lambda: state() == "live", 15.0)
         stream.pause()
@@ -118,13 +120,13 @@ def test_the_dashboard_says_stalled_and_why_it_asks_for_a_photo(tmp_path, monkey
             browser = p.chromium.launch(executable_path=CHROMIUM)
             page = browser.new_page(viewport={"width": 360, "height": 640})
             for lang in LANGUAGES:
-                page.goto(f"{base}/t/{table_id}?lang={lang}")
+                page.goto(f"{base}/t/{table_id}{view}lang={lang}")
                 ava = page.locator("li.builder[data-seat='0']")
                 expect(ava.locator("p.cam")).to_have_text(messages(lang)["cam.stalled"],
                                                           timeout=10000)
             httpx.post(f"{base}/api/tables/{table_id}/done/0", headers=h).raise_for_status()
             for lang in LANGUAGES:
-                page.goto(f"{base}/t/{table_id}?lang={lang}")
+                page.goto(f"{base}/t/{table_id}{view}lang={lang}")
                 ava = page.locator("li.builder[data-seat='0']")
                 expect(ava.locator("p.reason")).to_have_text(
                     messages(lang)["reason.camera:stale"], timeout=10000)

@@ -1,14 +1,22 @@
-"""The live feed: a phone gets the view at once and every change after it."""
+"""The live feed: a phone says hello with its key (or its view cookie), then gets the view at
+once and every change after it."""
 
 from __future__ import annotations
 
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
 from .conftest import scene_card
+
+WS = "ws://localhost/ws/tables/"
 
 
 def test_websocket_pushes_changes_and_catches_up(client, make_table):
     table_id, secret = make_table()
     h = {"X-Table-Secret": secret}
-    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+    with client.websocket_connect(WS + table_id) as ws:
+        ws.send_json({"type": "hello", "key": secret})
+        assert ws.receive_json() == {"type": "welcome", "role": "table", "seat": None}
         first = ws.receive_json()
         assert first["type"] == "view" and first["view"]["round"] is None
         grid, die = scene_card("D04-01")
@@ -17,18 +25,60 @@ def test_websocket_pushes_changes_and_catches_up(client, make_table):
         pushed = ws.receive_json()["view"]
         assert pushed["seq"] == seq and pushed["round"]["die"]["animal"] == "fish"
         assert secret not in str(pushed)
-    # a phone that (re)connects later gets the current view at once
+    # a phone that (re)connects later gets the current view at once; with no key, the view
+    # cookie (set when the table was made, as the view link sets it) decides
     client.post(f"/api/tables/{table_id}/end", headers=h)
-    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+    with client.websocket_connect(WS + table_id) as ws:
+        ws.send_json({"type": "hello", "key": None})
+        assert ws.receive_json()["role"] == "view"
         view = ws.receive_json()["view"]
         assert view["seq"] == seq + 1 and view["void"]
 
 
-def test_websocket_unknown_table_is_closed(client):
-    import pytest
-    from starlette.websockets import WebSocketDisconnect
-
+def _closed(client, table_id, hello, headers=None) -> int:
     with pytest.raises(WebSocketDisconnect) as e:
-        with client.websocket_connect("/ws/tables/nope") as ws:
-            ws.receive_json()
-    assert e.value.code == 4404
+        with client.websocket_connect(WS + table_id, headers=headers or {}) as ws:
+            if hello is not None:
+                ws.send_json(hello)
+            for _ in range(3):
+                ws.receive_json()
+    return e.value.code
+
+
+def test_websocket_unknown_table_is_closed(client):
+    assert _closed(client, "nope", {"type": "hello", "key": None}) == 4404
+
+
+def test_websocket_needs_a_key_or_the_view_cookie(client, make_table):
+    table_id, secret = make_table()
+    assert _closed(client, table_id, {"type": "hello", "key": "x" * 32}) == 4403
+    assert _closed(client, table_id, {"type": "hi"}) == 4400
+    assert _closed(client, table_id, {"type": "hello", "key": None},
+                   headers={"Origin": "http://evil.example"}) == 4403
+    client.cookies.clear()
+    assert _closed(client, table_id, {"type": "hello", "key": None}) == 4401
+
+
+def test_websocket_without_hello_is_closed_in_time(client, make_table, settings):
+    import time
+
+    table_id, _ = make_table()
+    t0 = time.monotonic()
+    assert _closed(client, table_id, None) == 4400
+    assert time.monotonic() - t0 < settings.ws_hello_s + 3
+
+
+def test_a_seat_phone_is_welcomed_as_its_seat_and_closed_when_its_key_changes(client,
+                                                                              make_table):
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    seats = client.get(f"/api/tables/{table_id}/seats", headers=h).json()
+    with client.websocket_connect(WS + table_id) as ws:
+        ws.send_json({"type": "hello", "key": seats[1]["key"]})
+        assert ws.receive_json() == {"type": "welcome", "role": "seat", "seat": 1}
+        ws.receive_json()
+        client.post(f"/api/tables/{table_id}/seats/1/key", headers=h)  # a new phone for Ben
+        with pytest.raises(WebSocketDisconnect) as e:
+            for _ in range(5):
+                ws.receive_json()
+        assert e.value.code == 4403

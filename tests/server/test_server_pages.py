@@ -27,7 +27,7 @@ def _fields(text: str) -> list[str]:
 
 @pytest.mark.parametrize("lang, direction", [("en", "ltr"), ("fa", "rtl"), ("he", "rtl"),
                                              ("ar", "rtl")])
-def test_table_page_language_and_direction(client, lang, direction):
+def test_table_page_language_and_direction(client, demo_secret, lang, direction):
     r = client.get(f"/t/demo?lang={lang}")
     assert r.status_code == 200
     assert f'<html lang="{lang}" dir="{direction}">' in r.text
@@ -44,13 +44,15 @@ def test_language_per_phone_and_per_table(client, make_table):
     assert pick_language(None) == "en"
 
 
-def test_qr_code_opens_the_viewer_link(client):
+def test_qr_code_opens_the_viewer_link(client, demo_secret):
     r = client.get("/api/tables/demo/qr.svg")
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.lstrip().startswith("<?xml") and "<svg" in r.text
+    client.cookies.clear()  # the table's id alone opens nothing, not even its QR code
+    assert client.get("/api/tables/demo/qr.svg").status_code == 401
 
 
-def test_pages_fetch_nothing_from_the_internet(client):
+def test_pages_fetch_nothing_from_the_internet(client, demo_secret):
     import re
 
     outside = re.compile(r"""(src|href|action)=["']?(https?:)?//"""
@@ -71,7 +73,7 @@ def test_new_table_form_lists_the_stations(client):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_card_hint_is_a_grid_the_server_accepts(client, lang):
+def test_the_card_hint_is_a_grid_the_server_accepts(client, demo_secret, lang):
     """The dashboard's card box shows a grid example; typed as shown, it starts a round."""
     from referee.tuki.cards import Card
 

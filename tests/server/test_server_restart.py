@@ -29,6 +29,7 @@ def test_kill_mid_round_and_continue(tmp_path):
                     "places": [{"station": s} for s in ("D03", "D04", "D03")]}
             created = c.post("/api/tables", json=body).json()
             table_id, h = created["id"], {"X-Table-Secret": created["secret"]}
+            c.headers.update(h)  # the table's key also opens its view
             grid, die = scene_card("D03-02")
             assert c.post(f"/api/tables/{table_id}/rounds", headers=h,
                           json={"grid": grid, "die": die}).status_code == 200
@@ -40,7 +41,7 @@ def test_kill_mid_round_and_continue(tmp_path):
         proc.wait()
 
         proc = serve(data, port, log, "--no-demo")
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30, headers=h) as c:
             after = c.get(f"/api/tables/{table_id}").json()
             assert after["round"]["card"] == before["round"]["card"]
             assert after["round"]["target"] == before["round"]["target"]

@@ -27,7 +27,7 @@ from referee.server.app import create_app
 from referee.server.cameras import CaptureSource, ThreadedSource
 from referee.server.settings import Settings
 
-from .conftest import SCENES, free_port, scene_card, scene_photo
+from .conftest import SCENES, free_port, local_client, scene_card, scene_photo
 
 STALL = Path(__file__).parent / "fixtures" / "stall_mjpeg.py"
 
@@ -107,9 +107,11 @@ def _settings(tmp: Path, stale_s: float) -> Settings:
 
 
 def _table(c: TestClient, camera: dict) -> tuple[str, dict[str, str]]:
+    admin = {"X-Admin-Key": c.app.state.service.admin_key}  # a camera of the box
     r = c.post("/api/tables", json={"players": ["Ava", "Ben"], "places": [
-        {"station": "D03", "camera": camera}, {"station": "D04"}]})
+        {"station": "D03", "camera": camera}, {"station": "D04"}]}, headers=admin)
     assert r.status_code == 201, r.text
+    c.headers.update({"X-Table-Secret": r.json()["secret"]})
     return r.json()["id"], {"X-Table-Secret": r.json()["secret"]}
 
 
@@ -124,7 +126,7 @@ def _start(c: TestClient, table_id: str, h: dict[str, str]) -> None:
 
 
 def test_done_at_a_stalled_camera_is_kept_and_asks_for_a_photo(tmp_path, stream):
-    with TestClient(create_app(_settings(tmp_path, 0.4))) as c:
+    with local_client(create_app(_settings(tmp_path, 0.4))) as c:
         table_id, h = _table(c, {"kind": "capture", "device": stream.url})
         cam = lambda: _view(c, table_id)["places"][0]["camera"]  # noqa: E731
         assert _until(lambda: cam()["state"] == "live", 15.0), cam()
@@ -188,10 +190,10 @@ class HandFedCamera(ThreadedSource):
 
 
 def test_done_is_judged_on_the_first_frame_after_it(tmp_path, monkeypatch):
-    import referee.server.tables as tables_mod
+    import referee.server.cameras as cameras_mod
 
     made: list[HandFedCamera] = []
-    real = tables_mod.make_source
+    real = cameras_mod.make_source
 
     def make(spec, retry_max_s=30.0, stale_s=2.0):
         if spec.get("kind") != "capture":
@@ -199,10 +201,10 @@ def test_done_is_judged_on_the_first_frame_after_it(tmp_path, monkeypatch):
         made.append(HandFedCamera(retry_max_s=retry_max_s, stale_s=stale_s))
         return made[-1]
 
-    monkeypatch.setattr(tables_mod, "make_source", make)
+    monkeypatch.setattr(cameras_mod, "make_source", make)
     before = cv2.imread(str(SCENES / "D04-01" / "image.jpg"))  # another build, before done
     after = cv2.imread(str(SCENES / "D03-02" / "image.jpg"))  # the build at "done"
-    with TestClient(create_app(_settings(tmp_path, 5.0))) as c:
+    with local_client(create_app(_settings(tmp_path, 5.0))) as c:
         table_id, h = _table(c, {"kind": "capture", "device": "hand"})
         (cam,) = made
         cam.feed(before)
@@ -232,8 +234,9 @@ def test_done_is_judged_on_the_first_frame_after_it(tmp_path, monkeypatch):
 
 def test_a_folder_camera_never_stalls(tmp_path):
     settings = Settings(data_dir=tmp_path / "data", demo=True, camera_stale_s=0.2)
-    with TestClient(create_app(settings)) as c:
+    with local_client(create_app(settings)) as c:
         h = {"X-Table-Secret": (settings.data_dir / "demo-secret.txt").read_text().strip()}
+        c.headers.update(h)
         assert c.post("/api/tables/demo/rounds/demo", headers=h).status_code == 200
         c.get("/api/tables/demo/places/0/preview.jpg")  # the folder's photo is read now
         time.sleep(0.5)  # far over the limit: a still picture does not age

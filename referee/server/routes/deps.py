@@ -1,12 +1,19 @@
-"""Dependencies as `Annotated` aliases: the table service, and the table's secret check."""
+"""Dependencies as `Annotated` aliases: the table service, and what a request's keys open.
+
+Each kind of key has its own header (referee.server.keys): `X-Admin-Key`, `X-Table-Secret`,
+`X-Seat-Key`; the view token comes as `?v=` or in the table's cookie `v_<table id>`.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Query, Request
 
+from referee.server.keys import Access, Credentials
 from referee.server.tables import TableService
+
+KEY_MAX = 128  # a key is 32 characters; anything much longer is refused unread
 
 
 def get_service(request: Request) -> TableService:
@@ -15,19 +22,44 @@ def get_service(request: Request) -> TableService:
 
 ServiceDep = Annotated[TableService, Depends(get_service)]
 
+AdminHeader = Annotated[str | None, Header(max_length=KEY_MAX,
+                                           description="the box's admin key")]
+TableHeader = Annotated[str | None, Header(max_length=KEY_MAX,
+                                           description="the table's key (its secret)")]
+SeatHeader = Annotated[str | None, Header(max_length=KEY_MAX, description="a seat's key")]
+ViewQuery = Annotated[str | None, Query(max_length=KEY_MAX,
+                                        description="the table's view token")]
 
-def require_secret(table_id: str, service: ServiceDep,
-                   x_table_secret: Annotated[str | None, Header()] = None,
-                   authorization: Annotated[str | None, Header()] = None) -> str:
-    """The table id, once the secret (X-Table-Secret, or Authorization: Bearer) matches.
 
-    :raises UnknownTableError, MissingSecretError, WrongSecretError:
+def view_cookie(table_id: str) -> str:
+    """The name of a table's view cookie."""
+    return f"v_{table_id}"
+
+
+def credentials(request: Request, table_id: str | None = None, v: str | None = None,
+                x_admin_key: str | None = None, x_table_secret: str | None = None,
+                x_seat_key: str | None = None) -> Credentials:
+    """The keys a request brought; the view token from `?v=`, else the table's cookie."""
+    view = v or (request.cookies.get(view_cookie(table_id)) if table_id else None)
+    return Credentials(admin=x_admin_key or None, table=x_table_secret or None,
+                       seat=x_seat_key or None, view=(view or "")[:KEY_MAX] or None)
+
+
+def table_access(request: Request, table_id: str, service: ServiceDep, v: ViewQuery = None,
+                 x_admin_key: AdminHeader = None, x_table_secret: TableHeader = None,
+                 x_seat_key: SeatHeader = None) -> Access:
+    """What the request may do at this table.
+
+    :raises UnknownTableError, MissingSecretError (401), WrongSecretError (403):
     """
-    secret = x_table_secret
-    if not secret and authorization and authorization.lower().startswith("bearer "):
-        secret = authorization[7:].strip()
-    service.check_secret(table_id, secret)
-    return table_id
+    return service.access(table_id, credentials(request, table_id, v, x_admin_key,
+                                                x_table_secret, x_seat_key))
 
 
-AdminTable = Annotated[str, Depends(require_secret)]
+def admin_only(service: ServiceDep, x_admin_key: AdminHeader = None) -> None:
+    """:raises MissingSecretError (401), WrongSecretError (403): not the box's admin key."""
+    service.check_admin(x_admin_key)
+
+
+TableAccess = Annotated[Access, Depends(table_access)]
+AdminOnly = Depends(admin_only)

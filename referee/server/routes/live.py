@@ -1,27 +1,80 @@
 """The live feed: a WebSocket per phone that receives the table's whole view on every change.
 
-On connect the phone gets the current view at once, so a phone that reconnects catches up.
-Camera states (dead, retrying) are re-checked every second and sent when they change.
+The phone first says hello: `{"type": "hello", "key": KEY or null}` (a table, seat or admin
+key; null: the table's view cookie decides), never a key in the URL. A socket that has not
+said hello within the hello limit (5 s) is closed, as is one whose `Origin` is not the box it
+talks to (another site's page in the same browser). The answer is `{"type": "welcome",
+"role": "table" | "seat" | "admin" | "view", "seat": N or null}`, then the current view at
+once, so a phone that reconnects catches up; camera states (dead, retrying) are re-checked
+every second and sent when they change. A seat whose key changes (it changed hands) is closed.
+
+Close codes: 4400 no hello, 4401 no key and no view link, 4403 a wrong key or origin, 4404 no
+such table, 4409 a table set aside.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from referee.server.errors import DamagedTableError, UnknownTableError
+from referee.errors import RefereeError
+from referee.server.errors import (
+    DamagedTableError,
+    MissingSecretError,
+    UnknownTableError,
+)
+from referee.server.keys import Access, Credentials
+from referee.server.routes.deps import KEY_MAX, view_cookie
 
 router = APIRouter(tags=["live"])
+
+
+def same_origin(ws: WebSocket) -> bool:
+    """Whether the socket's Origin (when a browser sends one) is the host it talks to."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True  # not a browser (a script, a test): keys still decide
+    host = ws.headers.get("host", "")
+    try:
+        return urlsplit(origin).netloc.lower() == host.lower() and bool(host)
+    except ValueError:
+        return False
+
+
+async def _hello(ws: WebSocket, timeout_s: float) -> str | None | bool:
+    """The key of the phone's hello (None: no key), or False: no hello in time, or not one."""
+    try:
+        text = await asyncio.wait_for(ws.receive_text(), timeout_s)
+        msg = json.loads(text)
+    except (TimeoutError, ValueError, KeyError, WebSocketDisconnect, RuntimeError):
+        return False
+    if not isinstance(msg, dict) or msg.get("type") != "hello":
+        return False
+    key = msg.get("key")
+    if key is None:
+        return None
+    return key[:KEY_MAX] if isinstance(key, str) else False
+
+
+def _access(service, table_id: str, key: str | None, cookie: str | None) -> Access:  # noqa: ANN001
+    """What a hello's key (tried as a table, seat and admin key) or the view cookie opens."""
+    if key:
+        return service.access(table_id, Credentials(admin=key, table=key, seat=key))
+    return service.access(table_id, Credentials(view=cookie))
 
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_feed(ws: WebSocket, table_id: str) -> None:
     service = ws.app.state.service
     hub = ws.app.state.hub
+    if not same_origin(ws):
+        await ws.close(code=4403, reason="this page is not the box's")
+        return
     try:
-        service.get(table_id)
+        service.get(table_id[:40])
     except UnknownTableError:
         await ws.close(code=4404, reason="no such table")
         return
@@ -29,11 +82,34 @@ async def table_feed(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=4409, reason="this table is set aside")
         return
     await ws.accept()
+    key = await _hello(ws, ws.app.state.settings.ws_hello_s)
+    if key is False:
+        await ws.close(code=4400, reason="say hello first")
+        return
+    try:
+        who = _access(service, table_id, key if isinstance(key, str) else None,
+                      ws.cookies.get(view_cookie(table_id)))
+    except MissingSecretError:
+        await ws.close(code=4401, reason="open the table's link")
+        return
+    except RefereeError:
+        await ws.close(code=4403, reason="this key does not open the table")
+        return
+    await ws.send_text(json.dumps({"type": "welcome", "role": who.role, "seat": who.seat}))
     queue = hub.subscribe(table_id)
     reader = asyncio.create_task(_drain(ws))  # notices the phone leaving
     last = ""
     try:
         while not reader.done():
+            try:  # a deleted table, or a seat key that changed, ends the feed
+                now = _access(service, table_id, key if isinstance(key, str) else None,
+                              ws.cookies.get(view_cookie(table_id)))
+            except RefereeError:
+                await ws.close(code=4403, reason="this link opens the table no more")
+                return
+            if now != who:
+                await ws.close(code=4403, reason="this link opens the table no more")
+                return
             view = service.view(table_id)
             text = json.dumps({"type": "view", "view": view})
             if text != last:

@@ -14,9 +14,11 @@ from fastapi import APIRouter, Cookie, Header, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from referee.server.errors import DamagedTableError, UnknownTableError
+from referee.errors import RefereeError
+from referee.server.errors import DamagedTableError, MissingSecretError, UnknownTableError
 from referee.server.i18n import LANGUAGES, messages, pick_language
-from referee.server.routes.deps import ServiceDep
+from referee.server.keys import Credentials
+from referee.server.routes.deps import KEY_MAX, ServiceDep, view_cookie
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent.parent / "templates"))
@@ -53,17 +55,42 @@ def table_page(request: Request, table_id: str, service: ServiceDep, lang: LangQ
                accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
     from referee.tuki.die import FACES
 
+    v = request.query_params.get("v", "")[:KEY_MAX] or None
     try:
         table = service.get(table_id)
-    except (UnknownTableError, DamagedTableError) as e:  # a phone deserves a page, not JSON
+        # the view link (?v=), else the view cookie set by an earlier visit
+        service.access(table_id, Credentials(view=v or request.cookies.get(
+            view_cookie(table_id))))
+    except RefereeError as e:  # a phone deserves a page, not JSON
         code = pick_language(lang, cookie_lang, accept_language)
         damaged = isinstance(e, DamagedTableError)
-        return templates.TemplateResponse(
-            request, "missing.html",
-            _context(code, detail=str(e), heading="err.damaged_table" if damaged else None),
-            status_code=409 if damaged else 404)
+        missing = isinstance(e, UnknownTableError)
+        heading = ("err.damaged_table" if damaged else None if missing
+                   else "err.link")
+        detail = str(e) if damaged or missing else messages(code)["err.link_detail"]
+        status = 409 if damaged else 404 if missing else (
+            401 if isinstance(e, MissingSecretError) else 403)
+        return templates.TemplateResponse(request, "missing.html",
+                                          _context(code, detail=detail, heading=heading),
+                                          status_code=status)
     code = pick_language(lang, cookie_lang, table.language, accept_language)
     t = messages(code)
-    return templates.TemplateResponse(request, "table.html", _context(
+    response = templates.TemplateResponse(request, "table.html", _context(
         code, table_id=table_id, table_name=table.name, faces=list(FACES),
         messages_json=json.dumps(t, ensure_ascii=False).replace("</", "<\\/")))
+    if v:  # the link's token as a cookie, so that images and the live feed carry it
+        response.set_cookie(view_cookie(table_id), v, httponly=True, samesite="strict",
+                            max_age=60 * 60 * 24 * 30, path="/")
+    return response
+
+
+@router.get("/admin", response_class=HTMLResponse)
+def admin_page(request: Request, lang: LangQuery = None,
+               cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
+               accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
+    """The box's admin page: every table, to archive or delete. Its key travels in the
+    fragment (`/admin#a=KEY`) and then in this browser's storage, never in a URL sent."""
+    code = pick_language(lang, cookie_lang, accept_language)
+    t = messages(code)
+    return templates.TemplateResponse(request, "admin.html", _context(
+        code, messages_json=json.dumps(t, ensure_ascii=False).replace("</", "<\\/")))

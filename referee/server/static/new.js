@@ -41,11 +41,15 @@
     }
     const body = {name: f.name.value, players: players, level: f.level.value,
       language: f.language.value, places: places,
-      first_lookout: Number(f.first_lookout.value || 0)};
+      first_lookout: Number(f.first_lookout.value || 0), listed: f.listed.checked};
+    // cameras of the box itself need its admin key (kept by the admin page, or typed here)
+    const admin = f.admin_key.value.trim() || localStorage.getItem("referee.admin") || "";
+    const headers = {"Content-Type": "application/json"};
+    if (admin) headers["X-Admin-Key"] = admin;
     const err = document.getElementById("error");
     err.textContent = "";
-    const r = await fetch("/api/tables", {method: "POST",
-      headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    const r = await fetch("/api/tables", {method: "POST", headers: headers,
+      body: JSON.stringify(body)});
     const data = await r.json();
     if (!r.ok) {
       err.textContent = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);

@@ -6,15 +6,31 @@
   const T = JSON.parse(document.getElementById("i18n").textContent);
   const $ = (id) => document.getElementById(id);
   const keyName = "referee.secret." + tableId;
+  const seatName = "referee.seat." + tableId;
 
-  // The control link carries the secret in the fragment (#k=...), never sent to the server
-  // in a URL; keep it on this phone and drop it from the address bar.
-  const m = location.hash.match(/k=([A-Za-z0-9_\-]+)/);
+  // The control link carries the table's key in the fragment (#k=...), a seat's link its
+  // seat key (#s=...): fragments are never sent to the server in a URL. Keep the key on this
+  // phone and drop it from the address bar.
+  const m = location.hash.match(/[#&]([ks])=([A-Za-z0-9_\-]+)/);
   if (m) {
-    localStorage.setItem(keyName, m[1]);
+    if (m[1] === "k") localStorage.setItem(keyName, m[2]);
+    else { localStorage.setItem(seatName, m[2]); localStorage.removeItem(keyName); }
     history.replaceState(null, "", location.pathname + location.search);
   }
   const secret = localStorage.getItem(keyName);
+  const seatKey = secret ? null : localStorage.getItem(seatName);
+  // who this phone is, as the server said in its welcome: {role, seat}
+  let me = {role: "view", seat: null};
+  let lastView = null;
+  const canAct = () => me.role === "table" || me.role === "seat";
+  const actsFor = (seat) => me.role === "table" || (me.role === "seat" && me.seat === seat);
+  const isLookout = (view) => me.role === "table" ||
+    (me.role === "seat" && view && me.seat === view.lookout);
+  function keyHeaders() {
+    if (secret) return {"X-Table-Secret": secret};
+    if (seatKey) return {"X-Seat-Key": seatKey};
+    return {};
+  }
   const fileInputs = {};
 
   function tr(key, vars) {
@@ -68,7 +84,7 @@
 
   async function call(path, body, isForm) {
     $("ctl-error").textContent = "";
-    const opts = {method: "POST", headers: {"X-Table-Secret": secret || ""}};
+    const opts = {method: "POST", headers: keyHeaders()};
     if (isForm) opts.body = body;
     else if (body !== undefined) {
       opts.body = JSON.stringify(body);
@@ -126,7 +142,7 @@
     if (b.error) li.append(el("p", {class: "error"}, b.error));
     // why the place asks for a photo (its camera gave no picture after "done")
     if (b.reason) li.append(el("p", {class: "error reason"}, words("reason", {code: b.reason})));
-    if (secret && view.round && !view.over) {
+    if (actsFor(b.seat) && view.round && !view.over) {
       const acts = el("div", {class: "row wrap acts"});
       // "done" while building; a photo for a build that still has none (phone place, retry)
       const needsPhoto = b.state === "waiting" && (b.status === "done" || b.status === "stopped");
@@ -147,9 +163,13 @@
         if (cam.kind === "upload" || needsPhoto) acts.append(file);
         acts.append(btn);
       }
-      if (b.state === "unsure" && !b.decided) {
+      if (acts.childNodes.length) li.append(acts);
+    }
+    if (canAct() && view.round && !view.over && b.state === "unsure" && !b.decided) {
+      const acts = el("div", {class: "row wrap acts"});
+      {
         for (const by of b.deciders || []) {
-          if ((b.voted || []).includes(by)) continue;
+          if ((b.voted || []).includes(by) || !actsFor(by)) continue;
           // the lookout decides, unless the build is the lookout's own: then the others do
           const who = b.deciders.length > 1 || by !== view.lookout
             ? view.players[by].name + ": " : "";
@@ -201,11 +221,38 @@
         tr("table.winner", {name: names[0]}) : tr("table.winners", {names: names.join(", ")}));
       w.hidden = false;
     } else w.hidden = true;
-    const canStart = !!secret && !view.over && (!rd || rd.status === "over");
-    $("locked").hidden = !!secret;
+    const lookout = isLookout(view);
+    const canStart = lookout && !view.over && (!rd || rd.status === "over");
+    $("locked").hidden = lookout;
     $("start-form").hidden = !canStart;
     $("demo-round").hidden = !(canStart && view.demo);
-    $("end-round").hidden = !(secret && rd && !view.over && rd.status !== "over");
+    $("end-round").hidden = !(lookout && rd && !view.over && rd.status !== "over");
+    $("me").textContent = me.role === "seat" && view.players[me.seat]
+      ? tr("me.seat", {name: view.players[me.seat].name}) : "";
+    if (me.role === "table") showSeats(view);
+  }
+
+  // the table key's holder: each player's private link and QR code (fetched with the key)
+  let seatsShown = "";
+  async function showSeats(view) {
+    const sig = view.players.map((p) => p.name).join("|");
+    if (seatsShown === sig) return;
+    seatsShown = sig;
+    const r = await fetch("/api/tables/" + tableId + "/seats", {headers: keyHeaders()});
+    if (!r.ok) return;
+    const links = await r.json();
+    const ul = $("seat-links");
+    ul.replaceChildren();
+    for (const s of links) {
+      const url = location.origin + s.path;
+      const q = await fetch("/api/tables/" + tableId + "/seats/" + s.seat + "/qr.svg",
+        {headers: keyHeaders()});
+      const img = el("img", {alt: "QR " + s.name, width: "120", height: "120"});
+      if (q.ok) img.src = URL.createObjectURL(await q.blob());
+      ul.append(el("li", {class: "seat-link"}, el("b", {}, s.name), img,
+        el("a", {href: url, class: "muted", dir: "ltr"}, tr("seats.open"))));
+    }
+    $("seats").hidden = false;
   }
 
   $("start-form").addEventListener("submit", (e) => {
@@ -230,12 +277,22 @@
   function connect() {
     const proto = location.protocol === "https:" ? "wss://" : "ws://";
     const ws = new WebSocket(proto + location.host + "/ws/tables/" + tableId);
-    ws.onopen = () => { delay = 500; $("live").textContent = tr("live.on"); $("live").className = "pill on"; };
+    ws.onopen = () => {
+      // the key goes in the first message, never in the URL; none: the view cookie decides
+      ws.send(JSON.stringify({type: "hello", key: secret || seatKey || null}));
+      delay = 500; $("live").textContent = tr("live.on"); $("live").className = "pill on";
+    };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
-      if (msg.type === "view") { render(msg.view); app.dataset.seq = msg.view.seq; }
+      if (msg.type === "welcome") me = {role: msg.role, seat: msg.seat};
+      if (msg.type === "view") { lastView = msg.view; render(msg.view); app.dataset.seq = msg.view.seq; }
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
+      if (ev.code === 4403 || ev.code === 4401) {  // this phone's link opens the table no more
+        $("live").textContent = tr("live.off"); $("live").className = "pill off";
+        $("ctl-error").textContent = tr("err.link_detail");
+        return;
+      }
       $("live").textContent = tr("live.off"); $("live").className = "pill off";
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 8000);

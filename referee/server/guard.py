@@ -1,0 +1,97 @@
+"""The box's front door: which host names it answers to, and headers that keep its pages out
+of other sites' frames.
+
+DNS rebinding: a stranger's web page can make a phone's browser send requests to the box
+under the stranger's own host name. The box therefore answers only requests whose `Host` is
+one of its own: an IP address (a rebinding needs a name), `localhost`, the machine's name and
+`<name>.local` (mDNS), and the names in `REFEREE_ALLOWED_HOSTS`. Every answer says
+`X-Frame-Options: DENY` and CSP `frame-ancestors 'none'` (no other page may frame the
+controls), and `Referrer-Policy: no-referrer` (view links carry a token in their query).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import socket
+from collections.abc import Iterable
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+SECURITY_HEADERS = [
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+]
+
+
+def own_names(extra: Iterable[str] = ()) -> set[str]:
+    """The host names the box answers to (lower case, without a port)."""
+    names = {"localhost"}
+    for name in (socket.gethostname(), socket.getfqdn()):
+        name = name.lower().rstrip(".")
+        if name:
+            names |= {name, name.split(".")[0], name.split(".")[0] + ".local"}
+    return names | {h.lower() for h in extra}
+
+
+def host_name(host: str) -> str:
+    """The name or address of a Host header, without its port ("[::1]:8000" -> "::1")."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    if host.count(":") == 1:
+        host = host.split(":")[0]
+    return host.rstrip(".")
+
+
+def allowed_host(host: str, names: set[str]) -> bool:
+    """Whether a Host header names the box: an IP address, or one of `names`
+    (`*.localhost` too)."""
+    name = host_name(host)
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    return name in names or name.endswith(".localhost")
+
+
+class Guard:
+    """ASGI middleware: refuses a foreign `Host` (400, plain words; a WebSocket is closed)
+    and adds the security headers to every answer."""
+
+    def __init__(self, app: ASGIApp, extra_hosts: Iterable[str] = ()) -> None:
+        self.app = app
+        self.names = own_names(extra_hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin-1")
+        if not allowed_host(host, self.names):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4400})
+                return
+            body = json.dumps({"detail": "this box does not answer to that host name; open it "
+                                         "by its address or its own name",
+                               "error": "UnknownHostError"}).encode()
+            await send({"type": "http.response.start", "status": 400,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode()),
+                                    *SECURITY_HEADERS]})
+            await send({"type": "http.response.body", "body": body})
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = list(message.get("headers") or []) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

@@ -1,0 +1,79 @@
+// The box's admin page: every table, to open, archive or delete. The admin key comes in the
+// fragment (#a=KEY), is kept in this browser's storage and travels as X-Admin-Key.
+"use strict";
+(function () {
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const tr = (k, vars) => {
+    let s = T[k] !== undefined ? T[k] : k;
+    for (const v in vars || {}) s = s.split("{" + v + "}").join(vars[v]);
+    return s;
+  };
+  const $ = (id) => document.getElementById(id);
+  const m = location.hash.match(/a=([A-Za-z0-9_\-]+)/);
+  if (m) {
+    localStorage.setItem("referee.admin", m[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  let key = localStorage.getItem("referee.admin");
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k.startsWith("on")) e.addEventListener(k.slice(2), attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined)
+      e.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
+    return e;
+  }
+  async function api(method, path) {
+    $("error").textContent = "";
+    const r = await fetch(path, {method: method, headers: {"X-Admin-Key": key || ""}});
+    if (r.status === 401 || r.status === 403) {
+      localStorage.removeItem("referee.admin");
+      key = null;
+      $("admin-key").hidden = false;
+    }
+    if (!r.ok) {
+      let msg = String(r.status);
+      try { msg = (await r.json()).detail || msg; } catch (e) { /* not JSON */ }
+      $("error").textContent = msg;
+      return null;
+    }
+    return r.status === 204 ? {} : r.json();
+  }
+  async function load() {
+    if (!key) { $("admin-key").hidden = false; return; }
+    const tables = await api("GET", "/api/tables");
+    if (!tables) return;
+    $("admin-key").hidden = true;
+    const ul = $("admin-tables");
+    ul.replaceChildren();
+    if (!tables.length) ul.append(el("li", {}, tr("tables.none")));
+    for (const tb of tables) {
+      const name = tb.view_path ? el("a", {class: "big", href: tb.view_path}, tb.name)
+        : el("span", {class: "big"}, tb.name);
+      const li = el("li", {}, name, el("span", {class: "muted"},
+        tb.damaged ? tr("tables.damaged") + ": " + tb.damaged
+          : (tb.archived ? tr("admin.archived") + " · " : "") + tb.players.join(", ")));
+      const acts = el("div", {class: "row wrap acts"});
+      if (!tb.archived && !tb.damaged) acts.append(el("button", {class: "button alt",
+        type: "button", onclick: async () => {
+          if (await api("POST", "/api/tables/" + tb.id + "/archive")) load();
+        }}, tr("admin.archive")));
+      acts.append(el("button", {class: "button danger", type: "button", onclick: async () => {
+        if (!confirm(tr("admin.confirm", {name: tb.name}))) return;
+        if (await api("DELETE", "/api/tables/" + tb.id)) load();
+      }}, tr("admin.delete")));
+      li.append(acts);
+      ul.append(li);
+    }
+  }
+  $("admin-key").addEventListener("submit", (e) => {
+    e.preventDefault();
+    key = e.target.key.value.trim();
+    localStorage.setItem("referee.admin", key);
+    load();
+  });
+  load();
+})();
