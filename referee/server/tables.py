@@ -297,15 +297,16 @@ class TableService:
                client: str = "") -> tuple[str, str, str]:
         """A new table: its id, its table key (shown once) and its view token.
 
-        :raises ForbiddenError: a camera place (capture, picamera, folder) without the admin
-            key; TableLimitError: too many live tables on the box or from `client` (an
-            address); RefereeError: a bad station, camera, or a game the rules refuse.
+        :raises MissingSecretError, WrongSecretError: a camera place (capture, picamera,
+            folder) without the box's admin key; TableLimitError: too many live tables on the
+            box or from `client` (an address); RefereeError: a bad station, camera, or a game
+            the rules refuse.
         """
         creds = creds or Credentials()
         boxed = [p.camera.kind for p in body.places if p.camera.kind in BOX_CAMERAS]
         if boxed:
             if not creds.admin:
-                raise ForbiddenError(f"a {boxed[0]} camera reads from the box itself, so it "
+                raise MissingSecretError(f"a {boxed[0]} camera reads from the box itself, so it "
                                      "needs the box's admin key (`referee admin-key`); a "
                                      "table whose places take phone photos needs none")
             self.check_admin(creds.admin)

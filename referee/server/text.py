@@ -24,7 +24,7 @@ import unicodedata
 from functools import partial
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, WithJsonSchema
 
 # format characters (category Cf) that names in right-to-left scripts need
 ALLOWED_FORMAT = frozenset("\u200c\u200d\u200e\u200f\u061c")
@@ -84,8 +84,13 @@ def _bounded(value: Any, max_len: int) -> Any:
 
 def Text(max_len: int, multiline: bool = False) -> Any:  # noqa: N802  (a type, by use)
     """The text type of an API field of at most `max_len` characters (see the module)."""
+    schema = {"type": "string", "minLength": 1, "maxLength": max_len,
+              "description": "well-formed Unicode (NFC), at least one visible character, no "
+                             "control characters or direction overrides"
+                             + ("; line breaks allowed" if multiline else "")}
     return Annotated[str, BeforeValidator(partial(_bounded, max_len=max_len)),
-                     AfterValidator(partial(clean_text, max_len=max_len, multiline=multiline))]
+                     AfterValidator(partial(clean_text, max_len=max_len, multiline=multiline)),
+                     WithJsonSchema(schema)]
 
 
 Name = Text(30)  # a player's name
