@@ -224,6 +224,8 @@
     const lookout = isLookout(view);
     const canStart = lookout && !view.over && (!rd || rd.status === "over");
     $("locked").hidden = lookout;
+    $("locked").textContent = me.role === "seat" && view.players[view.lookout]
+      ? tr("ctl.seat_locked", {name: view.players[view.lookout].name}) : tr("ctl.locked");
     $("start-form").hidden = !canStart;
     $("demo-round").hidden = !(canStart && view.demo);
     $("end-round").hidden = !(lookout && rd && !view.over && rd.status !== "over");
