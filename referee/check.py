@@ -22,13 +22,17 @@ from referee.vision.station import Station, load_station  # noqa: F401  (re-expo
 class PhotoCheck:
     """verdict; build (MeasuredBuild); overlay_bgr (H×W×3 uint8: the photo with the fitted
     stones and faults drawn); timings_ms per stage plus `judge` and `total`; paper_bgr: the
-    mat paper's median B, G, R (0–255) where the mat was found."""
+    mat paper's median B, G, R (0–255) where the mat was found; mat_pose: (rvec, tvec) of the
+    mat (Rodrigues, mm) when it was the only mat in view and measured without a doubt about
+    the mat or the photo, else None (a station may keep it to tell its own mat from a
+    neighbour's: WORLD.md §4 `mat:several`)."""
 
     verdict: Verdict
     build: MeasuredBuild
     overlay_bgr: np.ndarray | None
     timings_ms: dict[str, float] = field(default_factory=dict)
     paper_bgr: tuple[float, float, float] | None = None
+    mat_pose: tuple[list[float], list[float]] | None = None
 
     def to_dict(self) -> dict:
         return {**self.verdict.to_dict(), "build": self.build.to_dict(),
@@ -55,4 +59,8 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows, face: DieF
     img = draw_overlay(image_bgr, m, verdict) if overlay else None
     paper = None if m.paper_bgr is None else \
         (float(m.paper_bgr[0]), float(m.paper_bgr[1]), float(m.paper_bgr[2]))
-    return PhotoCheck(verdict, m.build, img, timings, paper)
+    sure_mat = m.pose is not None and m.mats_seen == 1 and not any(
+        u.code.split(":")[0] in ("mat", "photo", "camera") for u in m.build.problems)
+    pose = None if not sure_mat or m.pose is None else (
+        [float(v) for v in m.pose.rvec.ravel()], [float(v) for v in m.pose.tvec.ravel()])
+    return PhotoCheck(verdict, m.build, img, timings, paper, pose)

@@ -33,24 +33,15 @@ def mat(out: Path = typer.Option(Path("mat.pdf"), "--out",
 
 
 def _profile_path(name: str) -> Path:
-    import re
+    from referee.vision.station import profile_path
 
-    from referee.errors import RefereeError
-    from referee.paths import CALIBRATION
-
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", name):
-        raise RefereeError(f"a station name is 1-64 letters, digits, '-', '_' or '.', "
-                           f"not {name[:40]!r}")
-    return CALIBRATION / "stations" / f"{name}.yaml"
+    return profile_path(name)
 
 
 def _save_profile(name: str, profile: dict) -> Path:
-    import yaml
+    from referee.vision.station import save_profile
 
-    path = _profile_path(name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(profile, sort_keys=False), encoding="utf-8")
-    return path
+    return save_profile(name, profile)
 
 
 @calibrate_app.command("camera")
@@ -94,17 +85,22 @@ def calibrate_colours_cmd(
                                      "bottom to top."),
         order: str = typer.Option(None, help="Stack order bottom to top, e.g. GBPO "
                                   "(default: the level's stones)")) -> None:
-    """Learn the stone colours from one photo; works under any lamp after this."""
+    """Learn the stone colours from one photo; works under any lamp after this. The mat's
+    place in the photo is kept too (it tells this station's mat from a neighbour's)."""
     from referee.vision.calibration import learn_colours_from_photo
-    from referee.vision.station import check_stack_order, load_station
+    from referee.vision.station import (
+        check_stack_order,
+        load_station,
+        save_colour_calibration,
+    )
 
     src = Path(name) if name.endswith((".json", ".yaml")) else _profile_path(name)
     station = load_station(src, learn_colours=False)
     order = (order or station.colours).upper()
     check_stack_order(order, station.colours, "--order")
-    model = learn_colours_from_photo(photo, station, order)
-    profile = station.to_profile() | {"colour_model": model.to_dict()}
-    out = _save_profile(station.id, profile)
+    model, (rvec, tvec) = learn_colours_from_photo(photo, station, order)
+    out = save_colour_calibration(station, model, (rvec, tvec),
+                                  {"kind": "file", "path": photo.name[:100]})
     for c, lab in model.centres.items():
         console.print(f"  {c:<5} L {lab[0]:5.1f}  a {lab[1]:6.1f}  b {lab[2]:6.1f}")
     console.print(f"wrote {out}")

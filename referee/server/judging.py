@@ -20,12 +20,14 @@ _lock = threading.Lock()
 @dataclass(frozen=True)
 class Judged:
     """verdict: the WORLD.md §4 dict; overlay_jpeg: the photo with fitted stones and faults;
-    build: the MeasuredBuild as a dict; timings_ms: per stage."""
+    build: the MeasuredBuild as a dict; timings_ms: per stage; mat_pose: the station's mat
+    pose (rvec, tvec) when it alone was in view and sure (check.PhotoCheck), else None."""
 
     verdict: dict[str, Any]
     overlay_jpeg: bytes | None
     build: dict[str, Any]
     timings_ms: dict[str, float]
+    mat_pose: tuple[list[float], list[float]] | None = None
 
 
 def load_station(path: Path) -> Any:
@@ -47,17 +49,33 @@ def decode(data: bytes) -> np.ndarray:
     return decode_photo(data)
 
 
+def forget_station(path: Path) -> None:
+    """Drop a cached profile (it was calibrated again)."""
+    with _lock:
+        _stations.pop(str(path), None)
+
+
 def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str],
-                face: Any, level: str) -> Judged:
-    """Run the referee on one photo. Errors of vision propagate (the caller records them)."""
+                face: Any, level: str,
+                mat_pose: tuple[list[float], list[float]] | None = None) -> Judged:
+    """Run the referee on one photo; `mat_pose` (rvec, tvec), if given, is the station's mat
+    pose as last seen for sure, used instead of the profile's. Errors of vision propagate
+    (the caller records them)."""
+    import dataclasses
+
     import cv2
 
     from referee.check import check_photo
 
     station = load_station(station_path)
+    if mat_pose is not None:
+        station = dataclasses.replace(station, mat_pose=(
+            np.asarray(mat_pose[0], np.float64).reshape(3),
+            np.asarray(mat_pose[1], np.float64).reshape(3)))
     result = check_photo(image_bgr, station, list(target_rows), face, level)
     ok, buf = (False, None) if result.overlay_bgr is None else \
         cv2.imencode(".jpg", result.overlay_bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])
     return Judged(result.verdict.to_dict(), buf.tobytes() if ok and buf is not None else None,
                   result.build.to_dict(),
-                  {k: round(float(v), 1) for k, v in dict(result.timings_ms).items()})
+                  {k: round(float(v), 1) for k, v in dict(result.timings_ms).items()},
+                  result.mat_pose)

@@ -144,3 +144,24 @@ def errors(*codes: int) -> dict[int | str, dict[str, object]]:
              422: "not valid (the problems say where)", 429: "too many tables",
              503: "the database cannot be written"}
     return {c: {"model": ErrorOut, "description": words[c]} for c in codes}
+
+
+class ColourCalibrationIn(BaseModel):
+    """Learn a station's colours from the newest frame of a table's place camera: the stones
+    lie on the build line, stacked bottom to top in `order` (WORLD.md §6)."""
+
+    model_config = ConfigDict(extra="forbid")
+    table: str = Field(..., max_length=40, description="a table whose place films the stack")
+    place: int = Field(..., ge=0, le=2, description="the place (0–2) of that table")
+    order: str | None = Field(None, pattern="^[GBPOgbpo]{3,4}$",
+                              description="the stack bottom to top, e.g. GBP (default: the "
+                                          "level's stones)")
+
+
+class ColourCalibrationOut(BaseModel):
+    """The new colour model (Lab centres per stone) and where the photo came from."""
+
+    station: str
+    colours: dict[str, list[float]]
+    source: dict[str, str]
+    profile: str

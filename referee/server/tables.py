@@ -119,6 +119,8 @@ class TableService:
         self.damaged: dict[str, str] = {}  # table id -> why it is set aside (plain words)
         self.admin_key = ""  # read (or made) at open()
         self.cameras = CameraPool()  # one reader thread per physical camera
+        # station id -> its mat's pose as last seen for sure (<data>/mat-poses.json)
+        self.mat_poses: dict[str, list[list[float]]] = {}
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge")
         # waits (at most the stale limit) for a camera's first frame after a "done"
@@ -130,6 +132,7 @@ class TableService:
         """Open the database, replay every table, start cameras, create the demo table."""
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.admin_key = admin_key(self.settings.data_dir)
+        self.mat_poses = self._read_mat_poses()
         self.store = EventStore(self.settings.db_path)
         for table_id in self.store.table_ids():
             if self.store.drop_unfinished(table_id):  # a row without game_started
@@ -826,10 +829,13 @@ class TableService:
             b = st.builder(seat)
             if b is None:
                 raise ConflictError(f"{st.players[seat]} does not build this round")
-            station = station_path(table.config["places"][b.place]["station"])
+            station_id = table.config["places"][b.place]["station"]
+            station = station_path(station_id)
             image = judging.decode((self._photo_dir(table) / shot.photo).read_bytes())
             face = DieFace.parse(st.die or "bear")
-            result = judging.judge_photo(image, station, list(st.target), face, st.level)
+            known = self.mat_poses.get(station_id)
+            result = judging.judge_photo(image, station, list(st.target), face, st.level,
+                                         (known[0], known[1]) if known else None)
         except Exception as e:  # record why, never invent a verdict; a new photo may retry
             # the builder reads plain words: a RefereeError's own, else a sentence; the
             # details go to the server's log only (the events are public)
@@ -839,6 +845,8 @@ class TableService:
                    else JUDGE_FAILED)
             self._note_failure(table, rnd, seat, msg)
             return
+        if result.mat_pose is not None and result.verdict.get("verdict") != "unsure":
+            self._remember_mat_pose(station_id, result.mat_pose)
         overlay = None
         if result.overlay_jpeg:
             overlay = shot.photo.replace(".jpg", "-overlay.jpg")
@@ -854,6 +862,78 @@ class TableService:
             note = {"round": rnd, "player": seat, "overlay": overlay,
                     "timings_ms": result.timings_ms, "build": result.build}
             self._commit(table, [("server:judged", note)] + items)
+
+    # ---- the admin: station profiles ---------------------------------------------------------
+
+    def calibrate_colours(self, station_id: str, table_id: str, place: int,
+                          order: str | None) -> dict[str, Any]:
+        """Learn a station's colours from a frame of a table's place camera, taken through the
+        station's own camera path (so a driver's channel order is learned with it), and keep
+        the model, the mat's pose and the camera's kind and pixel format in the station's
+        profile (calibration/stations/<id>.yaml). The admin's only.
+
+        :raises UnknownStationError, UnknownTableError; ConflictError: the camera has no
+            frame; StationError, CalibrationError: a bad order, or no mat or stack in view.
+        """
+        from referee.vision.calibration import learn_colours
+        from referee.vision.station import check_stack_order, profile_path, save_colour_calibration
+
+        path = station_path(station_id)
+        table = self.get(table_id)
+        if not 0 <= place < len(table.sources):
+            raise UnknownTableError(f"table {table_id!r} has no place {place + 1}")
+        src = table.sources[place]
+        frame = (src.latest() if src.still
+                 else src.frame_after(time.time(), self.settings.camera_stale_s))
+        if frame is None:
+            raise ConflictError(f"place {place + 1}'s camera has no picture now: "
+                                f"{src.status().detail}")
+        station = judging.load_station(path)
+        order = (order or station.colours).upper()
+        check_stack_order(order, station.colours, "order")
+        model, pose = learn_colours(frame.image_bgr, station, order,
+                                    f"the picture of place {place + 1}'s camera")
+        camera = dict(table.config["places"][place].get("camera") or {"kind": "upload"})
+        source = {k: str(camera[k])[:200] for k in ("kind", "device", "format", "path")
+                  if camera.get(k) is not None}
+        saved = save_colour_calibration(station, model, pose, source)
+        judging.forget_station(path)
+        judging.forget_station(profile_path(station_id))
+        with self._lock:  # the new calibration's pose supersedes one learnt from photos
+            self.mat_poses.pop(station_id, None)
+        log.info("station %r: colours calibrated from table %r place %d", station_id,
+                 table_id, place + 1)
+        return {"station": station_id, "source": source,
+                "profile": _plain(str(saved)),
+                "colours": {c: [round(float(v), 1) for v in lab]
+                            for c, lab in model.centres.items()}}
+
+    def _read_mat_poses(self) -> dict[str, list[list[float]]]:
+        """The stations' mat poses as last seen for sure; none when the file is unreadable."""
+        path = self.settings.data_dir / "mat-poses.json"
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            return {str(k): [[float(x) for x in v[0]][:3], [float(x) for x in v[1]][:3]]
+                    for k, v in raw.items()}
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+            log.warning("%s cannot be read; the stations' calibrated mat poses are used",
+                        path.name)
+            return {}
+
+    def _remember_mat_pose(self, station_id: str, pose: tuple[list[float], list[float]]
+                           ) -> None:
+        """Keep a station's mat pose from a confident photo with only its mat in view, so a
+        mat moved since calibration is still told from a neighbour's (WORLD.md §4
+        `mat:several`); written whole (write_synced)."""
+        with self._lock:
+            self.mat_poses[station_id] = [list(pose[0]), list(pose[1])]
+            data = json.dumps(self.mat_poses, indent=1).encode()
+        try:
+            write_synced(self.settings.data_dir / "mat-poses.json", data)
+        except OSError as e:
+            log.warning("the mat poses could not be written: %s", e)
 
     def _note_failure(self, table: Table, rnd: int, seat: int, msg: str) -> None:
         self._commit(table, [("server:judge_failed",

@@ -22,24 +22,34 @@ from referee.vision.settings import default_settings
 MIN_VIEWS = 4
 
 
-def learn_colours_from_photo(photo: Path, station, order: str) -> ColourModel:
-    """The colour model from a colour photo: the stones lying horizontal on the build line,
-    stacked bottom to top in `order` (e.g. `GBPO`), left ends aligned (WORLD.md §6).
+def learn_colours_from_photo(photo: Path, station, order: str
+                             ) -> tuple[ColourModel, tuple[np.ndarray, np.ndarray]]:
+    """`learn_colours` on a photo file. :raises PhotoError, CalibrationError:"""
+    return learn_colours(read_photo(photo), station, order, str(photo))
 
-    :raises CalibrationError: no mat, or the stack is not found.
+
+def learn_colours(image: np.ndarray, station, order: str, where: str = "the colour photo"
+                  ) -> tuple[ColourModel, tuple[np.ndarray, np.ndarray]]:
+    """The colour model from a colour photo (H×W×3 uint8 BGR): the stones lying horizontal on
+    the build line, stacked bottom to top in `order` (e.g. `GBPO`), left ends aligned
+    (WORLD.md §6); and the mat's pose in it (rvec, tvec: (3,) float64, Rodrigues and mm), which
+    the station keeps to tell its own mat from a neighbour's.
+
+    :raises CalibrationError: no mat, or the stack is not found (naming `where`).
     """
-    image = read_photo(photo)
     s = default_settings()
     det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     if is_weak(det, s):
-        raise CalibrationError(f"{photo}: the referee mat is not visible in the colour photo")
+        raise CalibrationError(f"{where}: the referee mat is not visible in the colour photo")
     pose = solve_pose(det, station.camera_for(image.shape), station.dist_coeffs)
     view = FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
     lab = to_lab(rectify(image, pose, view), paper_white(image, pose))
     try:
-        return learn_from_stack(lab, view, order, station.unit_mm)
+        model = learn_from_stack(lab, view, order, station.unit_mm)
     except ValueError as e:
-        raise CalibrationError(f"{photo}: {e}") from None
+        raise CalibrationError(f"{where}: {e}") from None
+    return model, (pose.rvec.reshape(3).astype(np.float64),
+                   pose.tvec.reshape(3).astype(np.float64))
 
 
 @dataclass(frozen=True)

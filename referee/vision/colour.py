@@ -170,9 +170,33 @@ def learn_from_stack(lab_front: np.ndarray, view, stack_bottom_to_top: str,
     centres: dict[str, tuple[float, float, float]] = {}
     for colour, band in zip(stack_bottom_to_top, bands, strict=True):
         centres[colour] = _lab(np.median(band[:, a + cut:a + win - cut].reshape(-1, 3), axis=0))
+    _check_stack(centres)
     ls = [v[0] for v in centres.values()]
     centres[WHITE] = (max(96.0, max(ls) + 8.0), 0.0, 0.0)
     return ColourModel(centres, "photo")
+
+
+MIN_APART = 4.0  # ΔE (Lab) that two stones of a colour stack are at least apart
+MIN_CHROMA = 8.0  # chroma (√(a² + b²)) that a coloured stone (not the grey) at least has
+
+
+def _check_stack(centres: dict[str, tuple[float, float, float]]) -> None:
+    """The stack's colours look like stones: coloured ones have colour, and no two are alike
+    (a picture of the paper, or of a build, gives near-equal centres).
+
+    :raises ValueError: naming the stones that do not.
+    """
+    for colour, (_, a, b) in centres.items():
+        if colour != "G" and float(np.hypot(a, b)) < MIN_CHROMA:
+            raise ValueError(f"stone {colour} of the colour stack shows no colour: are the "
+                             "stones lying on the build line, stacked in the order given?")
+    keys = list(centres)
+    for i, c1 in enumerate(keys):
+        for c2 in keys[i + 1:]:
+            if float(np.linalg.norm(np.subtract(centres[c1], centres[c2]))) < MIN_APART:
+                raise ValueError(f"stones {c1} and {c2} of the colour stack look the same: "
+                                 "are the stones lying on the build line, stacked in the "
+                                 "order given?")
 
 
 DROP_NEAR = 0.15  # a table colour this near a stone colour (× max_distance) is ignored

@@ -47,6 +47,7 @@ class Measurement:
     timings_ms: dict[str, float] = field(default_factory=dict)
     channel_fit: dict[tuple[int, int, int], float] = field(default_factory=dict)
     paper_bgr: np.ndarray | None = None
+    mats_seen: int = 0  # boards of the mat's markers in the photo (this station's and others)
 
 
 def _problem(code: str, text: str, unit_mm: float, m: Measurement) -> Measurement:
@@ -82,6 +83,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                         unit, m)
     dets, n_seen = detect_mats(gray, camera, station.dist_coeffs, s.pose.min_markers,
                                s.pose.marker_inlier, s.pose.marker_inlier_tight)
+    m.mats_seen = len(dets)
     if not dets or n_seen == 0:
         lap("pose")
         return _problem(*no_mat_reason(image, gray, station, n_seen, s), unit, m)

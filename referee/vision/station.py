@@ -162,7 +162,7 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
             raise StationError(f"{path}: colour_calibration needs an 'image' field") from None
         check_stack_order(order, station.colours, str(path))
         try:
-            model = learn_colours_from_photo(photo, station, order)
+            model, _ = learn_colours_from_photo(photo, station, order)
         except VisionError as e:  # a poor colour photo must not stop the station
             model = replace(ColourModel.priors(), source=f"priors ({e})")
         station = station_from_dict(raw, str(path), colour_model=model)
@@ -177,3 +177,53 @@ def check_stack_order(order, colours: str, where: str) -> None:
     if not isinstance(order, str) or sorted(order) != sorted(colours):
         raise StationError(f"{where}: the colour stack must hold each of {colours} once, "
                            f"bottom to top (e.g. {colours}), not {order!r}")
+
+
+def profile_path(name: str) -> Path:
+    """Where a user's station profile `name` lives: calibration/stations/<name>.yaml.
+
+    :raises StationError: a name that is not 1–64 letters, digits, '-', '_' or '.'.
+    """
+    import re
+
+    from referee.paths import CALIBRATION
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", name or ""):
+        raise StationError(f"a station name is 1-64 letters, digits, '-', '_' or '.', "
+                           f"not {str(name)[:40]!r}")
+    return CALIBRATION / "stations" / f"{name}.yaml"
+
+
+def save_profile(name: str, profile: dict) -> Path:
+    """Write a station profile whole or not at all (a temporary file renamed over it).
+
+    :raises StationError: a bad name; OSError: the folder cannot be written.
+    """
+    import os
+
+    path = profile_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(yaml.safe_dump(profile, sort_keys=False, allow_unicode=True),
+                   encoding="utf-8")
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    tmp.replace(path)
+    return path
+
+
+def save_colour_calibration(station: Station, model: ColourModel,
+                            mat_pose: tuple[np.ndarray, np.ndarray],
+                            source: dict) -> Path:
+    """Keep a station's new colour model, its mat's pose and where the colour photo came from
+    (`source`: the camera's kind and device or pixel format, or a file; WORLD.md §6) in its
+    profile under calibration/stations/ (a demo station gets its own profile there, which
+    wins over the demo's).
+
+    :raises StationError, OSError: as save_profile.
+    """
+    profile = replace(station, colour_model=model,
+                      mat_pose=(np.asarray(mat_pose[0], np.float64).reshape(3),
+                                np.asarray(mat_pose[1], np.float64).reshape(3))).to_profile()
+    profile["colour_source"] = source
+    return save_profile(station.id, profile)

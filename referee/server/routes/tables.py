@@ -24,6 +24,8 @@ from referee.server.routes.deps import (
 )
 from referee.server.schemas import (
     Accepted,
+    ColourCalibrationIn,
+    ColourCalibrationOut,
     Decision,
     RoundStart,
     SeatLink,
@@ -53,6 +55,17 @@ def _set_view_cookie(response: Response, table_id: str, token: str) -> None:
 def list_stations(service: ServiceDep) -> list[dict[str, Any]]:
     """The station profiles a build place can use: id, level and where it comes from."""
     return service.stations()
+
+
+@router.post("/stations/{station_id}/colours", dependencies=[AdminOnly],
+             responses=errors(401, 403, 404, 409, 422, 503))
+def calibrate_colours(station_id: Annotated[str, Path(max_length=64)],
+                      body: ColourCalibrationIn, service: ServiceDep) -> ColourCalibrationOut:
+    """The admin calibrates a station's colours from the newest frame of a table's place
+    camera (the stones stacked on the build line); the profile keeps the camera's kind and
+    pixel format, and the mat's pose."""
+    return ColourCalibrationOut(**service.calibrate_colours(station_id, body.table,
+                                                            body.place, body.order))
 
 
 @router.post("/tables", status_code=201, responses=errors(401, 403, 422, 429, 503))

@@ -68,7 +68,40 @@
       li.append(acts);
       ul.append(li);
     }
+    loadCalibration(tables);
   }
+  // calibrate a station's colours through a table's place camera (the stack on the build line)
+  async function loadCalibration(tables) {
+    const stations = await (await fetch("/api/stations")).json();
+    $("cal-station").replaceChildren(...stations.map((s) =>
+      el("option", {value: s.id}, s.id + " (" + s.level + ")")));
+    const cams = [];
+    for (const tb of tables) {
+      if (tb.damaged || tb.archived) continue;
+      const view = await api("GET", "/api/tables/" + tb.id);
+      if (!view) continue;
+      for (const p of view.places) cams.push(el("option", {value: tb.id + ":" + p.index},
+        tb.name + " · " + (p.index + 1) + " · " + p.station + " (" + p.camera.kind + ")"));
+    }
+    $("cal-camera").replaceChildren(...cams);
+    $("calibrate").hidden = !cams.length;
+  }
+  $("cal-go").addEventListener("click", async () => {
+    const [table, place] = $("cal-camera").value.split(":");
+    const body = {table: table, place: Number(place)};
+    const order = $("cal-order").value.trim();
+    if (order) body.order = order;
+    $("cal-result").textContent = "…";
+    const r = await fetch("/api/stations/" + encodeURIComponent($("cal-station").value) +
+      "/colours", {method: "POST", headers: {"X-Admin-Key": key || "",
+      "Content-Type": "application/json"}, body: JSON.stringify(body)});
+    const data = await r.json();
+    $("cal-result").textContent = r.ok
+      ? tr("cal.done", {profile: data.profile}) + " " + Object.entries(data.colours)
+          .map(([c, lab]) => c + " L" + lab[0]).join(" · ")
+      : data.detail;
+  });
+
   $("admin-key").addEventListener("submit", (e) => {
     e.preventDefault();
     key = e.target.key.value.trim();

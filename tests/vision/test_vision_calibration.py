@@ -1,0 +1,41 @@
+"""The colour stack's sanity: a picture without the stack never becomes a colour model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.vision.colour import learn_from_stack
+from referee.vision.rectify import FrontView
+from referee.vision.settings import default_settings
+
+
+def _view() -> FrontView:
+    s = default_settings()
+    return FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
+
+
+def test_bare_paper_is_not_a_colour_stack():
+    view = _view()
+    h, w = view.height, view.width
+    lab = np.zeros((h, w, 3), np.float32)
+    lab[..., 0] = 97.0  # the mat's paper, nothing on it
+    lab[:, w // 3: w // 3 + 5] = (90.0, 1.0, 1.0)  # a crease: something to "find"
+    with pytest.raises(ValueError, match="colour stack"):
+        learn_from_stack(lab, view, "GBP", 16.0)
+
+
+def test_a_stack_of_distinct_stones_is_learnt():
+    view = _view()
+    h, w = view.height, view.width
+    lab = np.zeros((h, w, 3), np.float32)
+    lab[..., 0] = 97.0
+    unit = 16.0
+    colours = {"G": (55.0, 0.0, -2.0), "B": (50.0, -5.0, -35.0), "P": (45.0, 25.0, -25.0)}
+    for k, c in enumerate("GBP"):
+        x0, y0 = view.to_px(10.0, (k + 1) * unit)
+        x1, y1 = view.to_px(10.0 + 5 * unit, k * unit)
+        lab[int(y0):int(y1), int(x0):int(x1)] = colours[c]
+    model = learn_from_stack(lab, view, "GBP", unit)
+    for c, lab_c in colours.items():
+        assert np.allclose(model.centres[c], lab_c, atol=1.0)
