@@ -68,7 +68,11 @@ def rules_score(game: str = typer.Argument(..., help="The game; only tukki is sc
     console.print(f"score: {result.score}", highlight=False)
 
 
-def _play(game_name: str, players: int, bots: str, seed: int) -> None:
+def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
+    if seed is None:  # a new deal each game; the seed is shown so a game can be replayed
+        seed = random.SystemRandom().randrange(1_000_000)
+        console.print(f"[dim]seed {seed} (play this deal again with --seed {seed})[/]",
+                      highlight=False)
     game = get_game(game_name)
     state = game.new_game(players, seed=seed)  # the engine refuses a player count it lacks
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else []
@@ -103,8 +107,12 @@ def _play(game_name: str, players: int, bots: str, seed: int) -> None:
             console.print(f"[red]{e}[/]", highlight=False)
     if game.render is not None:
         console.print(game.render(state, None))
-    console.print(f"game over: scores {state.scores()}, returns {state.returns()}",
-                  highlight=False)
+    returns = list(state.returns())
+    best = max(returns)
+    won = [p for p, r in enumerate(returns) if r == best]
+    who = ", ".join("you (seat 0)" if p == 0 else f"seat {p} ({names[p - 1]})" for p in won)
+    console.print(f"game over: {who} {'won' if len(won) == 1 else 'share the win'}; "
+                  f"scores {state.scores()}", highlight=False)
 
 
 def _bench(game_name: str, games: int, players: int, seed: int, as_json: bool,
@@ -132,7 +140,8 @@ def play_command(game: str = typer.Argument(..., help="taki, tukki or tokaido.")
                  bots: str = typer.Option("", help="Bots for the other seats, comma separated: "
                                           "random, heuristic, or a level easy, medium, hard "
                                           "(e.g. easy,hard)."),
-                 seed: int = typer.Option(0, help="Seed for the shuffle.")) -> None:
+                 seed: int = typer.Option(None, help="Seed for the shuffle (default: a new "
+                                          "one each game, shown at the start).")) -> None:
     """Play a game in the terminal against bots."""
     _play(game, players, bots, seed)
 

@@ -46,7 +46,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             say("admin page (cameras of this box, archiving, deleting): run "
                 "`referee admin-key`")
 
-        # fail here, in plain words, rather than in the server's start-up
+        # fail here, in plain words, rather than in the server's start-up; the port first, so
+        # that a failed start leaves no data folder behind
+        _check_port(settings.host, settings.port)
         try:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -98,6 +100,27 @@ def _bench(rounds: int = typer.Option(10, help="Demo rounds to play (1 or more).
         st = result[key]
         c.print(f"  {key}: median {st['median']}  p95 {st['p95']}  max {st['max']}",
                 highlight=False)
+
+
+def _check_port(host: str, port: int) -> None:
+    """:raises SettingsError: the address cannot be listened on (a port in use, say)."""
+    import errno
+    import socket
+
+    from referee.server.settings import SettingsError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                raise SettingsError(f"port {port} is already in use (another referee server, "
+                                    f"or another program); stop it, or choose another port "
+                                    f"with --port, e.g. --port {port + 1}") from None
+            raise SettingsError(f"cannot listen on {host}:{port}: {e.strerror}; check "
+                                "--host") from None
 
 
 def _lan_address() -> str | None:

@@ -99,8 +99,11 @@ def calibrate_colours_cmd(
     order = (order or station.colours).upper()
     check_stack_order(order, station.colours, "--order")
     model, (rvec, tvec) = learn_colours_from_photo(photo, station, order)
+    # a profile named by its path is written back there; a name, to calibration/stations/
     out = save_colour_calibration(station, model, (rvec, tvec),
-                                  {"kind": "file", "path": photo.name[:100]})
+                                  {"kind": "file", "path": photo.name[:100]},
+                                  src if src.suffix in (".json", ".yaml", ".yml") and
+                                  name.endswith((".json", ".yaml", ".yml")) else None)
     for c, lab in model.centres.items():
         console.print(f"  {c:<5} L {lab[0]:5.1f}  a {lab[1]:6.1f}  b {lab[2]:6.1f}")
     console.print(f"wrote {out}")

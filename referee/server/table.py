@@ -42,6 +42,7 @@ class Table:
     shots: dict[tuple[int, int], Shot] = field(default_factory=dict)  # (round, seat) -> Shot
     outcome: dict[str, Any] = field(default_factory=dict)
     demo_rounds: int = 0
+    round_lookout: int | None = None  # the lookout of the current (or last) round
     previews: dict[int, tuple[float, bytes]] = field(default_factory=dict)  # place -> JPEG
     # (round, seat) whose camera frame after "done" is awaited now (not stored: a restart
     # leaves the place asking for a photo)
@@ -75,6 +76,7 @@ class Table:
             self.state = game.apply(self.state, game.Event(k, p))
             if k == "round_started":
                 self.outcome = {}
+                self.round_lookout = self.state.lookout
             elif k == "penalty":
                 self.outcome = {"taker": p["player"], "why": p.get("why", "")}
             elif k == "round_voided":
@@ -139,6 +141,7 @@ def table_view(t: Table) -> dict[str, Any]:
         face = DieFace.parse(st.die) if st.die else None
         status = "over" if st.phase in ("between", "ended") else st.phase
         rnd = {"number": st.round_no, "final": st.final, "status": status,
+               "lookout": st.lookout if t.round_lookout is None else t.round_lookout,
                "card": {"id": st.card_id}, "target": list(st.target),
                "die": face.to_dict() if face else None, "builders": builders,
                "done_order": list(st.done_order),

@@ -134,9 +134,13 @@ class Deck:
     cards: tuple[Card, ...]
 
     def get(self, card_id: str) -> Card:
-        """:raises CardError: for an id not in the deck, naming what ids exist."""
+        """The card with this id, in any case ("n01" is N01).
+
+        :raises CardError: for an id not in the deck, naming what ids exist.
+        """
+        wanted = card_id.strip().upper()
         for c in self.cards:
-            if c.id == card_id:
+            if c.id.upper() == wanted:
                 return c
         span = f"{self.cards[0].id}..{self.cards[-1].id}" if self.cards else "none"
         raise CardError(f"no card {card_id!r} in the {self.level} deck (cards {span})")

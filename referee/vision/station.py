@@ -194,18 +194,20 @@ def profile_path(name: str) -> Path:
     return CALIBRATION / "stations" / f"{name}.yaml"
 
 
-def save_profile(name: str, profile: dict) -> Path:
-    """Write a station profile whole or not at all (a temporary file renamed over it).
+def save_profile(name: str, profile: dict, path: Path | None = None) -> Path:
+    """Write a station profile whole or not at all (a temporary file renamed over it): to
+    `path` if given (JSON for a .json file, else YAML), else to calibration/stations/.
 
     :raises StationError: a bad name; OSError: the folder cannot be written.
     """
     import os
 
-    path = profile_path(name)
+    path = Path(path) if path is not None else profile_path(name)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
-    tmp.write_text(yaml.safe_dump(profile, sort_keys=False, allow_unicode=True),
-                   encoding="utf-8")
+    text = (json.dumps(profile, indent=2, ensure_ascii=False) if path.suffix == ".json"
+            else yaml.safe_dump(profile, sort_keys=False, allow_unicode=True))
+    tmp.write_text(text, encoding="utf-8")
     with open(tmp, "rb") as f:
         os.fsync(f.fileno())
     tmp.replace(path)
@@ -214,11 +216,11 @@ def save_profile(name: str, profile: dict) -> Path:
 
 def save_colour_calibration(station: Station, model: ColourModel,
                             mat_pose: tuple[np.ndarray, np.ndarray],
-                            source: dict) -> Path:
+                            source: dict, path: Path | None = None) -> Path:
     """Keep a station's new colour model, its mat's pose and where the colour photo came from
     (`source`: the camera's kind and device or pixel format, or a file; WORLD.md §6) in its
     profile under calibration/stations/ (a demo station gets its own profile there, which
-    wins over the demo's).
+    wins over the demo's), or in the profile file `path` if given.
 
     :raises StationError, OSError: as save_profile.
     """
@@ -226,4 +228,4 @@ def save_colour_calibration(station: Station, model: ColourModel,
                       mat_pose=(np.asarray(mat_pose[0], np.float64).reshape(3),
                                 np.asarray(mat_pose[1], np.float64).reshape(3))).to_profile()
     profile["colour_source"] = source
-    return save_profile(station.id, profile)
+    return save_profile(station.id, profile, path)

@@ -76,6 +76,7 @@ def test_a_round_with_uploaded_photos(client, make_table, wait_view, settings):
     assert view["round"]["taker"] in (0, 1)
     assert sum(p["penalties"] for p in view["players"]) == 1
     assert view["lookout"] == view["round"]["taker"]
+    assert view["round"]["lookout"] == 0  # the finished round names its own lookout
     kinds = [e["kind"] for e in client.get(f"/api/tables/{table_id}/events").json()]
     assert kinds[:3] == ["game_started", "round_started", "server:photo"]
     assert "penalty" in kinds and kinds.count("server:judged") == 2

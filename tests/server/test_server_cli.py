@@ -52,3 +52,18 @@ def test_bench_needs_a_round(rounds):
     assert r.returncode == 2, r.stderr
     assert f"--rounds must be 1 or more; got {rounds}" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_serve_on_a_port_in_use_says_so_and_leaves_nothing(tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        data = tmp_path / "data"
+        r = _referee("serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data))
+    assert r.returncode == 2, r.stderr
+    assert f"port {port} is already in use" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not data.exists()

@@ -218,3 +218,11 @@ def test_shipped_decks_are_the_generators_output():
 
     for level in ("normal", "advanced"):
         assert Deck.load(level).cards == generate_deck(level, 40, seed=1).cards
+
+
+def test_card_ids_are_read_in_any_case():
+    deck = Deck.load("normal")
+    first = deck.ids[0]
+    assert deck.get(first.lower()).id == first and deck.get(f" {first.lower()} ").id == first
+    with pytest.raises(CardError):
+        deck.get("zz99")

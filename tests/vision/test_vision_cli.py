@@ -126,3 +126,25 @@ def test_eval_and_bench_refuse_a_limit_below_one():
     assert r.returncode == 2 and "1 or more" in r.stderr
     r = _run("bench", "vision", str(DEV), "--limit", "-3")
     assert r.returncode == 2 and "1 or more" in r.stderr
+
+
+def test_calibrate_colours_writes_back_to_the_profile_path_given(tmp_path):
+    """`referee calibrate colours PATH.json PHOTO` updates PATH itself (not a copy under
+    calibration/stations/), keeping the colours, the mat's pose and the photo's source."""
+    import json
+    import shutil
+
+    station = tmp_path / "kitchen"
+    shutil.copytree(DEV / "stations" / "D03", station)
+    before = json.loads((station / "station.json").read_text())
+    r = _run("calibrate", "colours", str(station / "station.json"),
+             str(station / "colours.jpg"), "--order", "GBP")
+    assert r.returncode == 0, r.stderr
+    after = json.loads((station / "station.json").read_text())
+    assert set(after["colour_model"]["centres"]) >= {"G", "B", "P"}
+    assert len(after["mat_pose"]["tvec"]) == 3
+    assert after["colour_source"] == {"kind": "file", "path": "colours.jpg"}
+    import numpy as np
+
+    assert np.allclose(after["camera_matrix"], before["camera_matrix"], atol=1e-5)
+    assert str(station / "station.json") in r.stdout.replace("\n", "")  # rich wraps it

@@ -11,14 +11,28 @@
   // The control link carries the table's key in the fragment (#k=...), a seat's link its
   // seat key (#s=...): fragments are never sent to the server in a URL. Keep the key on this
   // phone and drop it from the address bar.
+  let secret = localStorage.getItem(keyName);
+  let seatKey = secret ? null : localStorage.getItem(seatName);
+  // a key from the link is tried first and kept only once the server welcomes it, so a
+  // mistyped link never overwrites the key saved on this phone
+  let pending = null;
   const m = location.hash.match(/[#&]([ks])=([A-Za-z0-9_\-]+)/);
   if (m) {
-    if (m[1] === "k") localStorage.setItem(keyName, m[2]);
-    else { localStorage.setItem(seatName, m[2]); localStorage.removeItem(keyName); }
+    pending = {kind: m[1], key: m[2]};
+    if (m[1] === "k") { secret = m[2]; seatKey = null; } else { seatKey = m[2]; secret = null; }
     history.replaceState(null, "", location.pathname + location.search);
   }
-  const secret = localStorage.getItem(keyName);
-  const seatKey = secret ? null : localStorage.getItem(seatName);
+  function keepPending() {
+    if (!pending) return;
+    if (pending.kind === "k") localStorage.setItem(keyName, pending.key);
+    else { localStorage.setItem(seatName, pending.key); localStorage.removeItem(keyName); }
+    pending = null;
+  }
+  function dropPending() {
+    pending = null;
+    secret = localStorage.getItem(keyName);
+    seatKey = secret ? null : localStorage.getItem(seatName);
+  }
   // who this phone is, as the server said in its welcome: {role, seat}
   let me = {role: "view", seat: null};
   let lastView = null;
@@ -160,7 +174,9 @@
           if (ok) file.value = "";
           btn.disabled = false;
         }}, needsPhoto ? tr("ctl.photo") : tr("ctl.done"));
-        if (cam.kind === "upload" || needsPhoto) acts.append(file);
+        // a phone place, a build that needs its photo, or a camera that gives none now
+        if (cam.kind === "upload" || needsPhoto || cam.state === "dead" ||
+            cam.state === "stalled") acts.append(file);
         acts.append(btn);
       }
       if (acts.childNodes.length) li.append(acts);
@@ -191,7 +207,7 @@
     if (rd) {
       $("round-title").textContent = (rd.final ? tr("table.final") + " · " : "") +
         tr("table.round", {n: rd.number}) + " · " + tr("table.lookout") + ": " +
-        view.players[view.lookout].name;
+        view.players[rd.lookout === undefined ? view.lookout : rd.lookout].name;
       drawGrid($("card"), rd.target);
       $("card-caption").textContent = tr("table.card") +
         (rd.card.id && rd.card.id !== "typed" ? " " + rd.card.id : "");
@@ -286,10 +302,16 @@
     };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
-      if (msg.type === "welcome") me = {role: msg.role, seat: msg.seat};
+      if (msg.type === "welcome") { me = {role: msg.role, seat: msg.seat}; keepPending(); }
       if (msg.type === "view") { lastView = msg.view; render(msg.view); app.dataset.seq = msg.view.seq; }
     };
     ws.onclose = (ev) => {
+      if (ev.code === 4403 && pending) {  // the link's key is not this table's: keep ours
+        dropPending();
+        $("ctl-error").textContent = tr("err.link_key");
+        setTimeout(connect, 100);
+        return;
+      }
       if (ev.code === 4403 || ev.code === 4401) {  // this phone's link opens the table no more
         $("live").textContent = tr("live.off"); $("live").className = "pill off";
         $("ctl-error").textContent = tr("err.link_detail");

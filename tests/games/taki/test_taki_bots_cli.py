@@ -74,6 +74,23 @@ def test_play_taki_against_bots_to_the_end():
                                  "--seed", "4"], input="0\n" * 400)
     assert r.exit_code == 0, r.output
     assert "game over" in r.output
+    # it says who won: you, or the bot's seat
+    assert "game over: you (seat 0) won" in r.output or \
+        "game over: seat 1 (heuristic) won" in r.output or "share the win" in r.output
+
+
+def test_each_game_has_a_new_deal_unless_seeded():
+    """Without --seed each game deals anew and shows its seed, which replays it."""
+    import re
+
+    runs = [CliRunner().invoke(app, ["play", "taki", "--players", "2", "--bots", "heuristic"],
+                               input="q\n") for _ in range(3)]
+    seeds = [re.search(r"seed (\d+)", r.output).group(1) for r in runs]
+    assert len(set(seeds)) > 1
+    again = CliRunner().invoke(app, ["play", "taki", "--players", "2", "--bots", "heuristic",
+                                     "--seed", seeds[0]], input="q\n")
+    first = runs[0].output.split("\n", 1)[1]  # the same deal, less the seed line
+    assert again.output.strip().startswith(first.strip()[:200])
 
 
 def test_bench_json():
