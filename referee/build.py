@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Colour = Literal["G", "B", "P", "O"]
 Orientation = Literal["H", "V"]
@@ -39,7 +39,7 @@ class StoneMeasurement:
     gaps_mm: dict[str, float] = field(default_factory=dict)
     table_gap_mm: float = 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "colour": self.colour,
             "orientation": self.orientation,
@@ -88,7 +88,7 @@ class MeasuredBuild:
     unit_mm: float = 16.0
     problems: tuple[Unmeasured, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "unit_mm": self.unit_mm,
             "stones": [s.to_dict() for s in self.stones],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games.engine import RandomBot, RulesError, get_game, play_out
 
@@ -23,7 +24,7 @@ class BenchResult:
     def actions_per_s(self) -> float:
         return self.actions / self.seconds if self.seconds else 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"games": self.games, "games_per_s": round(self.games_per_s, 1),
                 "actions_per_s": round(self.actions_per_s, 1)}
 

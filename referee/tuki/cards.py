@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from referee.paths import MODELS
 from referee.tuki.die import ANIMALS, DieFace
@@ -99,7 +100,7 @@ class Card:
         lv = level or ("advanced" if any("O" in r for r in grid) else "normal")
         return cls(card_id, lv, grid, edges)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "level": self.level, "grid": list(self.grid),
                 "edges": dict(self.edges)}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from referee.errors import RefereeError
 from referee.paths import MODELS
@@ -46,14 +47,14 @@ class DieFace:
         return cls(animal, bool(plus))
 
     @classmethod
-    def from_dict(cls, d: dict) -> DieFace:
+    def from_dict(cls, d: dict[str, Any]) -> DieFace:
         """From `{"animal": ..., "white_square": ...}` (label.json, die.json)."""
         try:
             return cls(str(d["animal"]), bool(d.get("white_square", False)))
         except (KeyError, TypeError) as e:
             raise DieError(f"bad die face {d!r}; expected {{animal, white_square}}") from e
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"animal": self.animal, "white_square": self.white_square}
 
     def __str__(self) -> str:

@@ -84,13 +84,13 @@ class StartRound:
 @dataclass(frozen=True)
 class Done:
     player: int
-    verdict: dict | Verdict | None = None
+    verdict: dict[str, Any] | Verdict | None = None
 
 
 @dataclass(frozen=True)
 class Judge:
     player: int
-    verdict: dict | Verdict
+    verdict: dict[str, Any] | Verdict
 
 
 @dataclass(frozen=True)
@@ -115,11 +115,11 @@ class Event:
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "data": self.data}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Event:
+    def from_dict(cls, d: dict[str, Any]) -> Event:
         return cls(str(d["kind"]), dict(d.get("data", {})))
 
 
@@ -145,7 +145,7 @@ class Builder:
             return None if self.decision is None else ("correct" if self.decision else "wrong")
         return self.verdict.verdict
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "place": self.place, "status": self.status,
                 "verdict": self.verdict.to_dict() if self.verdict else None,
                 "decision": self.decision, "votes": {str(p): v for p, v in self.votes},
@@ -183,7 +183,7 @@ class TukiState:
     def builder(self, player: int) -> Builder | None:
         return next((b for b in self.builders if b.player == player), None)
 
-    def waiting(self) -> list[dict]:
+    def waiting(self) -> list[dict[str, Any]]:
         """Unsure builds waiting for a decision, and who may decide them."""
         out = []
         for b in self.builders:
@@ -198,7 +198,7 @@ class TukiState:
             return [p for p in range(len(self.players)) if p != self.lookout]
         return [self.lookout]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON for the phone dashboard."""
         return {
             "players": list(self.players), "level": self.level, "places": list(self.places),
@@ -276,7 +276,7 @@ def apply(state: TukiState, event: Event) -> TukiState:
     raise AssertionError(f"unknown event kind {k!r}")
 
 
-def replay(events: list[Event] | list[dict]) -> TukiState:
+def replay(events: list[Event] | list[dict[str, Any]]) -> TukiState:
     """The state after these events (stored dicts or Event objects), from the empty table."""
     s = TukiState()
     for e in events:
@@ -295,7 +295,7 @@ def _check_player(state: TukiState, p: int, what: str) -> None:
         raise _refuse(f"{what} {p!r} is not a seat; seats are 0..{len(state.players) - 1}")
 
 
-def _verdict(v: dict | Verdict) -> dict:
+def _verdict(v: dict[str, Any] | Verdict) -> dict[str, Any]:
     if isinstance(v, Verdict):
         return v.to_dict()
     try:
@@ -461,7 +461,7 @@ def _settle_round(s: TukiState) -> list[Event]:
     if s.phase != "settling" or any(b.result() is None for b in s.builders):
         return events
     order = list(s.done_order) + [b.player for b in s.builders if b.status == "stopped"]
-    wrong = [p for p in order if s.builder(p).result() == "wrong"]  # type: ignore[union-attr]
+    wrong = [b.player for b in map(s.builder, order) if b is not None and b.result() == "wrong"]
     if not wrong:
         taker, why = order[-1], "all builds correct: the last builder takes the card"
     elif len(wrong) == 1:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from referee.build import BAR_LEN
 from referee.errors import RefereeError
-from referee.tuki.pieces import BAR_LEN, stone_letters
+from referee.tuki.pieces import stone_letters
 
 Rows = tuple[str, ...]
 EMPTY = "."
@@ -127,7 +128,11 @@ def bar(rows: list[str], letter: str, cells: list[tuple[int, int]], error: type[
         return GridStone(letter, "V", cs[0], height - 1 - rs[-1], rs[0], cs[0])
     # name the first cell that leaves the line, or that follows a hole in it
     horizontal = cells[1][0] == first[0]
-    key = (lambda p: p[1]) if horizontal else (lambda p: p[0])
+    along = 1 if horizontal else 0
+
+    def key(p: tuple[int, int]) -> int:
+        return p[along]
+
     on_line = sorted((p for p in cells if (p[0] == first[0] if horizontal else p[1] == first[1])),
                      key=key)
     for r, c in cells[1:]:

@@ -37,7 +37,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
-from typing import Literal, cast, get_args
+from typing import Any, Literal, cast, get_args
 
 from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, code_subject, rect_of
 from referee.errors import RefereeError
@@ -92,7 +92,7 @@ class Fault:
         if self.subject is None:
             object.__setattr__(self, "subject", code_subject(self.code))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "text": self.text}
 
 
@@ -109,7 +109,7 @@ class Reason:
         if self.subject is None:
             object.__setattr__(self, "subject", code_subject(self.code))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "text": self.text}
 
 
@@ -125,13 +125,13 @@ class Verdict:
     faults: tuple[Fault, ...] = ()
     reasons: tuple[Reason, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The WORLD.md §4 machine shape: {"verdict", "faults": [...], "reasons": [...]}."""
         return {"verdict": self.verdict, "faults": [f.to_dict() for f in self.faults],
                 "reasons": [r.to_dict() for r in self.reasons]}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Verdict:
+    def from_dict(cls, d: dict[str, Any]) -> Verdict:
         """Inverse of `to_dict`. :raises BuildError: for another shape."""
         try:
             v = str(d["verdict"])

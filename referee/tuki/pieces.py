@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from typing import Any
 
 from referee.build import BAR_LEN  # noqa: F401  (5 segments per stone: re-exported)
 from referee.errors import RefereeError
@@ -18,9 +19,10 @@ class LevelError(RefereeError):
 
 
 @cache
-def pieces() -> dict:
+def pieces() -> dict[str, Any]:
     """The parsed models/tuki/pieces.json."""
-    return json.loads((MODELS / "tuki" / "pieces.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((MODELS / "tuki" / "pieces.json").read_text(encoding="utf-8"))
+    return data
 
 
 def a_level(level: str) -> str:

@@ -423,7 +423,7 @@ class TakiState(State):
 
     # ---- views ---------------------------------------------------------------------------
 
-    def _public(self) -> dict:
+    def _public(self) -> dict[str, Any]:
         return {
             "current_player": None if self._cur == TERMINAL else self._cur,
             "phase": PHASE_NAMES[self._phase],
@@ -445,13 +445,13 @@ class TakiState(State):
             "winner": self._winner if self._winner >= 0 else None,
         }
 
-    def facts(self) -> dict:
+    def facts(self) -> dict[str, Any]:
         """Scenario facts (docs/taki.md "expect keys"): the public view plus all hands."""
         f = self._public()
         f["hands"] = [[card_name(k) for k in h] for h in self._hands]
         return f
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """What `player` may know: own hand, counts, the discard pile, the turn state.
 
         :raises RulesError: no such player.
@@ -464,7 +464,7 @@ class TakiState(State):
         f["tournament"] = self._tournament
         return f
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready, hidden cards and the RNG state included."""
         version, internal, gauss = self._rng.getstate()
         return {

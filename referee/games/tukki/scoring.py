@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games.engine import NotationError, SetupError
 from referee.games.tukki.cards import PARROT, Card, Rules, card_name, load_rules, parse_card
@@ -32,7 +33,7 @@ class ColumnScore:
     points: int
     reason: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"column": self.column, "top": card_name(self.top),
                 "bottom": card_name(self.bottom), "points": self.points, "reason": self.reason}
 
@@ -42,7 +43,7 @@ class BoxScore:
     score: int
     columns: tuple[ColumnScore, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """`{"score": int, "columns": [...]}`, the shape of `rules score tukki --json`."""
         return {"score": self.score, "columns": [c.to_dict() for c in self.columns]}
 

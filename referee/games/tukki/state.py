@@ -20,7 +20,7 @@ first, as in the setup keys.
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import Any, cast
 
 from referee.games.engine import TERMINAL, IllegalActionError, NotationError, State
 from referee.games.tukki.actions import (
@@ -308,7 +308,7 @@ class TukkiState(State):
                 out.append(UNKNOWN if not up[q] else 0 if box[q] == PARROT else box[q])
         return out
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """What `player` sees: every box's face-up cards, the bin, counts, whose turn it is.
 
         :raises RulesError: no such player.
@@ -342,7 +342,7 @@ class TukkiState(State):
             else [[card_name(c) for c in b] for b in self.last_boxes],
         }
 
-    def facts(self) -> dict:
+    def facts(self) -> dict[str, Any]:
         """Scenario `expect` keys (docs/tukki.md)."""
         w = self.winners()
         return {
@@ -365,7 +365,7 @@ class TukkiState(State):
             "winner": None if not w else w[0] if len(w) == 1 else w,
         }
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         v, internal, gauss = self._rng.getstate()
         return {
             "game": "tukki",
