@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from referee.build import BAR_LEN
+from referee.build import BAR_LEN, Colour, Orientation
 from referee.errors import RefereeError
 from referee.tuki.pieces import stone_letters
 
@@ -27,8 +27,8 @@ class GridStone:
     """A stone read from a grid: `x`, `z` is the lower-left cell in units (z up from the
     grid's bottom row); `orientation` H or V; `row`, `col` its top-left cell (0-based)."""
 
-    colour: str
-    orientation: str
+    colour: Colour
+    orientation: Orientation
     x: int
     z: int
     row: int
@@ -70,22 +70,29 @@ def where(r: int, c: int) -> str:
     return f"row {r + 1}, column {c + 1}"
 
 
-def scan(rows: list[str], error: type[GridError] = GridError) -> dict[str, list[tuple[int, int]]]:
-    """Cells per letter, in reading order. :raises error: on an unknown letter."""
+def scan(rows: list[str], error: type[GridError] = GridError
+         ) -> dict[Colour, list[tuple[int, int]]]:
+    """Cells (row, column; 0-based) per stone letter, in reading order.
+
+    :raises error: on an unknown letter.
+    """
     letters = stone_letters()
-    cells: dict[str, list[tuple[int, int]]] = {}
+    colour_of: dict[str, Colour] = {c: c for c in letters}
+    cells: dict[Colour, list[tuple[int, int]]] = {}
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
             if ch == EMPTY:
                 continue
-            if ch not in letters:
+            colour = colour_of.get(ch)
+            if colour is None:
                 raise error(f"{where(r, c)}: unknown letter {ch!r}; expected '.' or one of "
                             f"{' '.join(letters)}")
-            cells.setdefault(ch, []).append((r, c))
+            cells.setdefault(colour, []).append((r, c))
     return cells
 
 
-def _crossing(rows: list[str], letter: str, cells: list[tuple[int, int]]) -> tuple[int, int] | None:
+def _crossing(rows: list[str], letter: Colour, cells: list[tuple[int, int]]
+              ) -> tuple[int, int] | None:
     """If `letter`'s cells lie on one line with holes filled by other stones, the first hole:
     two stones crossing in the front view (an overlap)."""
     rs = {r for r, _ in cells}
@@ -104,7 +111,7 @@ def _crossing(rows: list[str], letter: str, cells: list[tuple[int, int]]) -> tup
     return None
 
 
-def bar(rows: list[str], letter: str, cells: list[tuple[int, int]], error: type[GridError],
+def bar(rows: list[str], letter: Colour, cells: list[tuple[int, int]], error: type[GridError],
         height: int) -> GridStone:
     """The one straight bar of five cells that `cells` must form.
 
@@ -158,7 +165,7 @@ def trim(rows: list[str]) -> Rows:
     return tuple(row[c0:c1 + 1] for row in rows[r0:r1 + 1])
 
 
-def stones_of(rows: Rows | list[str]) -> dict[str, GridStone]:
+def stones_of(rows: Rows | list[str]) -> dict[Colour, GridStone]:
     """The stones of a well-formed grid, keyed by colour, in x/z units (z=0 is the bottom row)."""
     rows = list(rows)
     return {k: bar(rows, k, v, GridError, len(rows)) for k, v in scan(rows).items()}

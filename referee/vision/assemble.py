@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, with_gaps
+from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, is_colour, with_gaps
 from referee.vision.fit import BarFit
 from referee.vision.settings import VisionSettings
 
@@ -160,6 +160,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        "cannot be told from things of its colour around it"))
             continue
         sigma = max(s.build.anchored_sigma_u if f.anchored else s.build.base_sigma_u, f.slack_u / 2)
+        assert is_colour(f.colour)  # only `choose.unknown_stone` fits `?`, and keeps them
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        sigma, {}, 0.0))
     if absent and any(p.code.startswith("stone:") for p in problems):

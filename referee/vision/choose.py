@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from referee.build import rect_gap_u
+from referee.build import Orientation, rect_gap_u
 from referee.vision.colour import NONE
 from referee.vision.fit import BarFit, bar_candidates, length_slack_u
 from referee.vision.grooves import anchor_top, refine
@@ -153,7 +153,7 @@ def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
 
 
 def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: float,
-                   band: tuple[float, float], regions: dict[str, tuple[float, ...]],
+                   band: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
                    fits: list[BarFit], support: np.ndarray, table_band_mm: float,
                    s: VisionSettings) -> bool:
     """Whether a stone-shaped thing of no stone colour stands in the build's place.
