@@ -46,7 +46,7 @@ Rulings where the texts are silent (ours):
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from referee.errors import RefereeError
 from referee.tuki.cards import parse_grid
@@ -56,6 +56,11 @@ from referee.tuki.pieces import level_stones
 
 PENALTY_LIMIT = 5  # "whoever takes their fifth penalty card"
 MAX_BUILDERS = 3  # "a box holds three sets"
+
+# the table's phase (TukiState.phase) and a builder's status in the round (Builder.status)
+Phase = Literal["setup", "between", "building", "settling", "ended"]
+BuilderStatus = Literal["building", "done", "stopped", "out"]
+Result = Literal["correct", "wrong"]  # a settled build (Builder.result)
 
 
 class IllegalCommandError(RefereeError):
@@ -132,12 +137,12 @@ class Builder:
 
     player: int
     place: int
-    status: str = "building"
+    status: BuilderStatus = "building"
     verdict: Verdict | None = None
     decision: bool | None = None
     votes: tuple[tuple[int, bool], ...] = ()
 
-    def result(self) -> str | None:
+    def result(self) -> Result | None:
         """correct | wrong once settled, else None."""
         if self.verdict is None:
             return None
@@ -163,7 +168,7 @@ class TukiState:
     seat_place: tuple[int | None, ...] = ()
     lookout: int = 0
     deck: tuple[str, ...] = ()
-    phase: str = "setup"
+    phase: Phase = "setup"
     round_no: int = 0
     card_id: str | None = None
     target: tuple[str, ...] = ()

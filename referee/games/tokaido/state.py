@@ -10,14 +10,18 @@ when all stand in Edo. Actions: see actions.py; cards are kind indices into `Rul
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final, Literal
 
 from referee.games.engine import TERMINAL, IllegalActionError, State
 from referee.games.tokaido.actions import BLIND, SKIP, Action
 from referee.games.tokaido.data import Character, Kind, Rules
 from referee.games.tokaido.scoring import breakdown
 
-MOVE, ACTION, MEAL, END = "move", "action", "meal", "end"  # phases
+Phase = Literal["move", "action", "meal", "end"]  # TokaidoState.phase, as facts() gives it
+MOVE: Final = "move"
+ACTION: Final = "action"
+MEAL: Final = "meal"
+END: Final = "end"
 _MOVES: dict[int, Action] = {}
 _TAKES: dict[str, Action] = {}
 
@@ -59,7 +63,7 @@ class TokaidoState(State):
         self.enc_deck: list[int] = []
         self.story_face: list[int] = []
         self.story_deck: list[int] = []
-        self.phase = MOVE
+        self.phase: Phase = MOVE
         self.actor = 0
         self.inn_stage = 0  # 0: none, 1: meals, 2: departures
         self.queue: list[int] = []
@@ -199,9 +203,13 @@ class TokaidoState(State):
     def _arrival_order(self) -> list[int]:
         return sorted(range(self.num_players), key=lambda q: (self.pos[q], self.stamp[q]))
 
+    def _acting(self) -> bool:
+        """Whether a traveller who just arrived does the space's action now."""
+        return self.phase == ACTION
+
     def _advance(self) -> None:
         """Find the next decision: inn meals, inn departures, the end, or the rearmost move."""
-        if self.phase == ACTION:
+        if self._acting():
             return  # the traveller who just arrived acts first
         while True:
             if self.inn_stage == 1:
@@ -214,7 +222,7 @@ class TokaidoState(State):
             if self.inn_stage == 2:
                 while self.queue:
                     self._depart(self.queue.pop(0))
-                    if self.phase == ACTION:
+                    if self._acting():  # _depart may have made the traveller act
                         return
                 self.inn_stage = 0
             if len(self.edo_order) == self.num_players:

@@ -20,7 +20,7 @@ first, as in the setup keys.
 from __future__ import annotations
 
 import random
-from typing import Any, cast
+from typing import Any, Final, Literal, cast
 
 from referee.games.engine import TERMINAL, IllegalActionError, NotationError, State
 from referee.games.tukki.actions import (
@@ -36,8 +36,13 @@ from referee.games.tukki.actions import (
 from referee.games.tukki.cards import PARROT, PLACES, Card, Rules, card_name
 from referee.games.tukki.scoring import box_score
 
-OPENING, TAKE, PLACE_PHASE, REVEAL_PHASE, OVER = range(5)
-PHASES = ("opening", "take", "place", "reveal", "over")
+Phase = Literal[0, 1, 2, 3, 4]  # TukkiState.phase: an index into PHASES
+OPENING: Final = 0
+TAKE: Final = 1
+PLACE_PHASE: Final = 2
+REVEAL_PHASE: Final = 3
+OVER: Final = 4
+PHASES = ("opening", "take", "place", "reveal", "over")  # the names observations give
 UNKNOWN = "?"
 
 
@@ -57,7 +62,7 @@ class TukkiState(State):
         self.up: list[list[bool]] = []
         self.deck: list[Card] = []  # top is the last item
         self.bin: list[Card] = []  # bottom first, top is the last item
-        self.phase = OPENING
+        self.phase: Phase = OPENING
         self.current = 0
         self.opening_left = [0] * num_players  # opening reveals still owed
         self.drawn: Card | None = None
