@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -19,14 +20,18 @@ from referee.vision.pose import detect_mat, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
 from referee.vision.settings import default_settings
 
+if TYPE_CHECKING:
+    from referee.vision.station import Station
+
 MIN_VIEWS = 4
 
 
-def learn_colours_from_photo(photo: Path, station, order: str) -> ColourModel:
+def learn_colours_from_photo(photo: Path, station: Station, order: str) -> ColourModel:
     """The colour model from a colour photo: the stones lying horizontal on the build line,
     stacked bottom to top in `order` (e.g. `GBPO`), left ends aligned (WORLD.md §6).
 
-    :raises CalibrationError: no mat, or the stack is not found.
+    :raises PhotoError: the photo cannot be read; CalibrationError: no mat, or the stack is
+        not found.
     """
     image = read_photo(photo)
     s = default_settings()
@@ -44,7 +49,10 @@ def learn_colours_from_photo(photo: Path, station, order: str) -> ColourModel:
 
 @dataclass(frozen=True)
 class CameraCalibration:
-    """camera_matrix 3×3, dist_coeffs (5,), rms_px, their standard deviations, views used."""
+    """camera_matrix 3×3 float64 (px); dist_coeffs (5,) float64; rms_px: the RMS
+    reprojection error; std_intrinsics: the standard deviations of the intrinsics, in
+    `cv2.calibrateCameraExtended`'s order (fx, fy, cx, cy, k1, k2, p1, p2, k3, ...);
+    views_used: photos that showed the mat well; image_size: (w, h) px."""
 
     camera_matrix: np.ndarray
     dist_coeffs: np.ndarray
