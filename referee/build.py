@@ -46,6 +46,7 @@ class StoneMeasurement:
     table_gap_mm: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (WORLD.md §4 field names): u rounded to 3 decimals, mm to 2."""
         return {
             "colour": self.colour,
             "orientation": self.orientation,
@@ -95,6 +96,7 @@ class MeasuredBuild:
     problems: tuple[Unmeasured, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: unit_mm, stones (`StoneMeasurement.to_dict`), problems [{code, text}]."""
         return {
             "unit_mm": self.unit_mm,
             "stones": [s.to_dict() for s in self.stones],
@@ -118,7 +120,8 @@ def rect_of(s: StoneMeasurement) -> tuple[float, float, float, float]:
 
 
 def with_gaps(stones: Iterable[StoneMeasurement], unit_mm: float) -> list[StoneMeasurement]:
-    """Fill `gaps_mm` from exact positions: every stone within 1 u, keyed by colour."""
+    """The stones with `gaps_mm` filled from their positions: for every other stone within
+    1 u, the front-view gap in mm (`rect_gap_u` × unit_mm), keyed by its colour."""
     stones = list(stones)
     out = []
     for s in stones:

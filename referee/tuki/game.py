@@ -125,6 +125,7 @@ class Event:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Event:
+        """From a stored `to_dict()`. :raises KeyError: no `kind`."""
         return cls(str(d["kind"]), dict(d.get("data", {})))
 
 
@@ -151,6 +152,7 @@ class Builder:
         return self.verdict.verdict
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with `votes` keyed by seat and the settled `result`."""
         return {"player": self.player, "place": self.place, "status": self.status,
                 "verdict": self.verdict.to_dict() if self.verdict else None,
                 "decision": self.decision, "votes": {str(p): v for p, v in self.votes},
@@ -183,9 +185,11 @@ class TukiState:
 
     @property
     def ended(self) -> bool:
+        """Whether the game is over (phase `ended`)."""
         return self.phase == "ended"
 
     def builder(self, player: int) -> Builder | None:
+        """Seat `player`'s build in the current round, or None when they do not build."""
         return next((b for b in self.builders if b.player == player), None)
 
     def waiting(self) -> list[dict[str, Any]]:

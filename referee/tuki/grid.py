@@ -36,10 +36,12 @@ class GridStone:
 
     @property
     def width(self) -> int:
+        """Its extent along x, in units: 5 lying (H), 1 standing (V)."""
         return BAR_LEN if self.orientation == "H" else 1
 
     @property
     def height(self) -> int:
+        """Its extent along z, in units: 1 lying (H), 5 standing (V)."""
         return 1 if self.orientation == "H" else BAR_LEN
 
     def cells(self) -> set[tuple[int, int]]:
@@ -67,6 +69,7 @@ def to_rows(text_or_rows: str | Iterable[str]) -> list[str]:
 
 
 def where(r: int, c: int) -> str:
+    """`row R, column C` for a 0-based cell, counted from 1 as messages do."""
     return f"row {r + 1}, column {c + 1}"
 
 

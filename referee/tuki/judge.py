@@ -51,7 +51,8 @@ QUARTERS_CCW = {"bear": 0, "fish": 1, "eagle": 3}  # default edges: bottom, left
 
 
 class BuildError(RefereeError):
-    """A measured build the judge cannot take: a colour twice, an orientation not H/V."""
+    """A measured build the judge cannot take (a colour twice, an orientation not H/V), or a
+    verdict dict of another shape (`Verdict.from_dict`)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,7 @@ class Fault:
             object.__setattr__(self, "subject", code_subject(self.code))
 
     def to_dict(self) -> dict[str, Any]:
+        """`{"code", "text"}`, as WORLD.md §4 writes a fault or reason (no subject)."""
         return {"code": self.code, "text": self.text}
 
 
@@ -110,6 +112,7 @@ class Reason:
             object.__setattr__(self, "subject", code_subject(self.code))
 
     def to_dict(self) -> dict[str, Any]:
+        """`{"code", "text"}`, as WORLD.md §4 writes a fault or reason (no subject)."""
         return {"code": self.code, "text": self.text}
 
 
@@ -339,8 +342,8 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
     target_rows: the target grid (rows top to bottom); face: the die face (for the table
     rule, and to name `rotation:ANIMAL`); level: normal | advanced.
     :raises CardError: a target that is not a valid grid of the level;
-    :raises DieError: an unknown face; :raises BuildError: a colour twice in the build;
-    :raises LevelError: an unknown level.
+    :raises DieError: an unknown face; :raises BuildError: a colour twice in the build, or
+        an orientation that is not H or V; :raises LevelError: an unknown level.
     """
     tol = tol or Tolerances.load()
     face = DieFace.parse(face) if isinstance(face, str) else face
