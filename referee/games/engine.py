@@ -117,6 +117,8 @@ class State(ABC):
 
 
 class Bot(Protocol):
+    """Anything that picks the current player's move: one of `state.legal_actions()`."""
+
     def choose(self, state: State, rng: random.Random) -> Any: ...
 
 

@@ -18,6 +18,8 @@ from referee.games.engine import RulesError, State, get_game
 
 @dataclass(frozen=True)
 class ScenarioResult:
+    """A scenario's name (or file), whether it passed, and why not (step and reason)."""
+
     name: str
     passed: bool
     why: str = ""

@@ -54,6 +54,8 @@ class Ability:
 
 @dataclass(frozen=True, slots=True)
 class Character:
+    """A character card (characters.json): its starting points and coins, and its ability."""
+
     code: str
     name: str
     points: int

@@ -76,7 +76,8 @@ def _deal(state: TokaidoState, pools: dict[str, list[int]], given: dict[str, Any
 
 
 def new_game(players: int, seed: int = 0, options: dict[str, Any] | None = None) -> TokaidoState:
-    """A new seeded game for 2-5 players; option `characters` chooses one code per seat.
+    """A new seeded game for 2-5 players (models/tokaido/rules.json); option `characters`
+    chooses one code per seat.
 
     :raises SetupError: a player count, option or character the game does not have.
     """

@@ -27,6 +27,8 @@ from referee.games.tukki.cards import PARROT, Card, Rules, card_name, load_rules
 
 @dataclass(frozen=True)
 class ColumnScore:
+    """One column's cards, its points (its share of a set's bonus included) and why."""
+
     column: int  # 1-4
     top: Card
     bottom: Card
@@ -34,12 +36,15 @@ class ColumnScore:
     reason: str
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, the cards in notation."""
         return {"column": self.column, "top": card_name(self.top),
                 "bottom": card_name(self.bottom), "points": self.points, "reason": self.reason}
 
 
 @dataclass(frozen=True)
 class BoxScore:
+    """A box's score and its four columns, whose points add up to it."""
+
     score: int
     columns: tuple[ColumnScore, ...]
 

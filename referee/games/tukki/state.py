@@ -20,7 +20,7 @@ first, as in the setup keys.
 from __future__ import annotations
 
 import random
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal, NoReturn, cast
 
 from referee.games.engine import TERMINAL, IllegalActionError, NotationError, State
 from referee.games.tukki.actions import (
@@ -66,7 +66,7 @@ class TukkiState(State):
         self.current = 0
         self.opening_left = [0] * num_players  # opening reveals still owed
         self.drawn: Card | None = None
-        self.drawn_from = ""  # "bin" or "deck" while a card is drawn
+        self.drawn_from: Literal["", "bin", "deck"] = ""  # where the drawn card came from
         self.finisher: int | None = None  # who finished this round first
         self.turns_left = 0  # last turns still owed after someone finished
 
@@ -151,7 +151,7 @@ class TukkiState(State):
 
     # ----- the actions ----------------------------------------------------------------------
 
-    def _refuse(self, action: Action, why: str) -> None:
+    def _refuse(self, action: Action, why: str) -> NoReturn:
         raise IllegalActionError(f"{action} refused for player {self.current}: {why}")
 
     def _reveal(self, a: Action) -> None:
