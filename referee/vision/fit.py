@@ -95,12 +95,13 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
                    strip_mm: float = 3.0, min_peak: float = 0.2) -> list[BarFit]:
     """The best H and V placements of one colour's bar, best score first.
 
-    mask: H×W bool front-view mask of the colour. regions: per orientation, (x0, x1, h0, h1)
-    mm where the lower-left corner may be. support: H×W bool of what can hold a stone up
-    (snow, stones, the paper); a candidate with less than `min_support` of the strip under
-    its face supported is marked unsupported, unless its bottom lies within `table_band_mm`
-    of the table plane (it stands on the table): a stone never floats in the air, and a
-    look-alike in the background usually does.
+    mask: H×W bool front-view mask of the colour. unit_mm: u in mm. band_mm: where a face's
+    top or side band shows, (dx, dh) mm for a depth of 1 u (`band_vector_mm`). regions: per
+    orientation, (x0, x1, h0, h1) mm where the lower-left corner may be. support: H×W bool
+    of what can hold a stone up (snow, stones, the paper); a candidate with less than
+    `min_support` of the strip under its face supported is marked unsupported, unless its
+    bottom lies within `table_band_mm` of the table plane (it stands on the table): a stone
+    never floats in the air, and a look-alike in the background usually does.
     """
     s = view.px_per_mm
     if not mask.any():
