@@ -10,13 +10,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, TypeGuard
 
-Colour = Literal["G", "B", "P", "O"]
-Orientation = Literal["H", "V"]
+Colour = Literal["G", "B", "P", "O"]  # gray, blue, purple, orange (WORLD.md §1)
+Orientation = Literal["H", "V"]  # horizontal, vertical, seen from the front (WORLD.md §2)
 
-COLOURS: tuple[str, ...] = ("G", "B", "P", "O")
+COLOURS: tuple[Colour, ...] = ("G", "B", "P", "O")
+ORIENTATIONS: tuple[Orientation, ...] = ("H", "V")
 BAR_LEN = 5  # a stone is 1 × 1 × 5 u (WORLD.md §1)
+
+
+def is_colour(letter: str) -> TypeGuard[Colour]:
+    """Whether `letter` is a stone's letter, `G B P O` (WORLD.md §1)."""
+    return letter in COLOURS
 
 
 @dataclass(frozen=True)
@@ -31,15 +37,16 @@ class StoneMeasurement:
     table_gap_mm: the height of its lowest face above the table plane, in mm.
     """
 
-    colour: str
-    orientation: str
+    colour: Colour
+    orientation: Orientation
     x_u: float
     z_u: float
     sigma_u: float = 0.0
-    gaps_mm: dict[str, float] = field(default_factory=dict)
+    gaps_mm: dict[Colour, float] = field(default_factory=dict)
     table_gap_mm: float = 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (WORLD.md §4 field names): u rounded to 3 decimals, mm to 2."""
         return {
             "colour": self.colour,
             "orientation": self.orientation,
@@ -88,7 +95,8 @@ class MeasuredBuild:
     unit_mm: float = 16.0
     problems: tuple[Unmeasured, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: unit_mm, stones (`StoneMeasurement.to_dict`), problems [{code, text}]."""
         return {
             "unit_mm": self.unit_mm,
             "stones": [s.to_dict() for s in self.stones],
@@ -112,11 +120,12 @@ def rect_of(s: StoneMeasurement) -> tuple[float, float, float, float]:
 
 
 def with_gaps(stones: Iterable[StoneMeasurement], unit_mm: float) -> list[StoneMeasurement]:
-    """Fill `gaps_mm` from exact positions: every stone within 1 u, keyed by colour."""
+    """The stones with `gaps_mm` filled from their positions: for every other stone within
+    1 u, the front-view gap in mm (`rect_gap_u` × unit_mm), keyed by its colour."""
     stones = list(stones)
     out = []
     for s in stones:
-        gaps = {}
+        gaps: dict[Colour, float] = {}
         for o in stones:
             if o is s:
                 continue

@@ -7,7 +7,9 @@ MeasuredBuild → judge); the CLI and the server call it, never the stages thems
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -34,16 +36,22 @@ class PhotoCheck:
     paper_bgr: tuple[float, float, float] | None = None
     mat_pose: tuple[list[float], list[float]] | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """The WORLD.md §4 verdict shape plus `build` and `timings_ms` (`referee judge --json`)."""
         return {**self.verdict.to_dict(), "build": self.build.to_dict(),
                 "timings_ms": self.timings_ms}
 
 
-def check_photo(image_bgr: np.ndarray, station: Station, target_rows, face: DieFace | str,
-                level: str | None = None, overlay: bool = True) -> PhotoCheck:
+def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[str],
+                face: DieFace | str, level: str | None = None, overlay: bool = True
+                ) -> PhotoCheck:
     """Judge the build in a H×W×3 uint8 BGR photo against the target (the turned card).
 
-    :raises referee.tuki.judge.BuildError: (never from a photo) a malformed build.
+    target_rows: the target grid, rows top to bottom (WORLD.md §2); face: the die face, e.g.
+    `fish+white`; level: normal | advanced, default the station's; overlay: draw
+    `overlay_bgr`. What the photo shows never raises (it makes an unsure verdict).
+    :raises CardError: a target that is no valid grid of the level; DieError: an unknown
+        face; LevelError: an unknown level (from `tuki.judge.judge`).
     """
     from referee.vision.overlay import draw_overlay
     from referee.vision.pipeline import measure

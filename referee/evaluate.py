@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +26,8 @@ class DatasetError(VisionError):
 @dataclass(frozen=True)
 class Scene:
     """One labelled photo: id, station id, level, image path, target rows, die face text,
-    expected verdict and faults (from label.json, never its `truth`)."""
+    expected verdict and fault codes, and its conditions (label.json's `conditions`, `plain`
+    without them); from label.json, never its `truth`."""
 
     id: str
     station: str
@@ -39,7 +40,7 @@ class Scene:
     conditions: tuple[str, ...] = ("plain",)
 
 
-def _read_json(path: Path) -> dict:
+def _read_json(path: Path) -> dict[str, Any]:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as e:
@@ -81,6 +82,10 @@ def _scene(d: Path) -> Scene:
 
 @dataclass
 class SceneResult:
+    """One judged scene: the expected and the given verdict, the fault and reason codes, ms
+    from the decoded image to the verdict, the expected fault codes, timings per stage (or
+    `{"error": why}` for a scene that could not run), its station and conditions."""
+
     id: str
     expected: str
     got: str
@@ -99,6 +104,9 @@ GROUPINGS = ("station", "condition")
 
 @dataclass
 class EvalSummary:
+    """The results of one run; `to_dict` is the `referee eval` summary (WORLD.md §6
+    "Evaluation")."""
+
     results: list[SceneResult]
 
     def groups(self, by: str) -> dict[str, EvalSummary]:
@@ -116,7 +124,9 @@ class EvalSummary:
                 out.setdefault(key, []).append(r)
         return {k: EvalSummary(v) for k, v in sorted(out.items())}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """scenes; accuracy (0–1, an unsure verdict is a miss); confidently_wrong; unsure;
+        median_ms and p95_ms over the scenes that ran."""
         r = self.results
         n = len(r)
         ms = sorted(x.ms for x in r if "error" not in x.stage_ms)  # scenes that ran
@@ -132,8 +142,13 @@ class EvalSummary:
         }
 
 
-def evaluate(root: Path, limit: int | None = None, on_result=None) -> EvalSummary:
-    """Judge every scene of the set at `root`; `on_result(SceneResult)` is called per scene."""
+def evaluate(root: Path, limit: int | None = None,
+             on_result: Callable[[SceneResult], None] | None = None) -> EvalSummary:
+    """Judge every scene of the set at `root` (the first `limit`); `on_result(SceneResult)` is
+    called per scene. An unreadable photo, station or label makes that scene unsure.
+
+    :raises DatasetError: `root` has no scenes/ folder.
+    """
     import time
 
     from referee.check import check_photo

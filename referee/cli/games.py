@@ -1,4 +1,5 @@
-"""`referee rules ...`, `referee play GAME`, `referee bench GAME` for the three card games."""
+"""`referee rules check|score`, `referee play GAME`, `referee bench GAME` and
+`referee bench bots` for the three card games."""
 
 from __future__ import annotations
 
@@ -184,6 +185,7 @@ def bench_bots_command(
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add the card-game commands to the `referee` app."""
     app.add_typer(rules_app, name="rules")
     app.command("play")(play_command)
     for name in GAMES:

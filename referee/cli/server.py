@@ -8,6 +8,8 @@ import typer
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add `referee serve` and `referee bench server` to the `referee` app."""
+
     @app.command("serve")
     def serve(
         host: str = typer.Option(None, help="Address to listen on (REFEREE_HOST, 0.0.0.0)."),

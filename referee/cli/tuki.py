@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from referee.tuki.cards import Card
+    from referee.tuki.die import DieFace
+    from referee.tuki.grid import Rows
 
 console = Console(emoji=False, highlight=False)
 cards_app = typer.Typer(no_args_is_help=True, help="Tuki cards: list, show, generate the deck.")
@@ -117,8 +123,10 @@ def _read_text(path: Path, what: str) -> str:
                            f"save it as plain text") from None
 
 
-def resolve_target(card: str | None, card_grid: Path | None, die: str, level: str | None):
-    """(Card, DieFace, target rows) from `--card ID` or `--card-grid FILE` and `--die`.
+def resolve_target(card: str | None, card_grid: Path | None, die: str, level: str | None
+                   ) -> tuple[Card, DieFace, Rows]:
+    """(Card, DieFace, target rows) from `--card ID` or `--card-grid FILE` and `--die`; a grid
+    file is read as a card of `level` (either level when None).
 
     :raises RefereeError: neither or both card options, an unknown card or face, a bad grid.
     """

@@ -6,11 +6,17 @@ from __future__ import annotations
 import json
 import statistics
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
 from referee.errors import RefereeError
+
+if TYPE_CHECKING:
+    from referee.tuki.cards import Card
+    from referee.tuki.die import DieFace
+    from referee.tuki.grid import Rows
 
 console = Console(emoji=False, highlight=False)
 calibrate_app = typer.Typer(no_args_is_help=True,
@@ -109,7 +115,8 @@ def calibrate_colours_cmd(
     console.print(f"wrote {out}")
 
 
-def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: str):
+def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: str
+                    ) -> tuple[Card, DieFace, Rows]:
     """The card's target at a station of `level`; a card of the other level is refused."""
     from referee.cli.tuki import resolve_target
     from referee.errors import RefereeError

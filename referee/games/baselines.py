@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from referee.games.bench import BenchResult
 
@@ -81,7 +82,7 @@ ALTERNATES: dict[str, dict[str, Callable[[int, int], BenchResult]]] = {
 }
 
 
-def _row(ours: BenchResult, theirs: BenchResult) -> dict:
+def _row(ours: BenchResult, theirs: BenchResult) -> dict[str, Any]:
     row = theirs.to_dict()
     row["actions_per_game"] = round(theirs.actions / theirs.games, 1) if theirs.games else 0.0
     row["ours_actions_per_game"] = round(ours.actions / ours.games, 1) if ours.games else 0.0
@@ -92,7 +93,7 @@ def _row(ours: BenchResult, theirs: BenchResult) -> dict:
     return row
 
 
-def compare(game_name: str, result: BenchResult, games: int, seed: int) -> dict:
+def compare(game_name: str, result: BenchResult, games: int, seed: int) -> dict[str, Any]:
     """Time each baseline of `game_name` over `games` random games; one row per baseline.
 
     A row is the baseline's own bench dict plus the mean actions per game on both sides and
@@ -100,7 +101,7 @@ def compare(game_name: str, result: BenchResult, games: int, seed: int) -> dict:
     `ALTERNATES` time our engine under another policy, with its games/s ratio against each
     installed baseline. A game without baselines gives `{}`.
     """
-    out: dict[str, dict | str] = {}
+    out: dict[str, dict[str, Any] | str] = {}
     timed: dict[str, BenchResult] = {}
     for name, run in BASELINES.get(game_name, {}).items():
         try:
@@ -111,7 +112,7 @@ def compare(game_name: str, result: BenchResult, games: int, seed: int) -> dict:
         out[name] = _row(result, timed[name])
     for name, run in ALTERNATES.get(game_name, {}).items():
         ours = run(games, seed)
-        row: dict = ours.to_dict()
+        row: dict[str, Any] = ours.to_dict()
         row["actions_per_game"] = round(ours.actions / ours.games, 1) if ours.games else 0.0
         for base, theirs in timed.items():
             row[f"ratio_games_per_s_vs_{base}"] = round(ours.games_per_s / theirs.games_per_s, 2) \

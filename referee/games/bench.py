@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games.engine import RandomBot, RulesError, get_game, play_out
 
 
 @dataclass(frozen=True)
 class BenchResult:
+    """Games played, actions taken (player decisions) and the wall time in seconds."""
+
     games: int
     actions: int
     seconds: float
@@ -23,7 +26,8 @@ class BenchResult:
     def actions_per_s(self) -> float:
         return self.actions / self.seconds if self.seconds else 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """The `referee bench GAME --json` object: games, games_per_s, actions_per_s."""
         return {"games": self.games, "games_per_s": round(self.games_per_s, 1),
                 "actions_per_s": round(self.actions_per_s, 1)}
 

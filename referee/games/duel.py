@@ -11,6 +11,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games.engine import Bot, RulesError, State, get_game, make_bot, play_out
 
@@ -47,7 +48,7 @@ class DuelResult:
         ranked = sorted(self.move_ms)
         return ranked[min(len(ranked) - 1, math.ceil(0.95 * len(ranked)) - 1)]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The `--json` object: games, bot, against, win_rate, ci95, ms_per_move_p95."""
         return {"games": self.games, "bot": self.bot, "against": self.against,
                 "win_rate": round(self.win_rate, 4), "ci95": round(self.ci95, 4),

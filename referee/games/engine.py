@@ -70,7 +70,7 @@ class State(ABC):
         """Per seat: the game's own score (points, penalty totals, ...)."""
 
     @abstractmethod
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """What `player` may know, JSON-ready; never another player's hidden cards (ENGINES.md).
 
         :raises RulesError: `player` is no seat of this game (see `check_seat`).
@@ -102,11 +102,11 @@ class State(ABC):
         """
 
     @abstractmethod
-    def facts(self) -> dict:
+    def facts(self) -> dict[str, Any]:
         """Observable facts for scenario `expect` steps (keys documented by each engine)."""
 
     @abstractmethod
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready, including hidden cards and the RNG state (for storage)."""
 
     def apply_text(self, text: str) -> None:
@@ -117,6 +117,8 @@ class State(ABC):
 
 
 class Bot(Protocol):
+    """Anything that picks the current player's move: one of `state.legal_actions()`."""
+
     def choose(self, state: State, rng: random.Random) -> Any: ...
 
 
@@ -160,7 +162,8 @@ def get_game(name: str) -> GameInfo:
     """
     if name not in GAMES:
         raise RulesError(f"unknown game {name!r}: expected one of {', '.join(GAMES)}")
-    return importlib.import_module(f"referee.games.{name}").GAME
+    game: GameInfo = importlib.import_module(f"referee.games.{name}").GAME
+    return game
 
 
 BOT_LEVELS = ("easy", "medium", "hard")  # search bots, models/bots.yaml
@@ -186,7 +189,8 @@ def make_bot(game: GameInfo, name: str) -> Bot:
     if name not in game.bots:
         raise RulesError(f"unknown bot {name!r} for {game.name}: expected "
                          + ", ".join(bot_names(game)))
-    return game.bots[name]()
+    bot: Bot = game.bots[name]()
+    return bot
 
 
 def play_out(state: State, bots: Sequence[Bot], rng: random.Random, max_actions: int) -> int:

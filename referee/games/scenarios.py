@@ -11,18 +11,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee.games.engine import RulesError, State, get_game
 
 
 @dataclass(frozen=True)
 class ScenarioResult:
+    """A scenario's name (or file), whether it passed, and why not (step and reason)."""
+
     name: str
     passed: bool
     why: str = ""
 
 
-def _start(sc: dict) -> State:
+def _start(sc: dict[str, Any]) -> State:
     game = get_game(sc["game"])
     seed = int(sc.get("seed", 0))
     options = sc.get("options") or {}
@@ -45,7 +48,7 @@ def _kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def _check_expect(state: State, expect: dict) -> str | None:
+def _check_expect(state: State, expect: dict[str, Any]) -> str | None:
     facts = state.facts()
     legal = {str(a) for a in state.legal_actions()} if not state.is_terminal() else set()
     for key, want in expect.items():
@@ -79,7 +82,7 @@ def _step_error(step: object) -> str | None:
     return None
 
 
-def run_scenario(sc: dict) -> ScenarioResult:
+def run_scenario(sc: dict[str, Any]) -> ScenarioResult:
     """Run one parsed scenario; never raises for rule failures or a malformed scenario, it
     reports them."""
     if not isinstance(sc, dict):
@@ -92,7 +95,7 @@ def run_scenario(sc: dict) -> ScenarioResult:
         return ScenarioResult(name, False, "too deeply nested to be a scenario")
 
 
-def _run(sc: dict, name: str) -> ScenarioResult:
+def _run(sc: dict[str, Any], name: str) -> ScenarioResult:
     steps = sc.get("steps", [])
     if not isinstance(steps, list):
         return ScenarioResult(name, False, f"'steps' must be a list of steps, got {_kind(steps)}")

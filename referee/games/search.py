@@ -58,8 +58,9 @@ class Level:
 
 
 @cache
-def _raw_levels() -> dict:
-    return yaml.safe_load(LEVELS_FILE.read_text(encoding="utf-8"))
+def _raw_levels() -> dict[str, Any]:
+    levels: dict[str, Any] = yaml.safe_load(LEVELS_FILE.read_text(encoding="utf-8"))
+    return levels
 
 
 def load_level(game: str, name: str) -> Level:
@@ -90,7 +91,7 @@ def load_level(game: str, name: str) -> Level:
     return level
 
 
-def observation_seed(observation: dict) -> int:
+def observation_seed(observation: dict[str, Any]) -> int:
     """A 64-bit seed from a canonical JSON of `observation` (stable across runs, unlike hash)."""
     text = json.dumps(observation, sort_keys=True, separators=(",", ":"), default=str)
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")

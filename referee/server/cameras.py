@@ -30,7 +30,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -39,6 +39,8 @@ from referee.errors import RefereeError
 log = logging.getLogger("referee.server")
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+# what a camera is doing now (SourceStatus.state, shown on the phones as is)
+CameraState = Literal["live", "waiting", "stalled", "dead", "idle"]
 
 
 class CameraError(RefereeError):
@@ -64,7 +66,7 @@ class SourceStatus:
     to the next attempt when dead."""
 
     kind: str
-    state: str
+    state: CameraState
     detail: str = ""
     last_frame_at: float | None = None
     retry_in_s: float | None = None
@@ -284,7 +286,7 @@ class ThreadedSource(FrameSource):
         self.stale_s = stale_s
         self._frame: Frame | None = None
         self._new_frame = threading.Condition()
-        self._state = "waiting"
+        self._state: CameraState = "waiting"
         self._detail = "starting"
         self._retry_at: float | None = None
         self._stop = threading.Event()
@@ -330,7 +332,7 @@ class ThreadedSource(FrameSource):
                 # users see plain words: a CameraError's own, else a sentence; the rest is
                 # for the server's log
                 detail = str(e) if isinstance(e, RefereeError) else "the camera failed"
-                state = "dead"
+                state: CameraState = "dead"
                 if self._state == "live" and self._stale(time.time()):
                     state, detail = "stalled", self._stalled_detail()
                 if detail != self._detail:

@@ -1,6 +1,6 @@
 """The one call into vision: a frozen photo, its station and the round's target → a verdict.
 
-Wraps `referee.check.check_photo` (the lead's entry point) and loads station profiles once.
+Wraps `referee.check.check_photo` (where pixels meet the rules) and loads station profiles once.
 The verdict is exactly what the referee computed; this module never makes one up.
 """
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from referee.server.cameras import FrameSource
 from referee.server.storage import StoredEvent
@@ -16,6 +16,8 @@ from referee.tuki.die import DieFace
 JUDGE_FAILED = "This photo could not be judged; take another."
 # the reason a place asks for a photo: its camera gave no frame after "done" (WORLD.md §4)
 STALE = "camera:stale"
+# a build as the phones show it (table_view's builders[].state)
+BuildState = Literal["out", "correct", "wrong", "unsure", "judging", "building", "waiting"]
 
 
 @dataclass
@@ -116,6 +118,7 @@ def table_view(t: Table) -> dict[str, Any]:
         builders = []
         for b in st.builders:
             shot = t.shots.get((st.round_no, b.player))
+            state: BuildState
             if b.status == "out":
                 state = "out"
             elif b.verdict is not None:

@@ -1,7 +1,8 @@
 """One check for every text the API takes in: it can be stored, shown and compared.
 
-`clean_text` is the one validator; `Text(n)`, `Name` and `Lines(n)` are the pydantic types
-built on it (`Annotated[str, ..., AfterValidator(...)]`) that every text field of the API uses.
+`clean_text` is the one validator; `Text(n)`, `Text(n, multiline=True)` and `Name` are the
+pydantic types built on it (`Annotated[str, ..., AfterValidator(...)]`) that every text field
+of the API uses; their JSON schema gives the length limits and the rule in words.
 A text must be:
 
 - well-formed Unicode (no lone surrogate such as "\\ud800", which JSON can carry but no page or
@@ -15,7 +16,8 @@ A text must be:
   U+061C) stay allowed: Persian, Hebrew and Arabic names need them.
 
 Leading and trailing white space is dropped. Errors name the rule and the character's code
-point, never the text sent. `same_name` compares names after normalising (NFKC, case folded).
+point, never the text sent. `name_key` is the form in which names are compared (NFKC, case
+folded).
 """
 
 from __future__ import annotations

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from referee.build import MeasuredBuild, StoneMeasurement, rect_gap_u, rect_of, with_gaps
+from referee.build import BAR_LEN, MeasuredBuild, StoneMeasurement, rect_gap_u, rect_of, with_gaps
 from referee.tuki.grid import GridError, GridStone, bar, render, scan, to_rows, trim, where
-from referee.tuki.pieces import BAR_LEN
 
 __all__ = ["BuildGridError", "build_from_grid", "build_to_grid", "rect_gap_u", "rect_of",
            "with_gaps"]

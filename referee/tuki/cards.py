@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from referee.paths import MODELS
 from referee.tuki.die import ANIMALS, DieFace
@@ -83,8 +84,8 @@ def parse_grid(text_or_rows: str | Iterable[str], level: str | None = None) -> R
 
 @dataclass(frozen=True)
 class Card:
-    """A card: `id` (N01.., A01..), `level`, `grid` trimmed; `edges` maps animal -> the
-    printed edge it sits on (bottom, left, right)."""
+    """A card: `id` (N01.., A01..), `level`, `grid` trimmed; `edges` pairs each animal with
+    the printed edge it sits on (bottom, left, right or top; a deck file's `edges:` line)."""
 
     id: str
     level: str
@@ -99,7 +100,8 @@ class Card:
         lv = level or ("advanced" if any("O" in r for r in grid) else "normal")
         return cls(card_id, lv, grid, edges)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: id, level, grid (rows), edges {animal: edge}."""
         return {"id": self.id, "level": self.level, "grid": list(self.grid),
                 "edges": dict(self.edges)}
 
@@ -147,13 +149,15 @@ class Deck:
 
     @property
     def ids(self) -> tuple[str, ...]:
+        """The card ids, in file order."""
         return tuple(c.id for c in self.cards)
 
     @classmethod
     def load(cls, level: str, path: Path | None = None) -> Deck:
         """Read models/tuki/decks/<level>.txt (or `path`) and check every card.
 
-        :raises CardError: naming the card and file line; LevelError for an unknown level.
+        :raises CardError: naming the card and file line; LevelError for an unknown level;
+            OSError: the file cannot be read.
         """
         level_stones(level)
         path = path or DECKS / f"{level}.txt"

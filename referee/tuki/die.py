@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from referee.errors import RefereeError
 from referee.paths import MODELS
@@ -46,14 +47,18 @@ class DieFace:
         return cls(animal, bool(plus))
 
     @classmethod
-    def from_dict(cls, d: dict) -> DieFace:
-        """From `{"animal": ..., "white_square": ...}` (label.json, die.json)."""
+    def from_dict(cls, d: dict[str, Any]) -> DieFace:
+        """From `{"animal": ..., "white_square": ...}` (label.json, die.json).
+
+        :raises DieError: another shape, or an animal that is not bear, fish or eagle.
+        """
         try:
             return cls(str(d["animal"]), bool(d.get("white_square", False)))
         except (KeyError, TypeError) as e:
             raise DieError(f"bad die face {d!r}; expected {{animal, white_square}}") from e
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """`{"animal": ..., "white_square": ...}`, the inverse of `from_dict`."""
         return {"animal": self.animal, "white_square": self.white_square}
 
     def __str__(self) -> str:

@@ -46,7 +46,7 @@ Rulings where the texts are silent (ours):
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from referee.errors import RefereeError
 from referee.tuki.cards import parse_grid
@@ -56,6 +56,11 @@ from referee.tuki.pieces import level_stones
 
 PENALTY_LIMIT = 5  # "whoever takes their fifth penalty card"
 MAX_BUILDERS = 3  # "a box holds three sets"
+
+# the table's phase (TukiState.phase) and a builder's status in the round (Builder.status)
+Phase = Literal["setup", "between", "building", "settling", "ended"]
+BuilderStatus = Literal["building", "done", "stopped", "out"]
+Result = Literal["correct", "wrong"]  # a settled build (Builder.result)
 
 
 class IllegalCommandError(RefereeError):
@@ -84,13 +89,13 @@ class StartRound:
 @dataclass(frozen=True)
 class Done:
     player: int
-    verdict: dict | Verdict | None = None
+    verdict: dict[str, Any] | Verdict | None = None
 
 
 @dataclass(frozen=True)
 class Judge:
     player: int
-    verdict: dict | Verdict
+    verdict: dict[str, Any] | Verdict
 
 
 @dataclass(frozen=True)
@@ -115,11 +120,12 @@ class Event:
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "data": self.data}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Event:
+    def from_dict(cls, d: dict[str, Any]) -> Event:
+        """From a stored `to_dict()`. :raises KeyError: no `kind`."""
         return cls(str(d["kind"]), dict(d.get("data", {})))
 
 
@@ -132,12 +138,12 @@ class Builder:
 
     player: int
     place: int
-    status: str = "building"
+    status: BuilderStatus = "building"
     verdict: Verdict | None = None
     decision: bool | None = None
     votes: tuple[tuple[int, bool], ...] = ()
 
-    def result(self) -> str | None:
+    def result(self) -> Result | None:
         """correct | wrong once settled, else None."""
         if self.verdict is None:
             return None
@@ -145,7 +151,8 @@ class Builder:
             return None if self.decision is None else ("correct" if self.decision else "wrong")
         return self.verdict.verdict
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with `votes` keyed by seat and the settled `result`."""
         return {"player": self.player, "place": self.place, "status": self.status,
                 "verdict": self.verdict.to_dict() if self.verdict else None,
                 "decision": self.decision, "votes": {str(p): v for p, v in self.votes},
@@ -163,7 +170,7 @@ class TukiState:
     seat_place: tuple[int | None, ...] = ()
     lookout: int = 0
     deck: tuple[str, ...] = ()
-    phase: str = "setup"
+    phase: Phase = "setup"
     round_no: int = 0
     card_id: str | None = None
     target: tuple[str, ...] = ()
@@ -178,12 +185,14 @@ class TukiState:
 
     @property
     def ended(self) -> bool:
+        """Whether the game is over (phase `ended`)."""
         return self.phase == "ended"
 
     def builder(self, player: int) -> Builder | None:
+        """Seat `player`'s build in the current round, or None when they do not build."""
         return next((b for b in self.builders if b.player == player), None)
 
-    def waiting(self) -> list[dict]:
+    def waiting(self) -> list[dict[str, Any]]:
         """Unsure builds waiting for a decision, and who may decide them."""
         out = []
         for b in self.builders:
@@ -198,7 +207,7 @@ class TukiState:
             return [p for p in range(len(self.players)) if p != self.lookout]
         return [self.lookout]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON for the phone dashboard."""
         return {
             "players": list(self.players), "level": self.level, "places": list(self.places),
@@ -276,7 +285,7 @@ def apply(state: TukiState, event: Event) -> TukiState:
     raise AssertionError(f"unknown event kind {k!r}")
 
 
-def replay(events: list[Event] | list[dict]) -> TukiState:
+def replay(events: list[Event] | list[dict[str, Any]]) -> TukiState:
     """The state after these events (stored dicts or Event objects), from the empty table."""
     s = TukiState()
     for e in events:
@@ -295,7 +304,7 @@ def _check_player(state: TukiState, p: int, what: str) -> None:
         raise _refuse(f"{what} {p!r} is not a seat; seats are 0..{len(state.players) - 1}")
 
 
-def _verdict(v: dict | Verdict) -> dict:
+def _verdict(v: dict[str, Any] | Verdict) -> dict[str, Any]:
     if isinstance(v, Verdict):
         return v.to_dict()
     try:
@@ -461,7 +470,7 @@ def _settle_round(s: TukiState) -> list[Event]:
     if s.phase != "settling" or any(b.result() is None for b in s.builders):
         return events
     order = list(s.done_order) + [b.player for b in s.builders if b.status == "stopped"]
-    wrong = [p for p in order if s.builder(p).result() == "wrong"]  # type: ignore[union-attr]
+    wrong = [b.player for b in map(s.builder, order) if b is not None and b.result() == "wrong"]
     if not wrong:
         taker, why = order[-1], "all builds correct: the last builder takes the card"
     elif len(wrong) == 1:

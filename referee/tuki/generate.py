@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+from referee.build import ORIENTATIONS, Colour
 from referee.tuki.cards import Card, Deck
 from referee.tuki.grid import GridStone, Rows, mirror, render, rotate_ccw, shares_edge
 from referee.tuki.pieces import level_stones
@@ -34,7 +35,7 @@ def _size(stones: list[GridStone]) -> tuple[int, int]:
     return max(xs) - min(xs) + 1, max(zs) - min(zs) + 1
 
 
-def _card(colours: tuple[str, ...], rng: random.Random, float_chance: float,
+def _card(colours: tuple[Colour, ...], rng: random.Random, float_chance: float,
           max_size: int) -> list[GridStone] | None:
     order = list(colours)
     rng.shuffle(order)
@@ -43,7 +44,7 @@ def _card(colours: tuple[str, ...], rng: random.Random, float_chance: float,
     for colour in order:
         options = []
         float_now = bool(placed) and not floated and rng.random() < 0.5
-        for o in ("H", "V"):
+        for o in ORIENTATIONS:
             for x in range(-7, 8):
                 for z in range(-7, 8):
                     s = GridStone(colour, o, x, z, 0, 0)

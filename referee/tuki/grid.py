@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from referee.build import BAR_LEN, Colour, Orientation
 from referee.errors import RefereeError
-from referee.tuki.pieces import BAR_LEN, stone_letters
+from referee.tuki.pieces import stone_letters
 
 Rows = tuple[str, ...]
 EMPTY = "."
@@ -26,8 +27,8 @@ class GridStone:
     """A stone read from a grid: `x`, `z` is the lower-left cell in units (z up from the
     grid's bottom row); `orientation` H or V; `row`, `col` its top-left cell (0-based)."""
 
-    colour: str
-    orientation: str
+    colour: Colour
+    orientation: Orientation
     x: int
     z: int
     row: int
@@ -35,10 +36,12 @@ class GridStone:
 
     @property
     def width(self) -> int:
+        """Its extent along x, in units: 5 lying (H), 1 standing (V)."""
         return BAR_LEN if self.orientation == "H" else 1
 
     @property
     def height(self) -> int:
+        """Its extent along z, in units: 1 lying (H), 5 standing (V)."""
         return 1 if self.orientation == "H" else BAR_LEN
 
     def cells(self) -> set[tuple[int, int]]:
@@ -66,25 +69,33 @@ def to_rows(text_or_rows: str | Iterable[str]) -> list[str]:
 
 
 def where(r: int, c: int) -> str:
+    """`row R, column C` for a 0-based cell, counted from 1 as messages do."""
     return f"row {r + 1}, column {c + 1}"
 
 
-def scan(rows: list[str], error: type[GridError] = GridError) -> dict[str, list[tuple[int, int]]]:
-    """Cells per letter, in reading order. :raises error: on an unknown letter."""
+def scan(rows: list[str], error: type[GridError] = GridError
+         ) -> dict[Colour, list[tuple[int, int]]]:
+    """Cells (row, column; 0-based) per stone letter, in reading order.
+
+    :raises error: on an unknown letter.
+    """
     letters = stone_letters()
-    cells: dict[str, list[tuple[int, int]]] = {}
+    colour_of: dict[str, Colour] = {c: c for c in letters}
+    cells: dict[Colour, list[tuple[int, int]]] = {}
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
             if ch == EMPTY:
                 continue
-            if ch not in letters:
+            colour = colour_of.get(ch)
+            if colour is None:
                 raise error(f"{where(r, c)}: unknown letter {ch!r}; expected '.' or one of "
                             f"{' '.join(letters)}")
-            cells.setdefault(ch, []).append((r, c))
+            cells.setdefault(colour, []).append((r, c))
     return cells
 
 
-def _crossing(rows: list[str], letter: str, cells: list[tuple[int, int]]) -> tuple[int, int] | None:
+def _crossing(rows: list[str], letter: Colour, cells: list[tuple[int, int]]
+              ) -> tuple[int, int] | None:
     """If `letter`'s cells lie on one line with holes filled by other stones, the first hole:
     two stones crossing in the front view (an overlap)."""
     rs = {r for r, _ in cells}
@@ -103,7 +114,7 @@ def _crossing(rows: list[str], letter: str, cells: list[tuple[int, int]]) -> tup
     return None
 
 
-def bar(rows: list[str], letter: str, cells: list[tuple[int, int]], error: type[GridError],
+def bar(rows: list[str], letter: Colour, cells: list[tuple[int, int]], error: type[GridError],
         height: int) -> GridStone:
     """The one straight bar of five cells that `cells` must form.
 
@@ -127,7 +138,11 @@ def bar(rows: list[str], letter: str, cells: list[tuple[int, int]], error: type[
         return GridStone(letter, "V", cs[0], height - 1 - rs[-1], rs[0], cs[0])
     # name the first cell that leaves the line, or that follows a hole in it
     horizontal = cells[1][0] == first[0]
-    key = (lambda p: p[1]) if horizontal else (lambda p: p[0])
+    along = 1 if horizontal else 0
+
+    def key(p: tuple[int, int]) -> int:
+        return p[along]
+
     on_line = sorted((p for p in cells if (p[0] == first[0] if horizontal else p[1] == first[1])),
                      key=key)
     for r, c in cells[1:]:
@@ -153,7 +168,7 @@ def trim(rows: list[str]) -> Rows:
     return tuple(row[c0:c1 + 1] for row in rows[r0:r1 + 1])
 
 
-def stones_of(rows: Rows | list[str]) -> dict[str, GridStone]:
+def stones_of(rows: Rows | list[str]) -> dict[Colour, GridStone]:
     """The stones of a well-formed grid, keyed by colour, in x/z units (z=0 is the bottom row)."""
     rows = list(rows)
     return {k: bar(rows, k, v, GridError, len(rows)) for k, v in scan(rows).items()}

@@ -37,9 +37,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
-from typing import Literal, cast, get_args
+from typing import Any, Literal, cast, get_args
 
-from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, code_subject, rect_of
+from referee.build import Colour, MeasuredBuild, StoneMeasurement, Unmeasured, code_subject, rect_of
 from referee.errors import RefereeError
 from referee.paths import MODELS
 from referee.tuki.cards import parse_grid
@@ -51,7 +51,8 @@ QUARTERS_CCW = {"bear": 0, "fish": 1, "eagle": 3}  # default edges: bottom, left
 
 
 class BuildError(RefereeError):
-    """A measured build the judge cannot take: a colour twice, an orientation not H/V."""
+    """A measured build the judge cannot take (a colour twice, an orientation not H/V), or a
+    verdict dict of another shape (`Verdict.from_dict`)."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,8 @@ class Fault:
         if self.subject is None:
             object.__setattr__(self, "subject", code_subject(self.code))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """`{"code", "text"}`, as WORLD.md §4 writes a fault or reason (no subject)."""
         return {"code": self.code, "text": self.text}
 
 
@@ -109,7 +111,8 @@ class Reason:
         if self.subject is None:
             object.__setattr__(self, "subject", code_subject(self.code))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """`{"code", "text"}`, as WORLD.md §4 writes a fault or reason (no subject)."""
         return {"code": self.code, "text": self.text}
 
 
@@ -125,13 +128,13 @@ class Verdict:
     faults: tuple[Fault, ...] = ()
     reasons: tuple[Reason, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The WORLD.md §4 machine shape: {"verdict", "faults": [...], "reasons": [...]}."""
         return {"verdict": self.verdict, "faults": [f.to_dict() for f in self.faults],
                 "reasons": [r.to_dict() for r in self.reasons]}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Verdict:
+    def from_dict(cls, d: dict[str, Any]) -> Verdict:
         """Inverse of `to_dict`. :raises BuildError: for another shape."""
         try:
             v = str(d["verdict"])
@@ -175,7 +178,7 @@ def _classify(d: float, s: float, tol: Tolerances) -> int:
     return 1
 
 
-def _gap(m: dict[str, StoneMeasurement], a: str, b: str) -> float:
+def _gap(m: dict[Colour, StoneMeasurement], a: Colour, b: Colour) -> float:
     """The measured gap in mm (the smaller if both stones list it; inf if neither does)."""
     gs = [float(g) for g in (m[a].gaps_mm.get(b), m[b].gaps_mm.get(a)) if g is not None]
     return min(gs, default=math.inf)
@@ -203,8 +206,8 @@ def _describe(err: tuple[float, float], ref: Iterable[str]) -> str:
     return (" and ".join(parts) or "off") + f", measured from {', '.join(ref)}"
 
 
-def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement], face: DieFace,
-             level: str, hidden: set[str], tol: Tolerances) -> _Findings:
+def _compare(target: dict[Colour, GridStone], measured: dict[Colour, StoneMeasurement],
+             face: DieFace, level: str, hidden: set[str], tol: Tolerances) -> _Findings:
     out = _Findings()
     stones = level_stones(level)
     for c in measured:
@@ -224,12 +227,12 @@ def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement]
             aligned.append(c)
 
     # placement: pairwise classes, then the largest groups without a faulty pair
-    cls: dict[tuple[str, str], int] = {}
+    cls: dict[tuple[Colour, Colour], int] = {}
     for a, b in itertools.combinations(aligned, 2):
         err = _offset_error(measured[b], target[b], measured[a], target[a])
         s = tol.sigma_k * math.hypot(measured[a].sigma_u, measured[b].sigma_u)
         cls[a, b] = cls[b, a] = max(_classify(e, s, tol) for e in err)
-    best: list[tuple[str, ...]] = []
+    best: list[tuple[Colour, ...]] = []
     for k in range(len(aligned), 0, -1):
         best = [g for g in itertools.combinations(aligned, k)
                 if all(cls[p] < 2 for p in itertools.combinations(g, 2))]
@@ -256,7 +259,7 @@ def _compare(target: dict[str, GridStone], measured: dict[str, StoneMeasurement]
                    f"between {tol.equal_u} u and {tol.fault_u} u")
 
     # contact, among the stones placed right
-    bad: dict[str, list[str]] = {}
+    bad: dict[Colour, list[Colour]] = {}
     for a, b in itertools.combinations(sorted(kept, key=stones.index), 2):
         gap = _gap(measured, a, b)
         if shares_edge(target[a], target[b]):
@@ -318,8 +321,8 @@ def rotate(rows: Rows, quarters_ccw: int) -> Rows:
     return rows
 
 
-def _measured(build: MeasuredBuild) -> dict[str, StoneMeasurement]:
-    out: dict[str, StoneMeasurement] = {}
+def _measured(build: MeasuredBuild) -> dict[Colour, StoneMeasurement]:
+    out: dict[Colour, StoneMeasurement] = {}
     for s in build.stones:
         if s.colour in out:
             raise BuildError(f"the build holds stone {s.colour} twice (at x={out[s.colour].x_u}, "
@@ -339,8 +342,8 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
     target_rows: the target grid (rows top to bottom); face: the die face (for the table
     rule, and to name `rotation:ANIMAL`); level: normal | advanced.
     :raises CardError: a target that is not a valid grid of the level;
-    :raises DieError: an unknown face; :raises BuildError: a colour twice in the build;
-    :raises LevelError: an unknown level.
+    :raises DieError: an unknown face; :raises BuildError: a colour twice in the build, or
+        an orientation that is not H or V; :raises LevelError: an unknown level.
     """
     tol = tol or Tolerances.load()
     face = DieFace.parse(face) if isinstance(face, str) else face
@@ -360,7 +363,7 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
                                      found.faults), reasons)
 
 
-def _explain(rows: Rows, target: dict[str, GridStone], measured: dict[str, StoneMeasurement],
+def _explain(rows: Rows, target: dict[Colour, GridStone], measured: dict[Colour, StoneMeasurement],
              face: DieFace, level: str, hidden: set[str], tol: Tolerances,
              faults: list[Fault]) -> tuple[Fault, ...]:
     """Whole-build explanations (WORLD.md §4 "which stone gets the blame").
@@ -368,7 +371,7 @@ def _explain(rows: Rows, target: dict[str, GridStone], measured: dict[str, Stone
     An alternative explains the build when it leaves no fault; grey-band doubts (a measured
     build is never exact) do not stop it explaining a build that is wrong anyway.
     """
-    def clean(t: dict[str, GridStone], m: dict[str, StoneMeasurement]) -> bool:
+    def clean(t: dict[Colour, GridStone], m: dict[Colour, StoneMeasurement]) -> bool:
         return not _compare(t, m, face, level, hidden, tol).faults
 
     colours = [c for c in level_stones(level) if c in measured]

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from typing import Any
 
-from referee.build import BAR_LEN  # noqa: F401  (5 segments per stone: re-exported)
+from referee.build import (
+    BAR_LEN,  # noqa: F401  (5 segments per stone: re-exported)
+    Colour,
+)
 from referee.errors import RefereeError
 from referee.paths import MODELS
 
@@ -18,9 +22,10 @@ class LevelError(RefereeError):
 
 
 @cache
-def pieces() -> dict:
+def pieces() -> dict[str, Any]:
     """The parsed models/tuki/pieces.json."""
-    return json.loads((MODELS / "tuki" / "pieces.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((MODELS / "tuki" / "pieces.json").read_text(encoding="utf-8"))
+    return data
 
 
 def a_level(level: str) -> str:
@@ -28,8 +33,8 @@ def a_level(level: str) -> str:
     return f"{'an' if level[:1] in 'aeiou' else 'a'} {level}"
 
 
-def level_stones(level: str) -> tuple[str, ...]:
-    """The stone letters of a level, e.g. `("G", "B", "P")` for normal.
+def level_stones(level: str) -> tuple[Colour, ...]:
+    """The stone letters of a level, e.g. `("G", "B", "P")` for normal (pieces.json `levels`).
 
     :raises LevelError: for an unknown level.
     """
@@ -39,8 +44,9 @@ def level_stones(level: str) -> tuple[str, ...]:
     return tuple(levels[level])
 
 
-def stone_letters() -> tuple[str, ...]:
-    """Every stone letter of the game, `G B P O`."""
+def stone_letters() -> tuple[Colour, ...]:
+    """Every stone letter of the game, `G B P O` (pieces.json `colours`, the letters of
+    `build.Colour`; tests/tuki/test_tuki_pieces.py holds the two together)."""
     return tuple(pieces()["colours"])
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, with_gaps
+from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, is_colour, with_gaps
 from referee.vision.fit import BarFit
 from referee.vision.settings import VisionSettings
 
@@ -92,14 +92,19 @@ def afloat(stones: list[StoneMeasurement], doubt_u: float) -> list[StoneMeasurem
 def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings,
              colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = (),
              unexplained: bool = False) -> MeasuredBuild:
-    """The measured build from one fit per colour.
+    """The measured build from one fit per colour (`choose.choose`, `ground`, `pin`).
 
-    A colour whose face shows less than `missing_fill` is not there (the judge names it
-    missing); between that and `min_stone_fill` it is hidden (a problem: unsure). When more
-    than `max_missing` of the level's `colours` are not there, none is called missing: each
-    is `stone:not-found` (unsure). A fit without grooves whose colour spills around it
-    (fill − score > `max_spill`) sits in a look-alike area, a table or a box of that colour,
-    rather than on a stone: unclear.
+    unit: u in mm; doubt_mm: how far up or down a face off the build line may look
+    (depth_doubt_mm × tan(elevation)); the gaps and table heights handed on are the measured
+    ones less `doubt_mm`. A fit held up by nothing is `stone:unsupported:X`, one that can
+    slide along its length `stone:hidden:X`; a settled stone afloat (`afloat`) or at a
+    height that fits both the table and snow (`table_or_snow`) is `stone:unsupported:X` and
+    leaves the build. A colour whose face shows less than `missing_fill` is not there (the
+    judge names it missing); between that and `min_stone_fill` it is hidden (a problem:
+    unsure). When more than `max_missing` of the level's `colours` are not there, none is
+    called missing: each is `stone:not-found` (unsure). A fit without grooves whose colour
+    spills around it (fill − score > `max_spill`) sits in a look-alike area, a table or a
+    box of that colour, rather than on a stone: unclear.
 
     paper_clipped: the mat's paper is blown out, so a light stone may be too; a stone not
     found is then `stone:not-found` with `photo:bright`, never missing. blown: colours whose
@@ -160,6 +165,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        "cannot be told from things of its colour around it"))
             continue
         sigma = max(s.build.anchored_sigma_u if f.anchored else s.build.base_sigma_u, f.slack_u / 2)
+        assert is_colour(f.colour)  # only `choose.unknown_stone` fits `?`, and keeps them
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        sigma, {}, 0.0))
     if absent and any(p.code.startswith("stone:") for p in problems):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -19,23 +20,27 @@ from referee.vision.pose import detect_mat, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
 from referee.vision.settings import default_settings
 
+if TYPE_CHECKING:
+    from referee.vision.station import Station
+
 MIN_VIEWS = 4
 
 
-def learn_colours_from_photo(photo: Path, station, order: str
+def learn_colours_from_photo(photo: Path, station: Station, order: str
                              ) -> tuple[ColourModel, tuple[np.ndarray, np.ndarray]]:
     """`learn_colours` on a photo file. :raises PhotoError, CalibrationError:"""
     return learn_colours(read_photo(photo), station, order, str(photo))
 
 
-def learn_colours(image: np.ndarray, station, order: str, where: str = "the colour photo"
+def learn_colours(image: np.ndarray, station: Station, order: str, where: str = "the colour photo"
                   ) -> tuple[ColourModel, tuple[np.ndarray, np.ndarray]]:
     """The colour model from a colour photo (H×W×3 uint8 BGR): the stones lying horizontal on
     the build line, stacked bottom to top in `order` (e.g. `GBPO`), left ends aligned
     (WORLD.md §6); and the mat's pose in it (rvec, tvec: (3,) float64, Rodrigues and mm), which
     the station keeps to tell its own mat from a neighbour's.
 
-    :raises CalibrationError: no mat, or the stack is not found (naming `where`).
+    :raises CalibrationError: no mat, its paper not in view, or the stack not found (naming
+        `where`).
     """
     s = default_settings()
     det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
@@ -43,7 +48,11 @@ def learn_colours(image: np.ndarray, station, order: str, where: str = "the colo
         raise CalibrationError(f"{where}: the referee mat is not visible in the colour photo")
     pose = solve_pose(det, station.camera_for(image.shape), station.dist_coeffs)
     view = FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
-    lab = to_lab(rectify(image, pose, view), paper_white(image, pose))
+    try:
+        white = paper_white(image, pose)
+    except ValueError as e:  # the paper's margins outside the photo
+        raise CalibrationError(f"{where}: {e}") from None
+    lab = to_lab(rectify(image, pose, view), white)
     try:
         model = learn_from_stack(lab, view, order, station.unit_mm)
     except ValueError as e:
@@ -54,7 +63,10 @@ def learn_colours(image: np.ndarray, station, order: str, where: str = "the colo
 
 @dataclass(frozen=True)
 class CameraCalibration:
-    """camera_matrix 3×3, dist_coeffs (5,), rms_px, their standard deviations, views used."""
+    """camera_matrix 3×3 float64 (px); dist_coeffs (5,) float64; rms_px: the RMS
+    reprojection error; std_intrinsics: the standard deviations of the intrinsics, in
+    `cv2.calibrateCameraExtended`'s order (fx, fy, cx, cy, k1, k2, p1, p2, k3, ...);
+    views_used: photos that showed the mat well; image_size: (w, h) px."""
 
     camera_matrix: np.ndarray
     dist_coeffs: np.ndarray

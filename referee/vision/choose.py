@@ -1,5 +1,5 @@
-"""Stage 4b: each colour's stone among its template candidates, held up, and pinned along
-its length (issue 11: a measured build must be able to stand; a piece in front).
+"""Stage 5 (fit) after the templates: each colour's stone among its candidates, held up, and
+pinned along its length (issue 11: a measured build must be able to stand; a piece in front).
 
 - `choose`: the best candidate that is supported and full enough, grooves counting for it;
 - `ground`: a stone neither grounded (a chain of snow or stones down to the table) nor
@@ -12,10 +12,11 @@ its length (issue 11: a measured build must be able to stand; a piece in front).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
-from referee.build import rect_gap_u
+from referee.build import Orientation, rect_gap_u
 from referee.vision.colour import NONE
 from referee.vision.fit import BarFit, bar_candidates, length_slack_u
 from referee.vision.grooves import anchor_top, refine
@@ -23,7 +24,7 @@ from referee.vision.rectify import FrontView
 from referee.vision.settings import VisionSettings
 
 
-def template_settings(s: VisionSettings) -> dict:
+def template_settings(s: VisionSettings) -> dict[str, Any]:
     """The bar template's settings, as `fit.bar_candidates` takes them."""
     f = s.fit
     return {"min_support": f.min_support, "per_orientation": f.per_orientation,
@@ -35,7 +36,11 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
     """The fit with its slack along its length (`length_slack_u`); a vertical bar of a
     `chromatic` colour that can slide is placed from its top end where that end shows
     (`grooves.anchor_top`). A grey stone is not: snow in shade takes its colour, so the top
-    of its colour may be snow."""
+    of its colour may be snow.
+
+    masks: per colour letter, the front view's H×W bool mask; lum: its lightness, H×W
+    float32; unit: u in mm; band: `fit.band_vector_mm`; chromatic: the letters with a hue.
+    """
     mask = masks[f.colour]
     slack = length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance)
     if slack >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and \
@@ -153,7 +158,7 @@ def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
 
 
 def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: float,
-                   band: tuple[float, float], regions: dict[str, tuple[float, ...]],
+                   band: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
                    fits: list[BarFit], support: np.ndarray, table_band_mm: float,
                    s: VisionSettings) -> bool:
     """Whether a stone-shaped thing of no stone colour stands in the build's place.

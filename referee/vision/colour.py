@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -19,6 +20,9 @@ import yaml
 from referee.paths import MODELS
 from referee.vision.mat import WHITE_MARGINS
 from referee.vision.pose import Pose
+
+if TYPE_CHECKING:
+    from referee.vision.rectify import FrontView
 
 WHITE = "white"
 NONE, TABLE = -1, -2  # pixel classes of `ColourModel.labels` besides the colours and white
@@ -83,7 +87,12 @@ class ColourModel:
                 "centres": {k: [round(float(x), 2) for x in v] for k, v in self.centres.items()}}
 
     @classmethod
-    def from_dict(cls, d: dict) -> ColourModel:
+    def from_dict(cls, d: dict[str, Any]) -> ColourModel:
+        """The inverse of `to_dict`; `source` defaults to `photo`.
+
+        :raises KeyError: no `centres`; ValueError, TypeError: a centre that is not three
+            numbers, or a weight that is no number.
+        """
         return cls({k: _lab(v) for k, v in d["centres"].items()},
                    d.get("source", "photo"), float(d.get("lightness_weight", 0.4)),
                    float(d.get("max_distance", 22.0)))
@@ -135,12 +144,13 @@ class ColourModel:
         return best
 
 
-def learn_from_stack(lab_front: np.ndarray, view, stack_bottom_to_top: str,
+def learn_from_stack(lab_front: np.ndarray, view: FrontView, stack_bottom_to_top: str,
                      unit_mm: float) -> ColourModel:
     """Learn the colour model from a rectified front view of the colour photo (WORLD.md §6).
 
-    lab_front: the photo's front view in white-balanced Lab (see `to_lab`); the stones lie
-    horizontal on the build line, stacked from the table up in `stack_bottom_to_top` order.
+    lab_front: the photo's front view in white-balanced Lab, H×W×3 float32 (see `to_lab`);
+    the stones lie horizontal on the build line, stacked from the table up in
+    `stack_bottom_to_top` order (stone letters, e.g. `GBPO`).
 
     :raises ValueError: a stone of the stack cannot be found.
     """

@@ -16,14 +16,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from referee.build import ORIENTATIONS, Orientation
 from referee.vision.pose import Pose
 from referee.vision.rectify import FrontView
 
 
 @dataclass(frozen=True)
 class BarFit:
-    """One fitted bar in the front view: colour, `H`/`V`, the lower-left corner of its front
-    face (x_mm along the build line, h_mm above the table), and how well it fits.
+    """One fitted bar in the front view: colour (a stone letter, or `?` for a thing of no
+    calibrated colour, `choose.unknown_stone`), orientation `H`/`V`, the lower-left corner of
+    its front face (x_mm along the build line, h_mm above the table), and how well it fits.
 
     fill: share of the front face showing the colour (0–1); score: template response;
     supported: something holds it up; grooves: its grooves were found (grooves.refine);
@@ -34,7 +36,7 @@ class BarFit:
     """
 
     colour: str
-    orientation: str
+    orientation: Orientation
     x_mm: float
     h_mm: float
     fill: float
@@ -87,18 +89,19 @@ def _template(w_px: int, h_px: int, band: tuple[float, float], s: float, strip_m
 
 
 def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
-                   band_mm: tuple[float, float], regions: dict[str, tuple[float, ...]],
+                   band_mm: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
                    support: np.ndarray | None = None, min_support: float = 0.3,
                    per_orientation: int = 4, table_band_mm: float = 8.0,
                    strip_mm: float = 3.0, min_peak: float = 0.2) -> list[BarFit]:
     """The best H and V placements of one colour's bar, best score first.
 
-    mask: H×W bool front-view mask of the colour. regions: per orientation, (x0, x1, h0, h1)
-    mm where the lower-left corner may be. support: H×W bool of what can hold a stone up
-    (snow, stones, the paper); a candidate with less than `min_support` of the strip under
-    its face supported is marked unsupported, unless its bottom lies within `table_band_mm`
-    of the table plane (it stands on the table): a stone never floats in the air, and a
-    look-alike in the background usually does.
+    mask: H×W bool front-view mask of the colour. unit_mm: u in mm. band_mm: where a face's
+    top or side band shows, (dx, dh) mm for a depth of 1 u (`band_vector_mm`). regions: per
+    orientation, (x0, x1, h0, h1) mm where the lower-left corner may be. support: H×W bool
+    of what can hold a stone up (snow, stones, the paper); a candidate with less than
+    `min_support` of the strip under its face supported is marked unsupported, unless its
+    bottom lies within `table_band_mm` of the table plane (it stands on the table): a stone
+    never floats in the air, and a look-alike in the background usually does.
     """
     s = view.px_per_mm
     if not mask.any():
@@ -109,7 +112,8 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
     band = (band_mm[0] * s, band_mm[1] * s)
     strip = max(2, round(4 * s))
     out: list[BarFit] = []
-    for orient, (w, h) in (("H", (5 * u, u)), ("V", (u, 5 * u))):
+    for orient in ORIENTATIONS:
+        w, h = (5 * u, u) if orient == "H" else (u, 5 * u)
         w_px, h_px = round(w), round(h)
         k, (ax, ay) = _template(w_px, h_px, band, s, strip_mm)
         region = regions[orient]
@@ -155,7 +159,7 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
     return out
 
 
-def face_slice(view: FrontView, unit_mm: float, orientation: str, x_mm: float, h_mm: float
+def face_slice(view: FrontView, unit_mm: float, orientation: Orientation, x_mm: float, h_mm: float
                ) -> tuple[tuple[slice, slice], int]:
     """The front-view (rows, cols) slices of the front face at lower-left (x_mm, h_mm),
     clipped to the view, and the face's whole area in px."""
@@ -167,7 +171,7 @@ def face_slice(view: FrontView, unit_mm: float, orientation: str, x_mm: float, h
         w_px * h_px
 
 
-def face_fill(mask: np.ndarray, view: FrontView, unit_mm: float, orientation: str,
+def face_fill(mask: np.ndarray, view: FrontView, unit_mm: float, orientation: Orientation,
               x_mm: float, h_mm: float) -> float:
     """Share (0–1) of the front face at lower-left (x_mm, h_mm) that shows the colour of the
     H×W bool front-view `mask`; what lies outside the view counts as not showing it."""

@@ -23,8 +23,9 @@ MIRRORED = ("photo:mirrored", "the photo is mirrored (a phone's front camera doe
 
 
 def mirrored(gray: np.ndarray, station: Station, s: VisionSettings) -> bool:
-    """Whether the mat is found well in the photo flipped left to right (and so the photo is
-    a mirror image, as a phone's front camera takes). Only asked when the mat is not found."""
+    """Whether the mat is found well in the H×W uint8 grey photo flipped left to right (and
+    so the photo is a mirror image, as a phone's front camera takes). Only asked when the mat
+    is not found, or found too weakly for a pose."""
     flipped, _ = detect_mats(cv2.flip(gray, 1), station.camera_for(gray.shape),
                              station.dist_coeffs, s.pose.min_markers, s.pose.marker_inlier,
                              s.pose.marker_inlier_tight)

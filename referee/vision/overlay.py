@@ -3,17 +3,26 @@ colour, and the verdict with its faults, so that anyone sees why."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import cv2
 import numpy as np
 
 from referee.vision.mat import BUILD_LINE_Y_MM, BUILD_ZONE
+
+if TYPE_CHECKING:
+    from referee.vision.fit import BarFit
+    from referee.vision.pipeline import Measurement
+    from referee.vision.rectify import FrontView
 
 DRAW_BGR = {"G": (128, 128, 128), "B": (220, 120, 20), "P": (190, 60, 170),
             "O": (0, 140, 255)}
 VERDICT_BGR = {"correct": (60, 170, 60), "wrong": (40, 40, 220), "unsure": (0, 170, 230)}
 
 
-def _bar_box(fit, view, unit: float, depth: float = 0.0) -> np.ndarray:
+def _bar_box(fit: BarFit, view: FrontView, unit: float, depth: float = 0.0) -> np.ndarray:
+    """The fitted bar's 8 corners in board mm (8×3): its front face, then the face 1 u
+    behind it (`depth` mm further back)."""
     w, h = (5 * unit, unit) if fit.orientation == "H" else (unit, 5 * unit)
     x0, z0 = fit.x_mm, fit.h_mm
     pts = []
@@ -24,8 +33,13 @@ def _bar_box(fit, view, unit: float, depth: float = 0.0) -> np.ndarray:
     return np.array(pts)
 
 
-def draw_overlay(image: np.ndarray, m, verdict) -> np.ndarray:
-    """A copy of H×W×3 uint8 BGR `image` with the measurement `m` and `verdict` drawn."""
+def draw_overlay(image: np.ndarray, m: Measurement, verdict: Any) -> np.ndarray:
+    """A copy of H×W×3 uint8 BGR `image` with the measurement `m` and `verdict` drawn.
+
+    verdict: a `tuki.judge.Verdict` (verdict, faults and reasons with code, text and
+    subject); vision does not import tuki/, so it is not typed here. A fitted stone that a
+    fault or reason is about is outlined in red.
+    """
     out = image.copy()
     pose, view = m.pose, m.view
     unit = m.build.unit_mm

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from referee.build import MeasuredBuild, Unmeasured
+from referee.build import MeasuredBuild, Orientation, Unmeasured
 from referee.vision.assemble import assemble
 from referee.vision.choose import choose, ground, pin, template_settings, unknown_stone
 from referee.vision.colour import TABLE, paper_white, table_centres, to_lab
@@ -141,7 +141,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # the paper; nothing stands below the table (but a face set forward looks lower)
     x0, x1 = PAPER_BEYOND[0], PAPER_BEYOND[1]
     top = s.rectify.view_height_mm
-    regions: dict[str, tuple[float, ...]] = {
+    regions: dict[Orientation, tuple[float, ...]] = {
         "H": (x0 - 2.5 * unit, x1 - 2.5 * unit, -doubt_mm, top - unit),
         "V": (x0 - 0.5 * unit, x1 - 0.5 * unit, -doubt_mm, top - 5 * unit)}
     fits, all_cands = [], {}

@@ -20,8 +20,9 @@ from referee.vision.settings import VisionSettings
 class Pose:
     """Board → camera transform and the intrinsics it was found with.
 
-    rvec, tvec: 3×1 float64 (Rodrigues, mm); camera_matrix 3×3; dist_coeffs (5,).
-    n_points: board points used; rms_px: their reprojection error.
+    rvec, tvec: 3×1 float64 (Rodrigues, mm); camera_matrix 3×3 float64 (px);
+    dist_coeffs (k,) float64, k = 4, 5, 8, 12 or 14 (OpenCV's order, as the station gives).
+    n_points: board points used; rms_px: their RMS reprojection error in px.
     """
 
     rvec: np.ndarray
@@ -33,6 +34,7 @@ class Pose:
 
     @property
     def rotation(self) -> np.ndarray:
+        """The 3×3 float64 rotation board → camera (`cv2.Rodrigues` of rvec)."""
         return cv2.Rodrigues(self.rvec)[0]
 
     def camera_centre_mm(self) -> np.ndarray:
@@ -48,7 +50,9 @@ class Pose:
 
 @dataclass(frozen=True)
 class MatDetection:
-    """What the detector found: board points (N×3 mm) and their image points (N×2 px)."""
+    """What the detector found: board points (N×3 float64, mm) and their image points (N×2
+    float64, px); n_charuco ChArUco corners among them, then the 4 corners of each of
+    n_markers markers."""
 
     object_points: np.ndarray
     image_points: np.ndarray

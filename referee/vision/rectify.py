@@ -21,7 +21,9 @@ OUTSIDE = (255, 255, 255)  # what lies outside the photo reads as paper white, n
 
 @dataclass(frozen=True)
 class FrontView:
-    """Geometry of a rectified front view. Sizes in px; x0_mm / h_top_mm in mm."""
+    """Geometry of a rectified front view: width × height px at px_per_mm; column 0 is x0_mm
+    along the build line, row 0 is h_top_mm above the table; the plane stands at board
+    y = plane_y_mm (the build line, WORLD.md §5)."""
 
     x0_mm: float
     h_top_mm: float
@@ -32,6 +34,8 @@ class FrontView:
 
     @classmethod
     def for_settings(cls, px_per_mm: float, view_height_mm: float) -> FrontView:
+        """The paper beyond the board (WORLD.md §5) with 10 mm to spare on each side, from
+        10 mm below the table up to `view_height_mm`."""
         x0, x1 = PAPER_BEYOND[0] - 10.0, PAPER_BEYOND[1] + 10.0
         return cls(x0, view_height_mm, px_per_mm, round((x1 - x0) * px_per_mm),
                    round((view_height_mm + 10.0) * px_per_mm))
@@ -45,8 +49,9 @@ class FrontView:
         return (np.asarray(x_mm) - self.x0_mm) * self.px_per_mm, \
             (self.h_top_mm - np.asarray(h_mm)) * self.px_per_mm
 
-    def board_points(self, x_mm, h_mm, depth_mm=0.0) -> np.ndarray:
-        """Plane coordinates → board-frame points N×3 (y = plane − depth, z = −h)."""
+    def board_points(self, x_mm: Any, h_mm: Any, depth_mm: float = 0.0) -> np.ndarray:
+        """Plane coordinates (mm, floats or arrays of N) → board-frame points N×3 float64
+        (y = plane − depth, z = −h)."""
         x = np.atleast_1d(np.asarray(x_mm, np.float64))
         h = np.broadcast_to(np.asarray(h_mm, np.float64), x.shape)
         y = np.full_like(x, self.plane_y_mm) - depth_mm

@@ -50,7 +50,8 @@ class ExposureSettings:
 
 @dataclass(frozen=True)
 class ColourSettings:
-    """Stage 2b, colour classes and the colour self-check (colour.py)."""
+    """Stages 2 and 4, the table's colour classes and what counts as snow (colour.py,
+    pipeline.py), and stage 6b, the colour self-check (selfcheck.py)."""
 
     table_classes: int = 3          # k-means colours learned from the table around the mat
     neutral_chroma: float = 12.0    # Lab chroma below this is neutral (snow in any light)
@@ -69,7 +70,7 @@ class RectifySettings:
 
 @dataclass(frozen=True)
 class FitSettings:
-    """Stage 4, bar templates and the choice of each colour's stone (fit.py, pipeline.py)."""
+    """Stage 5, bar templates and the choice of each colour's stone (fit.py, choose.py)."""
 
     strip_mm: float = 3.0           # width of the penalty strips around a face
     min_peak: float = 0.2           # template response below this is no candidate
@@ -88,7 +89,7 @@ class FitSettings:
 
 @dataclass(frozen=True)
 class GrooveSettings:
-    """Stage 5, sub-unit precision from the grooves (grooves.py)."""
+    """Stage 5 too, sub-unit precision from the grooves (grooves.py, used by choose.py)."""
 
     use_grooves: bool = True        # refine positions on the stones' grooves
     groove_bonus: float = 0.1       # score bonus of a candidate whose grooves show

@@ -22,8 +22,9 @@ LEVELS = ("normal", "advanced")
 
 @dataclass(frozen=True)
 class Station:
-    """id; level (`normal`|`advanced`); unit_mm; image_size (w, h) px; camera_matrix 3×3;
-    dist_coeffs (5,); colour_model (learned or priors); mat_pose: (rvec, tvec) of this
+    """id; level (`normal`|`advanced`); unit_mm; image_size (w, h) px; camera_matrix 3×3
+    float64 (px); dist_coeffs (k,) float64, k = 4, 5, 8, 12 or 14 (OpenCV's order, WORLD.md
+    §6); colour_model (learned or priors); mat_pose: (rvec, tvec), each (3,) float64, of this
     station's mat as calibrated (board → camera, Rodrigues and mm), or None: it tells the
     station's own mat from a neighbour's identical one."""
 
@@ -38,6 +39,7 @@ class Station:
 
     @property
     def colours(self) -> str:
+        """The level's stone letters as one string, `GBP` or `GBPO` (WORLD.md §1)."""
         return "GBP" if self.level == "normal" else "GBPO"
 
     def camera_for(self, shape: tuple[int, ...]) -> np.ndarray:
@@ -169,7 +171,7 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
     return station
 
 
-def check_stack_order(order, colours: str, where: str) -> None:
+def check_stack_order(order: object, colours: str, where: str) -> None:
     """The colour photo's stack, bottom to top: each of the level's stones once.
 
     :raises StationError: another order string (e.g. `GGGG`, `XYZ`).

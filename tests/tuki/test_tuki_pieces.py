@@ -27,3 +27,14 @@ def test_editions_name_other_hues():
     c = pieces()["colours"]
     assert "black" in c["G"]["editions"] and "mauve" in c["P"]["editions"]
     assert "yellow" in c["O"]["editions"]
+
+
+def test_the_data_holds_the_typed_letters():
+    """pieces.json's stone letters are exactly `build.Colour`'s (the code types them so)."""
+    from typing import get_args
+
+    from referee.build import COLOURS, Colour
+    from referee.tuki.pieces import stone_letters
+
+    assert stone_letters() == COLOURS == get_args(Colour)
+    assert all(set(v) <= set(COLOURS) for v in pieces()["levels"].values())

@@ -44,6 +44,7 @@ def card_name(card: Card) -> str:
 
 
 def is_number(card: Card) -> bool:
+    """Whether a card kind is a number card (1 or 3 to 9, any colour; TAKI has no 2)."""
     return card < 52 and card % 13 < NUMBER_RANKS
 
 

@@ -13,6 +13,7 @@ STYLES = ("bold red", "bold green", "bold blue", "bold yellow")
 
 
 def card_text(k: int) -> Text:
+    """A card's notation in its colour's style (magenta for the colourless cards)."""
     col = COLOR_OF[k]
     return Text(card_name(k), style=STYLES[col] if col >= 0 else "bold magenta")
 

@@ -34,7 +34,7 @@ SETUP_KEYS = ("hands", "deck", "discard", "active_color", "direction", "current"
               "pending_draw", "taki_open", "stages")
 
 
-def read_options(options: dict | None) -> dict[str, Any]:
+def read_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """The rule options with defaults filled in.
 
     :raises SetupError: an unknown option, or a value of the wrong type.
@@ -59,7 +59,7 @@ def _check_players(players: Any) -> int:
     return players
 
 
-def new_game(players: int, seed: int = 0, options: dict | None = None) -> TakiState:
+def new_game(players: int, seed: int = 0, options: dict[str, Any] | None = None) -> TakiState:
     """Shuffle, deal 8 cards each, flip the leading card (again while it is no number card).
 
     Seat 0 starts and play passes left (direction 1). Source: seed "Setup"; RULINGS.md TAKI
@@ -95,7 +95,7 @@ def _not_card(value: Any, where: str) -> int:
     raise SetupError(f"setup {where}: expected card notation such as 'R5', got {value!r}")
 
 
-def from_setup(setup: dict, seed: int = 0, options: dict | None = None,
+def from_setup(setup: dict[str, Any], seed: int = 0, options: dict[str, Any] | None = None,
                players: int | None = None) -> TakiState:
     """A game from an explicit deal; `current` starts a fresh turn. Later shuffles use `seed`.
 

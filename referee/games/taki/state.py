@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from typing import Any
+from typing import Any, Final, Literal
 
 from referee.games.engine import TERMINAL, GameInfo, IllegalActionError, State
 from referee.games.taki.actions import (
@@ -61,8 +61,14 @@ from referee.games.taki.cards import (
     card_name,
 )
 
-TURN, RUN, KING_PHASE, PLUS_PHASE, ANSWER, OVER = range(6)
-PHASE_NAMES = ("turn", "run", "king", "plus", "answer", "over")
+Phase = Literal[0, 1, 2, 3, 4, 5]  # TakiState.phase: an index into PHASE_NAMES
+TURN: Final = 0
+RUN: Final = 1
+KING_PHASE: Final = 2
+PLUS_PHASE: Final = 3
+ANSWER: Final = 4
+OVER: Final = 5
+PHASE_NAMES = ("turn", "run", "king", "plus", "answer", "over")  # as facts() gives them
 NO_EFFECT = -1
 
 
@@ -84,7 +90,7 @@ class TakiState(State):
         self._color = color
         self._dir = direction
         self._cur = current
-        self._phase = TURN
+        self._phase: Phase = TURN
         self._pending = pending  # cards the active +2 stack makes the next decision draw
         self._taki_open = taki_open  # a TAKI run on the table is not closed
         self._run_color = color if taki_open else -1
@@ -200,12 +206,14 @@ class TakiState(State):
         return tuple(self._hands[player])
 
     @property
-    def phase(self) -> int:
+    def phase(self) -> Phase:
         """TURN, RUN, KING_PHASE, PLUS_PHASE, ANSWER or OVER."""
         return self._phase
 
     @property
     def leading(self) -> int:
+        """The leading card's code: the card to follow (the top of the discard pile, unless
+        +3 Breakers lie on it)."""
         return self._lead
 
     @property
@@ -215,10 +223,12 @@ class TakiState(State):
 
     @property
     def pending_draw(self) -> int:
+        """The cards the active +2 stack makes the next `draw` take; 0 without a stack."""
         return self._pending
 
     @property
     def tournament(self) -> bool:
+        """Whether the 8-stage tournament option is on."""
         return self._tournament
 
     # ---- legal moves ---------------------------------------------------------------------
@@ -423,7 +433,7 @@ class TakiState(State):
 
     # ---- views ---------------------------------------------------------------------------
 
-    def _public(self) -> dict:
+    def _public(self) -> dict[str, Any]:
         return {
             "current_player": None if self._cur == TERMINAL else self._cur,
             "phase": PHASE_NAMES[self._phase],
@@ -445,13 +455,13 @@ class TakiState(State):
             "winner": self._winner if self._winner >= 0 else None,
         }
 
-    def facts(self) -> dict:
+    def facts(self) -> dict[str, Any]:
         """Scenario facts (docs/taki.md "expect keys"): the public view plus all hands."""
         f = self._public()
         f["hands"] = [[card_name(k) for k in h] for h in self._hands]
         return f
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """What `player` may know: own hand, counts, the discard pile, the turn state.
 
         :raises RulesError: no such player.
@@ -464,7 +474,7 @@ class TakiState(State):
         f["tournament"] = self._tournament
         return f
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready, hidden cards and the RNG state included."""
         version, internal, gauss = self._rng.getstate()
         return {

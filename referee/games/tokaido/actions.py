@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from referee.games.engine import NotationError
 
@@ -21,9 +22,10 @@ _TAKE = re.compile(r"take\s+([a-z0-9][a-z0-9-]*)")
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """`verb` is move, take or skip; `arg` the space index (int) or the card code (str)."""
+    """`verb` is move, take or skip; `arg` the space index (int) for move, the card code
+    (str, or `blind`) for take, None for skip."""
 
-    verb: str
+    verb: Literal["move", "take", "skip"]
     arg: int | str | None = None
 
     def __str__(self) -> str:
@@ -34,10 +36,12 @@ SKIP = Action("skip")
 
 
 def move(n: int) -> Action:
+    """`move N`: walk to road space `n`."""
     return Action("move", n)
 
 
 def take(code: str) -> Action:
+    """`take CODE`: the card of kind `code`, or `blind` (an encounter's top card)."""
     return Action("take", code)
 
 

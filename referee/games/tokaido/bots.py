@@ -78,9 +78,10 @@ class HeuristicBot:
         for a in state.legal_actions():
             s = state.clone()
             s.apply_action(a)
+            assert isinstance(a.arg, int)  # on the road every legal action is 'move N'
             gain = _best_take(s)[0] if s.phase != MOVE and s.current_player() == p else 0.0
-            value = gain - STEP_COST * (int(a.arg) - start - 1)  # type: ignore[arg-type]
-            key = (value, -int(a.arg), a)  # type: ignore[arg-type]
+            value = gain - STEP_COST * (a.arg - start - 1)
+            key = (value, -a.arg, a)
             if best is None or key[:2] > best[:2]:
                 best = key
         assert best is not None

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from referee.games.engine import RulesError
 from referee.paths import MODELS
@@ -53,6 +54,8 @@ class Ability:
 
 @dataclass(frozen=True, slots=True)
 class Character:
+    """A character card (characters.json): its starting points and coins, and its ability."""
+
     code: str
     name: str
     points: int
@@ -96,15 +99,16 @@ class Rules:
                                + ", ".join(c.code for c in self.characters))
 
 
-def _read(folder: Path, name: str) -> dict:
+def _read(folder: Path, name: str) -> dict[str, Any]:
     path = folder / name
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return data
     except (OSError, json.JSONDecodeError) as e:
         raise TokaidoDataError(f"cannot read {path}: {e}") from e
 
 
-def _kinds(decks: dict) -> tuple[Kind, ...]:
+def _kinds(decks: dict[str, Any]) -> tuple[Kind, ...]:
     out: list[Kind] = []
     for deck in DECKS:
         for e in decks.get(deck, []):

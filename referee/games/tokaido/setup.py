@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from referee.games.engine import SetupError
 from referee.games.tokaido.data import Rules, TokaidoDataError, load_rules
@@ -41,7 +42,7 @@ def _characters(rules: Rules, n: int, chosen: object, rng: random.Random) -> lis
     return list(chosen)
 
 
-def _deal(state: TokaidoState, pools: dict[str, list[int]], given: dict) -> None:
+def _deal(state: TokaidoState, pools: dict[str, list[int]], given: dict[str, Any]) -> None:
     """Lay out every display the setup does not give, from the cards left in `pools`."""
     rules, rng = state.rules, state.rng
     for deck, key, rows, sizes in (("meal", "meal_rows", state.meal_rows, rules.meal_rows),
@@ -74,8 +75,9 @@ def _deal(state: TokaidoState, pools: dict[str, list[int]], given: dict) -> None
                 face.append(pile.pop())
 
 
-def new_game(players: int, seed: int = 0, options: dict | None = None) -> TokaidoState:
-    """A new seeded game for 2-5 players; option `characters` chooses one code per seat.
+def new_game(players: int, seed: int = 0, options: dict[str, Any] | None = None) -> TokaidoState:
+    """A new seeded game for 2-5 players (models/tokaido/rules.json); option `characters`
+    chooses one code per seat.
 
     :raises SetupError: a player count, option or character the game does not have.
     """
@@ -94,7 +96,7 @@ def _codes(rules: Rules, value: object, key: str) -> list[int]:
     return [rules.by_code[c].idx for c in value]
 
 
-def _place(state: TokaidoState, setup: dict) -> list[int]:
+def _place(state: TokaidoState, setup: dict[str, Any]) -> list[int]:
     """Put the given cards in their places; returns every placed kind index."""
     rules, n = state.rules, state.num_players
     placed: list[int] = []
@@ -140,7 +142,7 @@ def _place(state: TokaidoState, setup: dict) -> list[int]:
     return placed
 
 
-def from_setup(setup: dict, seed: int = 0, options: dict | None = None,
+def from_setup(setup: dict[str, Any], seed: int = 0, options: dict[str, Any] | None = None,
                players: int | None = None) -> TokaidoState:
     """A game from an explicit table (docs/tokaido.md "Setup keys"); displays not given are
     dealt from the cards left, with `seed`.
@@ -191,7 +193,7 @@ def from_setup(setup: dict, seed: int = 0, options: dict | None = None,
     return state
 
 
-def _layout(state: TokaidoState, setup: dict) -> None:
+def _layout(state: TokaidoState, setup: dict[str, Any]) -> None:
     """Travellers, arrival order, coins and Edo order from the setup."""
     rules, n = state.rules, state.num_players
     if "position" in setup:

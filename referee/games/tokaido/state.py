@@ -10,14 +10,18 @@ when all stand in Edo. Actions: see actions.py; cards are kind indices into `Rul
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final, Literal
 
 from referee.games.engine import TERMINAL, IllegalActionError, State
 from referee.games.tokaido.actions import BLIND, SKIP, Action
 from referee.games.tokaido.data import Character, Kind, Rules
 from referee.games.tokaido.scoring import breakdown
 
-MOVE, ACTION, MEAL, END = "move", "action", "meal", "end"  # phases
+Phase = Literal["move", "action", "meal", "end"]  # TokaidoState.phase, as facts() gives it
+MOVE: Final = "move"
+ACTION: Final = "action"
+MEAL: Final = "meal"
+END: Final = "end"
 _MOVES: dict[int, Action] = {}
 _TAKES: dict[str, Action] = {}
 
@@ -59,7 +63,7 @@ class TokaidoState(State):
         self.enc_deck: list[int] = []
         self.story_face: list[int] = []
         self.story_deck: list[int] = []
-        self.phase = MOVE
+        self.phase: Phase = MOVE
         self.actor = 0
         self.inn_stage = 0  # 0: none, 1: meals, 2: departures
         self.queue: list[int] = []
@@ -73,7 +77,7 @@ class TokaidoState(State):
     def is_terminal(self) -> bool:
         return self.phase == END
 
-    def legal_actions(self, player: int | None = None) -> list[Any]:
+    def legal_actions(self, player: int | None = None) -> list[Action]:
         if self.phase == END or (player is not None and player != self.actor):
             return []
         p = self.actor
@@ -94,11 +98,11 @@ class TokaidoState(State):
             raise IllegalActionError(f"{action}: the game is over (all travellers are in Edo)")
         p = self.actor
         if self.phase == MOVE:
-            if action.verb != "move":
+            if action.verb != "move" or not isinstance(action.arg, int):
                 raise IllegalActionError(f"{action}: seat {p} must move now (seed step 2); "
                                          f"expected 'move N'")
-            self._check_move(p, action.arg)  # type: ignore[arg-type]
-            self._arrive(p, action.arg)  # type: ignore[arg-type]
+            self._check_move(p, action.arg)
+            self._arrive(p, action.arg)
         else:
             if action not in self.legal_actions():
                 raise IllegalActionError(self._why_not(p, action))
@@ -109,8 +113,9 @@ class TokaidoState(State):
 
     def returns(self) -> list[float]:
         out = [0.0] * self.num_players
-        if self.phase == END:
-            out[self.winner()] = 1.0  # type: ignore[index]
+        winner = self.winner()  # None before the end
+        if winner is not None:
+            out[winner] = 1.0
         return out
 
     def scores(self) -> list[int]:
@@ -198,9 +203,13 @@ class TokaidoState(State):
     def _arrival_order(self) -> list[int]:
         return sorted(range(self.num_players), key=lambda q: (self.pos[q], self.stamp[q]))
 
+    def _acting(self) -> bool:
+        """Whether a traveller who just arrived does the space's action now."""
+        return self.phase == ACTION
+
     def _advance(self) -> None:
         """Find the next decision: inn meals, inn departures, the end, or the rearmost move."""
-        if self.phase == ACTION:
+        if self._acting():
             return  # the traveller who just arrived acts first
         while True:
             if self.inn_stage == 1:
@@ -213,7 +222,7 @@ class TokaidoState(State):
             if self.inn_stage == 2:
                 while self.queue:
                     self._depart(self.queue.pop(0))
-                    if self.phase == ACTION:
+                    if self._acting():  # _depart may have made the traveller act
                         return
                 self.inn_stage = 0
             if len(self.edo_order) == self.num_players:
@@ -333,7 +342,7 @@ class TokaidoState(State):
         return {kinds[i].code: c for i, c in enumerate(counts)
                 if c and (deck is None or kinds[i].deck == deck)}
 
-    def _public(self) -> dict:
+    def _public(self) -> dict[str, Any]:
         return {
             "phase": self.phase,
             "current_player": self.current_player(),
@@ -354,14 +363,14 @@ class TokaidoState(State):
             "edo_order": self.edo_order[:],
         }
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """Everything on the table is face up; only the two pile orders stay hidden.
 
         :raises RulesError: no such player.
         """
         return {"player": self.check_seat(player), **self._public()}
 
-    def facts(self) -> dict:
+    def facts(self) -> dict[str, Any]:
         parts = self.breakdown()
         temple_groups = [[sum(h[i] for i in self.rules.deck_kinds["temple"]
                               if self.rules.kinds[i].group == g) for g in (1, 2, 3)]
@@ -376,7 +385,7 @@ class TokaidoState(State):
             **{f"{k}_points": [r[k] for r in parts] for k in parts[0] if k != "total"},
         }
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         version, internal, gauss = self.rng.getstate()
         return {
             **self._public(),

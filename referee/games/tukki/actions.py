@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from referee.games.engine import NotationError
 from referee.games.tukki.cards import PLACES, Place, parse_place
@@ -17,10 +18,13 @@ from referee.games.tukki.cards import PLACES, Place, parse_place
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    kind: str  # "reveal", "take", "place", "throw"
+    """One decision in the notation above; `str()` gives its text. Use the constants below
+    (`TAKE_BIN`, `PLACE[i]`, ...) or `parse_action`; places are indices 0-7 (a1-b4)."""
+
+    kind: Literal["reveal", "take", "place", "throw"]
     place: Place = -1  # reveal / place
     land: Place = -1  # place ... land (a floating parrot)
-    source: str = ""  # take: "bin" or "deck"
+    source: Literal["", "bin", "deck"] = ""  # take: where the card comes from
 
     def __str__(self) -> str:
         if self.kind == "take":

@@ -47,6 +47,7 @@ def parse_card(text: str) -> Card:
 
 
 def place_name(place: Place) -> str:
+    """`a1`-`a4` (top row) or `b1`-`b4` (bottom row) for place 0-7."""
     return PLACES[place]
 
 

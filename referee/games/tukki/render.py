@@ -24,8 +24,8 @@ def render(state: TukkiState, seat: int | None) -> Group:
     `seat=None` reveals everything (for the end of a game); a seat sees only face-up cards,
     and the card it drew from the deck.
     """
-    parts: list = [Text(f"Tukki Tukki, round {state.round}/{state.rounds}, "
-                        f"phase {PHASES[state.phase]}", style="bold")]
+    parts: list[Text | Table] = [Text(f"Tukki Tukki, round {state.round}/{state.rounds}, "
+                                      f"phase {PHASES[state.phase]}", style="bold")]
     boxes = Table.grid(padding=(0, 3))
     for p in range(state.num_players):
         box, up = state.boxes[p], state.up[p]

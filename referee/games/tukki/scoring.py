@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games.engine import NotationError, SetupError
 from referee.games.tukki.cards import PARROT, Card, Rules, card_name, load_rules, parse_card
@@ -26,23 +27,28 @@ from referee.games.tukki.cards import PARROT, Card, Rules, card_name, load_rules
 
 @dataclass(frozen=True)
 class ColumnScore:
+    """One column's cards, its points (its share of a set's bonus included) and why."""
+
     column: int  # 1-4
     top: Card
     bottom: Card
     points: int
     reason: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, the cards in notation."""
         return {"column": self.column, "top": card_name(self.top),
                 "bottom": card_name(self.bottom), "points": self.points, "reason": self.reason}
 
 
 @dataclass(frozen=True)
 class BoxScore:
+    """A box's score and its four columns, whose points add up to it."""
+
     score: int
     columns: tuple[ColumnScore, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """`{"score": int, "columns": [...]}`, the shape of `rules score tukki --json`."""
         return {"score": self.score, "columns": [c.to_dict() for c in self.columns]}
 

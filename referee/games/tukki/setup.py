@@ -14,15 +14,24 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from referee.games.engine import SetupError
-from referee.games.tukki.cards import PLACES, Rules, card_name, load_rules, parse_card, parse_place
+from referee.games.tukki.cards import (
+    PLACES,
+    Card,
+    Rules,
+    card_name,
+    load_rules,
+    parse_card,
+    parse_place,
+)
 from referee.games.tukki.state import OPENING, TAKE, TukkiState
 
 OPTIONS = ("rounds",)
 
 
-def _rounds(options: dict | None, rules: Rules) -> int:
+def _rounds(options: dict[str, Any] | None, rules: Rules) -> int:
     if options is not None and not isinstance(options, dict):
         raise SetupError(f"Tukki Tukki options must be an object of option values, "
                          f"not {options!r}")
@@ -43,7 +52,7 @@ def _check_players(players: object, rules: Rules) -> int:
     return players
 
 
-def new_game(players: int, seed: int = 0, options: dict | None = None) -> TukkiState:
+def new_game(players: int, seed: int = 0, options: dict[str, Any] | None = None) -> TukkiState:
     """A new game: round 1 dealt from a deck shuffled by `random.Random(seed)`.
 
     :raises SetupError: a player count outside 2-6 (rules data), or a bad option.
@@ -55,7 +64,7 @@ def new_game(players: int, seed: int = 0, options: dict | None = None) -> TukkiS
     return state
 
 
-def _cards(value: object, what: str) -> list:
+def _cards(value: object, what: str) -> list[Card]:
     if not isinstance(value, list):
         raise SetupError(f"setup {what}: expected a list of cards, got {value!r}")
     try:
@@ -64,7 +73,7 @@ def _cards(value: object, what: str) -> list:
         raise SetupError(f"setup {what}: {e}") from None
 
 
-def from_setup(setup: dict, seed: int = 0, options: dict | None = None,
+def from_setup(setup: dict[str, Any], seed: int = 0, options: dict[str, Any] | None = None,
                players: int | None = None) -> TukkiState:
     """A game from an explicit deal; later shuffles and deals use `random.Random(seed)`.
 

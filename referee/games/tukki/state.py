@@ -20,7 +20,7 @@ first, as in the setup keys.
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import Any, Final, Literal, NoReturn, cast
 
 from referee.games.engine import TERMINAL, IllegalActionError, NotationError, State
 from referee.games.tukki.actions import (
@@ -36,8 +36,13 @@ from referee.games.tukki.actions import (
 from referee.games.tukki.cards import PARROT, PLACES, Card, Rules, card_name
 from referee.games.tukki.scoring import box_score
 
-OPENING, TAKE, PLACE_PHASE, REVEAL_PHASE, OVER = range(5)
-PHASES = ("opening", "take", "place", "reveal", "over")
+Phase = Literal[0, 1, 2, 3, 4]  # TukkiState.phase: an index into PHASES
+OPENING: Final = 0
+TAKE: Final = 1
+PLACE_PHASE: Final = 2
+REVEAL_PHASE: Final = 3
+OVER: Final = 4
+PHASES = ("opening", "take", "place", "reveal", "over")  # the names observations give
 UNKNOWN = "?"
 
 
@@ -57,11 +62,11 @@ class TukkiState(State):
         self.up: list[list[bool]] = []
         self.deck: list[Card] = []  # top is the last item
         self.bin: list[Card] = []  # bottom first, top is the last item
-        self.phase = OPENING
+        self.phase: Phase = OPENING
         self.current = 0
         self.opening_left = [0] * num_players  # opening reveals still owed
         self.drawn: Card | None = None
-        self.drawn_from = ""  # "bin" or "deck" while a card is drawn
+        self.drawn_from: Literal["", "bin", "deck"] = ""  # where the drawn card came from
         self.finisher: int | None = None  # who finished this round first
         self.turns_left = 0  # last turns still owed after someone finished
 
@@ -146,7 +151,7 @@ class TukkiState(State):
 
     # ----- the actions ----------------------------------------------------------------------
 
-    def _refuse(self, action: Action, why: str) -> None:
+    def _refuse(self, action: Action, why: str) -> NoReturn:
         raise IllegalActionError(f"{action} refused for player {self.current}: {why}")
 
     def _reveal(self, a: Action) -> None:
@@ -308,7 +313,7 @@ class TukkiState(State):
                 out.append(UNKNOWN if not up[q] else 0 if box[q] == PARROT else box[q])
         return out
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """What `player` sees: every box's face-up cards, the bin, counts, whose turn it is.
 
         :raises RulesError: no such player.
@@ -342,7 +347,7 @@ class TukkiState(State):
             else [[card_name(c) for c in b] for b in self.last_boxes],
         }
 
-    def facts(self) -> dict:
+    def facts(self) -> dict[str, Any]:
         """Scenario `expect` keys (docs/tukki.md)."""
         w = self.winners()
         return {
@@ -365,7 +370,7 @@ class TukkiState(State):
             "winner": None if not w else w[0] if len(w) == 1 else w,
         }
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         v, internal, gauss = self._rng.getstate()
         return {
             "game": "tukki",
