@@ -33,15 +33,19 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         console = Console()
 
         def _tell(service: TableService) -> None:  # once the service has opened
+            from referee.server.net import lan_address
+
             wild = settings.host in ("0.0.0.0", "::")
-            base = f"http://{'localhost' if wild else settings.host}:{settings.port}"
+            lan = lan_address() if wild else None
+            local = f"http://{'localhost' if wild else settings.host}:{settings.port}"
+            # phones open the links: the box's LAN address, never localhost
+            base = f"http://{lan}:{settings.port}" if lan else local
             def say(text: str) -> None:
                 console.print(text, highlight=False, soft_wrap=True)
 
-            say(f"referee: data in {settings.data_dir}; open {base}/")
-            lan = _lan_address() if wild else None
+            say(f"referee: data in {settings.data_dir}; open {local}/")
             if lan:
-                say(f"phones on this network: http://{lan}:{settings.port}/")
+                say(f"phones on this network: {base}/")
             for table_id, secret, view in service.demo_links():
                 say(f"demo table viewer:  {base}/t/{table_id}?v={view}")
                 say(f"demo table control: {base}/t/{table_id}?v={view}#k={secret}")
@@ -123,16 +127,3 @@ def _check_port(host: str, port: int) -> None:
                                     f"with --port, e.g. --port {port + 1}") from None
             raise SettingsError(f"cannot listen on {host}:{port}: {e.strerror}; check "
                                 "--host") from None
-
-
-def _lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent), or None."""
-    import socket
-
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 1))
-            addr = s.getsockname()[0]
-    except OSError:
-        return None
-    return None if addr.startswith("127.") else addr

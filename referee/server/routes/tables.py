@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, File, Path, Query, Request, UploadFile
 from fastapi.responses import FileResponse, Response
 
+from referee.server.net import public_base
 from referee.server.routes.deps import (
     AdminHeader,
     AdminOnly,
@@ -214,9 +215,10 @@ SVG = {"content": {"image/svg+xml": {}}, "description": "a QR code (SVG)"}
 
 @router.get("/tables/{table_id}/qr.svg", response_class=Response, responses={200: SVG, **READ})
 def qr(table_id: TableId, who: TableAccess, service: ServiceDep, request: Request) -> Response:
-    """A QR code of the table's view link, as this phone reached the server."""
+    """A QR code of the table's view link, at the address phones reach the box by (its LAN
+    address when the page was opened on the box itself)."""
     token = service.get(table_id).view_token
-    return _qr(str(request.base_url).rstrip("/") + f"/t/{table_id}?v={token}")
+    return _qr(public_base(request) + f"/t/{table_id}?v={token}")
 
 
 @router.get("/tables/{table_id}/seats/{seat}/qr.svg", response_class=Response,
@@ -230,5 +232,4 @@ def seat_qr(table_id: TableId, seat: Seat, service: ServiceDep, request: Request
 
         raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
     token = service.get(table_id).view_token
-    return _qr(str(request.base_url).rstrip("/")
-               + f"/t/{table_id}?v={token}#s={links[seat]['key']}")
+    return _qr(public_base(request) + f"/t/{table_id}?v={token}#s={links[seat]['key']}")
