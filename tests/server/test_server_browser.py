@@ -135,3 +135,43 @@ def test_the_dashboard_says_stalled_and_why_it_asks_for_a_photo(tmp_path, monkey
         proc.terminate()
         proc.wait(timeout=10)
         stream.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_seat_phone_has_one_big_done_and_sees_the_done_order(server, tmp_path):
+    """Each player's own link: one big DONE at thumb height (on screen at 360×640, no
+    sideways scroll), only for their own seat; the "done"s show in the order they came."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    data = tmp_path / "data"
+    key = (data / "demo-secret.txt").read_text().strip()
+    h = {"X-Table-Secret": key}
+    seats = httpx.get(f"{server}/api/tables/demo/seats", headers=h).json()
+    httpx.post(f"{server}/api/tables/demo/rounds/demo", headers=h).raise_for_status()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        phones = {}
+        for s in seats:
+            ctx = browser.new_context(viewport={"width": 360, "height": 640})
+            page = ctx.new_page()
+            page.goto(server + s["path"].replace("#", "&lang=en#"))
+            phones[s["name"]] = page
+        ben = phones["Ben"]
+        big = ben.locator("#bigdone-btn")
+        expect(big).to_be_visible(timeout=10000)
+        box = big.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 640 and box["width"] >= 320
+        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+        # Ben's phone acts for Ben only: no DONE of Ava's, no round controls
+        expect(ben.locator("li.builder button.done")).to_have_count(0)
+        expect(ben.locator("#end-round")).to_be_hidden()
+        big.click()
+        expect(ben.locator("#done-order")).to_contain_text("1. Ben", timeout=10000)
+        expect(phones["Ava"].locator("#done-order")).to_contain_text("1. Ben", timeout=10000)
+        expect(big).to_be_hidden()
+        ben.screenshot(path=str(tmp_path / "seat-ben.png"))
+        browser.close()
+    events = httpx.get(f"{server}/api/tables/demo/events", headers=h).json()
+    assert [e["data"]["player"] for e in events if e["kind"] == "done"] == [1]

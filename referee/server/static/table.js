@@ -160,7 +160,9 @@
       const acts = el("div", {class: "row wrap acts"});
       // "done" while building; a photo for a build that still has none (phone place, retry)
       const needsPhoto = b.state === "waiting" && (b.status === "done" || b.status === "stopped");
-      if ((b.state === "building" && view.round.status === "building") || needsPhoto) {
+      // a seat's own phone has the big DONE at the bottom instead (bigDone)
+      const big = me.role === "seat";
+      if ((b.state === "building" && view.round.status === "building" && !big) || needsPhoto) {
         // one file input per builder and round, kept across re-renders so a chosen photo stays
         const fkey = view.round.number + ":" + b.seat;
         const file = fileInputs[fkey] || (fileInputs[fkey] = el("input", {type: "file",
@@ -216,6 +218,10 @@
       if (rd.taker !== null && rd.taker !== undefined) res = tr("table.taker", {name: view.players[rd.taker].name});
       else if (rd.replay) res = tr("table.nobody");
       $("round-result").textContent = res;
+      // the "done"s in the order the server received them
+      $("done-order").textContent = rd.done_order.length ? tr("table.done_order") + ": " +
+        rd.done_order.map((s, i) => (i + 1) + ". " + view.players[s].name).join(" · ") : "";
+      bigDone(view, rd);
       const ul = $("builders");
       ul.replaceChildren(...rd.builders.map((b) => builderItem(view, b)));
     } else {
@@ -223,6 +229,8 @@
       $("card").replaceChildren(); $("die").replaceChildren(); $("card-caption").textContent = "";
       $("round-result").textContent = view.void ? tr("table.void") : "";
       $("builders").replaceChildren();
+      $("done-order").textContent = "";
+      bigDone(view, null);
     }
     const pl = $("players");
     pl.replaceChildren(...view.players.map((p) => el("li", {class: "player" +
@@ -248,6 +256,44 @@
     $("me").textContent = me.role === "seat" && view.players[me.seat]
       ? tr("me.seat", {name: view.players[me.seat].name}) : "";
     if (me.role === "table") showSeats(view);
+  }
+
+  // a seat's phone: its builder's DONE as one big button at the bottom; a phone place asks
+  // for the photo first (the camera opens), a camera place freezes its frame at once
+  let bigFile = null;
+  function bigDone(view, rd) {
+    const box = $("bigdone");
+    const b = rd && me.role === "seat" && !view.over
+      ? rd.builders.find((x) => x.seat === me.seat) : null;
+    const show = !!(b && rd.status === "building" && b.state === "building");
+    box.hidden = !show;
+    document.body.classList.toggle("has-bigdone", show);
+    if (!show) return;
+    const cam = (view.places[b.place] || {}).camera || {};
+    const btn = $("bigdone-btn");
+    btn.onclick = async () => {
+      if (navigator.vibrate) navigator.vibrate(60);
+      const needsPhoto = cam.kind === "upload" || cam.state === "dead" ||
+        cam.state === "stalled";
+      if (needsPhoto) {
+        bigFile = el("input", {type: "file", accept: "image/*", capture: "environment",
+          class: "file", hidden: ""});
+        bigFile.addEventListener("change", async () => {
+          if (!bigFile.files || !bigFile.files[0]) return;
+          const fd = new FormData();
+          fd.append("photo", bigFile.files[0]);
+          btn.disabled = true;
+          await call("/done/" + b.seat, fd, true);
+          btn.disabled = false;
+        });
+        document.body.append(bigFile);
+        bigFile.click();
+        return;
+      }
+      btn.disabled = true;
+      await call("/done/" + b.seat, new FormData(), true);
+      btn.disabled = false;
+    };
   }
 
   // the table key's holder: each player's private link and QR code (fetched with the key)
