@@ -87,12 +87,22 @@ class TableCreated(BaseModel):
 
 
 class RoundStart(BaseModel):
-    """A round's card (a deck id, or a grid typed as rows) and the rolled die face."""
+    """A round's card (a deck id, or a grid typed as rows) and the rolled die face; or
+    `draw`: the app draws a card not yet played and rolls the die (a table that plays without
+    the physical deck)."""
 
     model_config = ConfigDict(extra="forbid")
     card_id: CardId | None = None
     grid: Grid | None = None
-    die: DieText = Field(..., examples=["fish+white"])
+    die: DieText | None = Field(None, examples=["fish+white"])
+    draw: bool = False
+
+
+class CardOut(BaseModel):
+    """A card of a level's deck: its id and its grid as printed (rows, top first)."""
+
+    id: str
+    grid: list[str]
 
 
 class Decision(BaseModel):

@@ -72,7 +72,7 @@ from referee.server.text import clean_text, shown
 from referee.server.uploads import check_photo_bytes
 from referee.tuki import game
 from referee.tuki.cards import Card, Deck, turn
-from referee.tuki.die import DieFace
+from referee.tuki.die import FACES, DieFace
 
 DEMO_ID = "demo"
 
@@ -554,16 +554,29 @@ class TableService:
     # ---- the round ------------------------------------------------------------------------
 
     def start_round(self, table_id: str, card_id: str | None, grid: str | None,
-                    die: str, who: Access) -> int:
-        """Start a round with a deck card (by id) or a typed grid, and the rolled face.
+                    die: str | None, who: Access, draw: bool = False) -> int:
+        """Start a round with a deck card (by id) or a typed grid, and the rolled face; or,
+        with `draw`, a card drawn from the level's deck among those not yet played and a
+        rolled face (RULINGS.md: the lookout draws the top card and rolls the die; a table
+        without the physical deck lets the app do both).
 
-        :raises CardError, DieError, IllegalCommandError; ForbiddenError: neither the table's
-            key nor the lookout's seat.
+        :raises CardError, DieError, IllegalCommandError; RoundInputError: no card or no die
+            face; ForbiddenError: neither the table's key nor the lookout's seat.
         """
         table = self.get(table_id)
         self._may(table, who, lookout=True)
-        face = DieFace.parse(die)
         level = table.state.level
+        if draw:
+            rng = secrets.SystemRandom()
+            played = {c for pens in table.state.penalties for c in pens}
+            deck = Deck.load(level)
+            fresh = [c.id for c in deck.cards if c.id not in played] or list(deck.ids)
+            card_id, grid = rng.choice(fresh), None
+            die = str(rng.choice(FACES))
+        if not die or not die.strip():
+            raise RoundInputError("a round needs the die's face (e.g. fish+white); roll the "
+                                  "die and tap its face")
+        face = DieFace.parse(die)
         if grid and grid.strip():
             card = Card.parse(card_id or "typed", grid, level)
         elif card_id and card_id.strip():

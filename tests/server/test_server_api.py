@@ -366,3 +366,27 @@ def test_a_camera_failure_shows_plain_words():
         assert src.status().detail == "the camera failed"
     finally:
         src.stop()
+
+
+def test_the_lookout_taps_a_card_or_lets_the_app_draw_and_roll(client, make_table):
+    from referee.tuki.cards import Deck
+    from referee.tuki.die import FACES
+
+    cards = client.get("/api/cards/normal").json()
+    deck = Deck.load("normal")
+    assert [c["id"] for c in cards] == list(deck.ids)
+    assert cards[0]["grid"] == list(deck.cards[0].grid)
+    assert client.get("/api/cards/expert").status_code == 422
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    url = f"/api/tables/{table_id}"
+    r = client.post(f"{url}/rounds", json={"card_id": "n01"}, headers=h)  # no die face
+    assert r.status_code == 422 and "die" in r.json()["detail"]
+    # the app draws a card of the level's deck and rolls a face
+    r = client.post(f"{url}/rounds", json={"draw": True}, headers=h)
+    assert r.status_code == 200, r.text
+    rnd = client.get(url).json()["round"]
+    assert rnd["card"]["id"] in deck.ids
+    face = rnd["die"]
+    assert any(f.animal == face["animal"] and f.white_square == face["white_square"]
+               for f in FACES)

@@ -8,7 +8,7 @@ key. Routes only parse, check keys and call the service.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Path, Query, Request, UploadFile
 from fastapi.responses import FileResponse, Response
@@ -25,6 +25,7 @@ from referee.server.routes.deps import (
 )
 from referee.server.schemas import (
     Accepted,
+    CardOut,
     ColourCalibrationIn,
     ColourCalibrationOut,
     Decision,
@@ -56,6 +57,14 @@ def _set_view_cookie(response: Response, table_id: str, token: str) -> None:
 def list_stations(service: ServiceDep) -> list[dict[str, Any]]:
     """The station profiles a build place can use: id, level and where it comes from."""
     return service.stations()
+
+
+@router.get("/cards/{level}", responses=errors(422))
+def list_cards(level: Literal["normal", "advanced"]) -> list[CardOut]:
+    """A level's deck: each card's id and grid as printed, for the lookout to tap."""
+    from referee.tuki.cards import Deck
+
+    return [CardOut(id=c.id, grid=list(c.grid)) for c in Deck.load(level).cards]
 
 
 @router.post("/stations/{station_id}/colours", dependencies=[AdminOnly],
@@ -130,7 +139,8 @@ def start_round(table_id: TableId, who: TableAccess, body: RoundStart,
                 service: ServiceDep) -> Accepted:
     """Start a round with a card (deck id or typed grid) and the rolled die face (the
     table's key, or the lookout's seat)."""
-    return Accepted(seq=service.start_round(table_id, body.card_id, body.grid, body.die, who))
+    return Accepted(seq=service.start_round(table_id, body.card_id, body.grid, body.die, who,
+                                            body.draw))
 
 
 @router.post("/tables/{table_id}/rounds/demo", responses=ACT)

@@ -251,6 +251,7 @@
     $("locked").textContent = me.role === "seat" && view.players[view.lookout]
       ? tr("ctl.seat_locked", {name: view.players[view.lookout].name}) : tr("ctl.locked");
     $("start-form").hidden = !canStart;
+    if (canStart) loadCards(view.level);
     $("demo-round").hidden = !(canStart && view.demo);
     $("end-round").hidden = !(lookout && rd && !view.over && rd.status !== "over");
     $("me").textContent = me.role === "seat" && view.players[me.seat]
@@ -319,14 +320,61 @@
     $("seats").hidden = false;
   }
 
+  // the level's cards as small pictures: tap the one drawn (or find it by its id)
+  let cardsLevel = null;
+  async function loadCards(level) {
+    if (cardsLevel === level) return;
+    cardsLevel = level;
+    const r = await fetch("/api/cards/" + level);
+    if (!r.ok) return;
+    const box = $("card-picker");
+    box.replaceChildren();
+    for (const c of await r.json()) {
+      const pic = el("div", {class: "grid-pic"});
+      drawGrid(pic, c.grid);
+      // each thumbnail fits a 52 px square, whatever the card's shape
+      const w = Math.max(...c.grid.map((r) => r.length)), h = c.grid.length;
+      pic.style.width = Math.round(52 * Math.min(1, w / h)) + "px";
+      const btn = el("button", {type: "button", class: "card-pick", "data-id": c.id,
+        "aria-pressed": "false", onclick: () => pickCard(c.id)}, pic, c.id);
+      box.append(btn);
+    }
+  }
+  function pickCard(id) {
+    $("start-form").elements.card_id.value = id;
+    document.querySelectorAll(".card-pick").forEach((b) => {
+      const on = b.dataset.id === id;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+  $("card-search").addEventListener("input", (e) => {
+    const q = e.target.value.trim().toUpperCase();
+    let only = null, n = 0;
+    document.querySelectorAll(".card-pick").forEach((b) => {
+      const show = !q || b.dataset.id.toUpperCase().includes(q);
+      b.hidden = !show;
+      if (show) { n++; only = b.dataset.id; }
+      if (b.dataset.id.toUpperCase() === q) only = b.dataset.id, n = 1;
+    });
+    if (n === 1) pickCard(only);
+  });
+
   $("start-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const f = e.target;
-    const card = f.card.value.trim();
-    const body = {die: f.die.value};
-    if (card.includes("\n") || /[.]/.test(card)) body.grid = card; else body.card_id = card;
+    const typed = f.card.value.trim();
+    const body = {};
+    const die = f.die.value;
+    if (!die) { $("ctl-error").textContent = tr("ctl.need_die"); return; }
+    body.die = die;
+    if (typed) {
+      if (typed.includes("\n") || /[.]/.test(typed)) body.grid = typed; else body.card_id = typed;
+    } else if (f.card_id.value) body.card_id = f.card_id.value;
+    else { $("ctl-error").textContent = tr("ctl.need_card"); return; }
     call("/rounds", body);
   });
+  $("draw-round").addEventListener("click", () => call("/rounds", {draw: true}));
   $("demo-round").addEventListener("click", () => call("/rounds/demo", {}));
   $("end-round").addEventListener("click", () => call("/end", {}));
 
