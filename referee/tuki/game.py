@@ -23,6 +23,9 @@ Commands (small dataclasses; players are seat indexes 0..n-1):
   lookout's own unsure build (2-3 players) every other player votes once; a tie is correct.
 - `VoidRound(by)`: the lookout ends the round by hand; nobody takes the card, it goes under
   the deck, and the same lookout starts again.
+- `Overrule(player, builder, correct)`: the lookout finds a questioned sure verdict wrong
+  while the round's penalty is not yet given (phase settling); it counts as the lookout's
+  decision (event `decision` with `overrule`). Not on the lookout's own build.
 
 Events (`Event(kind, data)`, data JSON-ready): game_started, round_started, done, judged,
 round_closed, decision, penalty, final_round, out, final_round_failed, game_ended,
@@ -110,7 +113,18 @@ class VoidRound:
     by: int
 
 
-Command = NewGame | StartRound | Done | Judge | Decide | VoidRound
+@dataclass(frozen=True)
+class Overrule:
+    """The lookout confirms that a questioned verdict was wrong (our ruling: a verdict any
+    player questions is the lookout's to decide, as the lookout decides by eye without the
+    camera). `correct` is the build's true result."""
+
+    player: int
+    builder: int
+    correct: bool
+
+
+Command = NewGame | StartRound | Done | Judge | Decide | VoidRound | Overrule
 
 
 @dataclass(frozen=True)
@@ -147,6 +161,8 @@ class Builder:
         """correct | wrong once settled, else None."""
         if self.verdict is None:
             return None
+        if self.decision is not None and self.verdict.verdict != "unsure":  # overruled
+            return "correct" if self.decision else "wrong"
         if self.verdict.verdict == "unsure":
             return None if self.decision is None else ("correct" if self.decision else "wrong")
         return self.verdict.verdict
@@ -336,6 +352,8 @@ def decide(state: TukiState, cmd: Command) -> list[Event]:
         events = [_decide(state, cmd)]
     elif isinstance(cmd, VoidRound):
         events = [_void(state, cmd)]
+    elif isinstance(cmd, Overrule):
+        events = [_overrule(state, cmd)]
     else:
         raise _refuse(f"unknown command {cmd!r}")
     s = state
@@ -444,6 +462,25 @@ def _decide(s: TukiState, c: Decide) -> Event:
     if len(votes) == len(voters):  # all voted: a tie counts it correct
         return Event("decision", data | {"correct": sum(votes) * 2 >= len(votes)})
     return Event("decision", data)
+
+
+def _overrule(s: TukiState, c: Overrule) -> Event:
+    """A sure verdict the lookout finds wrong, while the round's penalty is not given yet."""
+    _check_player(s, c.player, "player")
+    _check_player(s, c.builder, "builder")
+    if c.player != s.lookout:
+        raise _refuse(f"only the lookout ({s.players[s.lookout]}) decides a questioned "
+                      "verdict")
+    if c.builder == s.lookout:
+        raise _refuse("the lookout does not overrule the verdict on their own build")
+    if s.phase != "settling":
+        raise _refuse("the round's penalty card is already given (or the round is still "
+                      "being built); a questioned verdict now only labels the photo")
+    b = s.builder(c.builder)
+    if b is None or b.verdict is None or b.verdict.verdict == "unsure":
+        raise _refuse(f"{s.players[c.builder]}'s build has no sure verdict to overrule")
+    return Event("decision", {"by": c.player, "builder": c.builder,
+                              "correct": bool(c.correct), "overrule": True})
 
 
 def _void(s: TukiState, c: VoidRound) -> Event:

@@ -427,3 +427,25 @@ def test_commands_before_a_game_are_refused():
 
     assert t.run(Done(0, Verdict.from_dict(W)))[0] == "done"  # a Verdict object is taken too
     assert t.state.builder(0).verdict == Verdict.from_dict(W)
+
+
+def test_the_lookout_overrules_a_questioned_verdict_before_the_penalty():
+    """Three players, p2 the lookout (who builds too): p0's build is judged correct, p1's
+    "done" closes the round while p2's photo is awaited; a player questions p0's verdict and
+    the lookout finds it wrong: that decides who takes the card."""
+    from referee.tuki.game import Overrule
+
+    t = Table(3, lookout=2)
+    t.start()
+    t.run(Done(0, C))
+    t.run(Done(1, C))
+    assert t.state.phase == "settling"
+    t.refused(Overrule(1, 0, False), "only the lookout")
+    t.refused(Overrule(2, 2, False), "own build")
+    assert t.run(Overrule(2, 0, False)) == ["decision"]
+    assert t.log[-1]["data"]["overrule"] is True
+    assert t.state.builder(0).result() == "wrong"
+    t.run(Judge(2, C))
+    assert t.state.penalties[0] and not t.state.penalties[1]  # p0's overruled build
+    # after the penalty a questioned verdict only labels the photo
+    t.refused(Overrule(0, 1, False), "already given")
