@@ -84,6 +84,28 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         print(key)
         print(f"admin page: http://localhost:{settings.port}/admin#a={key}")
 
+    dataset_app = typer.Typer(no_args_is_help=True,
+                              help="The labelled photos a table's play leaves behind.")
+    app.add_typer(dataset_app, name="dataset")
+
+    @dataset_app.command("export")
+    def dataset_export(
+        out: Path = typer.Argument(..., help="The folder to write the photo set to."),
+        data: Path = typer.Option(None, help="The server's data folder (REFEREE_DATA, "
+                                             "./data)."),
+    ) -> None:
+        """Write every decided build (lookout decisions on unsure builds, answered
+        questioned verdicts) as a labelled photo set (WORLD.md §6): `referee eval OUT` runs
+        it."""
+        from referee.server.dataset import export
+        from referee.server.settings import Settings
+
+        settings = Settings.from_env(data_dir=data)
+        summary = export(settings.data_dir, out)
+        print(f"wrote {summary['scenes']} labelled photos to {out} (stations: "
+              f"{', '.join(summary['stations']) or 'none'}); skipped {summary['skipped']}; "
+              f"measure them with: referee eval {out}")
+
     bench_app.command("server")(_bench)
 
 

@@ -115,6 +115,21 @@ class Decision(BaseModel):
                            "for the lookout's own build, each other player votes")
 
 
+class Dispute(BaseModel):
+    """"This verdict is wrong": the builder whose verdict is questioned."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(..., ge=0, le=3, description="the builder whose verdict is questioned")
+
+
+class Confirm(BaseModel):
+    """The lookout's answer to a questioned verdict: is the build correct?"""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(..., ge=0, le=3)
+    correct: bool
+
+
 class Accepted(BaseModel):
     """A command was stored: the table's event number after it."""
 

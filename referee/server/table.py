@@ -56,6 +56,10 @@ class Table:
     view_token: str = ""
     seat_keys: dict[int, tuple[int, str]] = field(default_factory=dict)
     archived: bool = False  # by the admin: kept to read, never played again
+    # (round, seat) -> the seats that questioned its verdict (None: the table's owner)
+    disputes: dict[tuple[int, int], list[int | None]] = field(default_factory=dict)
+    # (round, seat) -> the lookout's answer to a questioned verdict: is the build correct?
+    confirmed: dict[tuple[int, int], bool] = field(default_factory=dict)
 
     @property
     def counts(self) -> bool:
@@ -102,6 +106,10 @@ class Table:
             self.demo_rounds += 1
         elif k == "server:archived":
             self.archived = True
+        elif k == "server:disputed":
+            self.disputes.setdefault(key, []).append(p.get("by"))
+        elif k == "server:confirmed":
+            self.confirmed[key] = bool(p.get("correct"))
 
 
 def table_view(t: Table) -> dict[str, Any]:
@@ -140,7 +148,11 @@ def table_view(t: Table) -> dict[str, Any]:
                 "error": shot.error if shot else None,
                 # why the place asks for a photo (a code, shown in plain words)
                 "reason": None if shot else t.asks.get((st.round_no, b.player)),
-                "timings_ms": shot.timings_ms if shot else {}})
+                "timings_ms": shot.timings_ms if shot else {},
+                # questioned: by whom (None: the table's owner), and the lookout's answer
+                "disputed_by": list(t.disputes.get((st.round_no, b.player), [])),
+                "confirmed": {True: "correct", False: "wrong", None: None}[
+                    t.confirmed.get((st.round_no, b.player))]})
         face = DieFace.parse(st.die) if st.die else None
         status = "over" if st.phase in ("between", "ended") else st.phase
         rnd = {"number": st.round_no, "final": st.final, "status": status,

@@ -753,6 +753,61 @@ class TableService:
             return self._commit(table, self._decide(table,
                                                     game.VoidRound(table.state.lookout)))
 
+    # ---- verdicts people can question ------------------------------------------------------
+
+    def dispute(self, table_id: str, seat: int, who: Access) -> int:
+        """A player says "this verdict is wrong" about a verdict of the current round (any
+        seat's key, or the table's key); the lookout then confirms the right one.
+
+        :raises ForbiddenError: a view link; ConflictError: no verdict to question, or this
+            player already questioned it.
+        """
+        table = self.get(table_id)
+        if who.role not in ("table", "seat"):
+            raise ForbiddenError("this link only watches the table; questioning a verdict "
+                                 "needs a player's link")
+        if table.archived:
+            raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")
+        with table.lock:
+            st = table.state
+            b = st.builder(seat) if st.round_no else None
+            if b is None or b.verdict is None:
+                raise ConflictError("there is no verdict on that build in this round to "
+                                    "question")
+            key = (st.round_no, seat)
+            if who.seat in table.disputes.get(key, []):
+                raise ConflictError("you already questioned this verdict")
+            return self._commit(table, [("server:disputed", {"round": st.round_no,
+                                                             "player": seat,
+                                                             "by": who.seat})])
+
+    def confirm(self, table_id: str, seat: int, correct: bool, who: Access) -> int:
+        """The lookout's answer to a questioned verdict: is the build correct? While the
+        round's penalty is not given yet it counts as the lookout's decision (game.Overrule);
+        after that it labels the photo and marks the round disputed in the record. Either way
+        the photo becomes a labelled scene (`referee dataset export`).
+
+        :raises ForbiddenError: not the lookout (nor the table's key); ConflictError: the
+            verdict was not questioned.
+        """
+        table = self.get(table_id)
+        self._may(table, who, lookout=True)
+        with table.lock:
+            st = table.state
+            key = (st.round_no, seat)
+            if key not in table.disputes:
+                raise ConflictError("nobody questioned that verdict in this round")
+            b = st.builder(seat)
+            items: list[tuple[str, dict[str, Any]]] = []
+            counted = (b is not None and b.verdict is not None and st.phase == "settling"
+                       and b.verdict.verdict != "unsure" and seat != st.lookout
+                       and b.decision is None)
+            if counted:
+                items = self._decide(table, game.Overrule(st.lookout, seat, correct))
+            note = {"round": st.round_no, "player": seat, "correct": bool(correct),
+                    "by": who.seat, "counted": counted}
+            return self._commit(table, [("server:confirmed", note)] + items)
+
     # ---- the admin: archive and delete -----------------------------------------------------
 
     def archive(self, table_id: str) -> int:

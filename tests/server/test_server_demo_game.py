@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def test_demo_game_to_the_winner(client, demo_secret, wait_view):
+def test_demo_game_to_the_winner(client, demo_secret, wait_view, settings, tmp_path):
     h = {"X-Table-Secret": demo_secret}
     rounds = 0
     view = client.get("/api/tables/demo").json()
@@ -25,6 +25,16 @@ def test_demo_game_to_the_winner(client, demo_secret, wait_view):
     pens = [p["penalties"] for p in view["players"]]
     assert max(pens) == 5 and view["winners"] == [pens.index(min(pens))]
     assert client.post("/api/tables/demo/rounds/demo", headers=h).status_code == 409
+    # every lookout decision on an unsure build left a labelled photo
+    from referee.server.dataset import export
+
+    decided = [e for e in client.get("/api/tables/demo/events").json()
+               if e["kind"] == "decision" and "correct" in e["data"]]
+    summary = export(settings.data_dir, tmp_path / "set")
+    assert decided, "the demo script has unsure builds for the lookout to decide"
+    assert summary["scenes"] == len({(e["data"]["builder"], e["seq"]) for e in decided})
+    for label in (tmp_path / "set" / "scenes").glob("*/label.json"):
+        assert '"verdict": "wrong"' in label.read_text()  # as decided above
 
 
 def test_bench_server_plays_timed_rounds():

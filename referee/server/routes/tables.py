@@ -28,7 +28,9 @@ from referee.server.schemas import (
     CardOut,
     ColourCalibrationIn,
     ColourCalibrationOut,
+    Confirm,
     Decision,
+    Dispute,
     RoundStart,
     SeatLink,
     TableCreate,
@@ -170,6 +172,21 @@ def decide(table_id: TableId, who: TableAccess, body: Decision,
     """The lookout's decision on an unsure build (or the others' votes, for the lookout's
     own). With a seat's key, the decider is that seat."""
     return Accepted(seq=service.decide(table_id, body.seat, body.correct, body.by, who))
+
+
+@router.post("/tables/{table_id}/dispute", responses=ACT)
+def dispute(table_id: TableId, who: TableAccess, body: Dispute,
+            service: ServiceDep) -> Accepted:
+    """A player questions a verdict of the current round ("this verdict is wrong")."""
+    return Accepted(seq=service.dispute(table_id, body.seat, who))
+
+
+@router.post("/tables/{table_id}/confirm", responses=ACT)
+def confirm(table_id: TableId, who: TableAccess, body: Confirm,
+            service: ServiceDep) -> Accepted:
+    """The lookout answers a questioned verdict: counts as the lookout's decision while the
+    penalty is not given yet, else labels the photo."""
+    return Accepted(seq=service.confirm(table_id, body.seat, body.correct, who))
 
 
 @router.post("/tables/{table_id}/end", responses=ACT)

@@ -154,6 +154,22 @@
         tr("verdict.decided", {v: tr("verdict." + b.decided)})));
     }
     if (b.error) li.append(el("p", {class: "error"}, b.error));
+    // a verdict people can question: any player; the lookout then says which is right
+    if (v && v.verdict !== "unsure" && canAct() && view.round && !view.over) {
+      const q = el("div", {class: "row wrap acts"});
+      const mine = me.role === "seat" ? me.seat : null;
+      const asked = (b.disputed_by || []).length > 0;
+      if (!(b.disputed_by || []).includes(mine)) q.append(el("button", {class: "button alt",
+        type: "button", onclick: () => call("/dispute", {seat: b.seat})}, tr("ctl.dispute")));
+      if (asked) q.append(el("p", {class: "muted"}, b.confirmed
+        ? tr("verdict.confirmed", {v: tr("verdict." + b.confirmed)}) : tr("verdict.disputed")));
+      if (asked && !b.confirmed && isLookout(view)) q.append(
+        el("button", {class: "button ok", type: "button",
+          onclick: () => call("/confirm", {seat: b.seat, correct: true})}, tr("ctl.correct")),
+        el("button", {class: "button danger", type: "button",
+          onclick: () => call("/confirm", {seat: b.seat, correct: false})}, tr("ctl.wrong")));
+      li.append(q);
+    }
     // why the place asks for a photo (its camera gave no picture after "done")
     if (b.reason) li.append(el("p", {class: "error reason"}, words("reason", {code: b.reason})));
     if (actsFor(b.seat) && view.round && !view.over) {

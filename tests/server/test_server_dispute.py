@@ -1,0 +1,77 @@
+"""Verdicts people can question, and the labelled photo set that grows from them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from .conftest import scene_card, scene_photo
+
+
+def _photo(scene: str) -> dict:
+    return {"photo": (f"{scene}.jpg", scene_photo(scene), "image/jpeg")}
+
+
+def test_a_questioned_verdict_is_decided_by_the_lookout_and_labels_the_photo(
+        client, make_table, wait_view, settings, tmp_path):
+    table_id, secret = make_table(players=("Ava", "Ben", "Cy"),
+                                  stations=("D03", "D04", "D03"), first_lookout=2)
+    h = {"X-Table-Secret": secret}
+    url = f"/api/tables/{table_id}"
+    ava, ben, cy = (s["key"] for s in client.get(f"{url}/seats", headers=h).json())
+    grid, die = scene_card("D03-02")
+    assert client.post(f"{url}/rounds", json={"grid": grid, "die": die},
+                       headers={"X-Seat-Key": cy}).status_code == 200
+    assert client.post(f"{url}/done/0", files=_photo("D03-02"),
+                       headers={"X-Seat-Key": ava}).status_code == 200
+    view = wait_view(table_id, lambda v: v["round"]["builders"][0]["verdict"] is not None)
+    first = view["round"]["builders"][0]["verdict"]["verdict"]
+    # a verdict not given yet cannot be questioned
+    r = client.post(f"{url}/dispute", json={"seat": 1}, headers={"X-Seat-Key": ava})
+    assert r.status_code == 409
+    # Ben's "done" closes the round; Cy (the lookout, who builds too) still owes a photo
+    assert client.post(f"{url}/done/1", files=_photo("D04-06"),
+                       headers={"X-Seat-Key": ben}).status_code == 200
+    assert client.get(url, headers=h).json()["phase"] == "settling"
+    # Ben questions Ava's verdict; a view link cannot, nor Ben twice
+    client.cookies.clear()
+    r = client.post(f"{url}/dispute", json={"seat": 0}, headers={"X-Seat-Key": ben})
+    assert r.status_code == 200, r.text
+    assert client.post(f"{url}/dispute", json={"seat": 0},
+                       headers={"X-Seat-Key": ben}).status_code == 409
+    view = client.get(url, headers=h).json()
+    assert view["round"]["builders"][0]["disputed_by"] == [1]
+    # only the lookout answers
+    r = client.post(f"{url}/confirm", json={"seat": 0, "correct": False},
+                    headers={"X-Seat-Key": ava})
+    assert r.status_code == 403
+    r = client.post(f"{url}/confirm", json={"seat": 0, "correct": False},
+                    headers={"X-Seat-Key": cy})
+    assert r.status_code == 200, r.text
+    view = client.get(url, headers=h).json()
+    a = view["round"]["builders"][0]
+    assert a["confirmed"] == "wrong"
+    counted = first != "unsure"
+    events = client.get(f"{url}/events", headers=h).json()
+    note = next(e for e in events if e["kind"] == "server:confirmed")
+    assert note["data"]["counted"] is counted
+    if counted:  # the penalty is not given yet: it counts as the lookout's decision
+        assert any(e["kind"] == "decision" and e["data"].get("overrule") for e in events)
+    # the set: Ava's photo labelled wrong, as the lookout decided
+    out = tmp_path / "set"
+    r = subprocess.run([sys.executable, "-m", "referee", "dataset", "export", str(out),
+                        "--data", str(settings.data_dir)], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    labels = [json.loads(p.read_text()) for p in (out / "scenes").glob("*/label.json")]
+    mine = [lab for lab in labels if lab["source"]["seat"] == 0]
+    assert len(mine) == 1 and mine[0]["verdict"] == "wrong"
+    assert mine[0]["station"] == "D03" and mine[0]["die"]["animal"] == die.split("+")[0]
+    assert (out / "stations" / "D03" / "station.json").is_file()
+    # and `referee eval` runs it
+    r = subprocess.run([sys.executable, "-m", "referee", "eval", str(out), "--json"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)
+    assert summary["scenes"] == len(labels) >= 1
