@@ -19,6 +19,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         demo: bool = typer.Option(None, "--demo/--no-demo",
                                   help="Create the demo table on a fresh data folder "
                                        "(REFEREE_DEMO, on)."),
+        mdns: bool = typer.Option(True, "--mdns/--no-mdns",
+                                  help="Announce the box on the network as referee.local."),
     ) -> None:
         """Run the referee server: tables, cameras, live phone dashboard, API docs at /docs."""
         import uvicorn
@@ -51,6 +53,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 say(f"demo table control: {base}/t/{table_id}?v={view}#k={secret}")
             say("admin page (cameras of this box, archiving, deleting): run "
                 "`referee admin-key`")
+            if wild and mdns and announcer.start():
+                say(f"also reachable as http://referee.local:{settings.port}/ (mDNS)")
 
         # fail here, in plain words, rather than in the server's start-up; the port first, so
         # that a failed start leaves no data folder behind
@@ -61,8 +65,14 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise StorageError(f"cannot make the data folder {str(settings.data_dir)!r}: "
                                f"{e.strerror}; choose another with --data") from None
         EventStore(settings.db_path).close()
+        from referee.server.appliance import Announcer
+
+        announcer = Announcer(settings.port)
         app = create_app(settings, on_ready=_tell)
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+        try:
+            uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+        finally:
+            announcer.stop()
 
     @app.command("admin-key")
     def admin_key_cmd(
@@ -83,6 +93,50 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                f"{str(settings.data_dir)!r}: {e.strerror}") from None
         print(key)
         print(f"admin page: http://localhost:{settings.port}/admin#a={key}")
+
+    service_app = typer.Typer(no_args_is_help=True,
+                              help="The box as an appliance: start the server at boot.")
+    app.add_typer(service_app, name="service")
+
+    @service_app.command("install")
+    def service_install(
+        port: int = typer.Option(8000, help="The port phones will use."),
+        data: Path = typer.Option(Path("data"), help="The data folder (made if missing)."),
+        user: str = typer.Option(None, help="The user the server runs as (default: you)."),
+        print_only: bool = typer.Option(False, "--print",
+                                        help="Only print the systemd unit."),
+    ) -> None:
+        """Install a systemd service that starts the referee at boot and restarts it if it
+        fails (docs/raspberry-pi.md); needs sudo to write /etc/systemd/system/."""
+        import getpass
+        import os
+        import subprocess
+
+        from referee.server.appliance import default_unit
+        from referee.server.settings import SettingsError, _port
+
+        _port(str(port), "--port")
+        who = user or os.environ.get("SUDO_USER") or getpass.getuser()
+        text = default_unit(port, data, who)
+        if print_only:
+            print(text, end="")
+            return
+        target = Path("/etc/systemd/system/referee.service")
+        try:
+            target.write_text(text, encoding="utf-8")
+        except PermissionError:
+            raise SettingsError(f"writing {target} needs root: run `sudo {sys_argv0()} "
+                                "service install`, or `--print` the unit and copy it there "
+                                "yourself") from None
+        print(f"wrote {target}")
+        for cmd in (["systemctl", "daemon-reload"],
+                    ["systemctl", "enable", "--now", "referee.service"]):
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise SettingsError(f"`{' '.join(cmd)}` failed: "
+                                    f"{(r.stderr or r.stdout).strip()[:200]}")
+        print(f"the referee starts at boot; now running on port {port} "
+              "(`systemctl status referee` shows it, `journalctl -u referee` its log)")
 
     dataset_app = typer.Typer(no_args_is_help=True,
                               help="The labelled photos a table's play leaves behind.")
@@ -128,6 +182,14 @@ def _bench(rounds: int = typer.Option(10, help="Demo rounds to play (1 or more).
         st = result[key]
         c.print(f"  {key}: median {st['median']}  p95 {st['p95']}  max {st['max']}",
                 highlight=False)
+
+
+def sys_argv0() -> str:
+    """How the user ran this command (for advice that repeats it)."""
+    import sys
+    from pathlib import Path as _P
+
+    return _P(sys.argv[0]).name or "referee"
 
 
 def _check_port(host: str, port: int) -> None:

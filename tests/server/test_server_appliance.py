@@ -1,0 +1,58 @@
+"""The box as an appliance: the systemd unit, the mDNS record, the address links carry."""
+
+from __future__ import annotations
+
+import getpass
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.server.appliance import SERVICE_TYPE, default_unit, service_info, unit_text
+
+ANALYZE = shutil.which("systemd-analyze")
+
+
+def test_the_unit_starts_the_server_at_boot_and_restarts_it():
+    text = default_unit(8123, Path("data"), getpass.getuser())
+    assert f"ExecStart={sys.executable} -m referee serve --host 0.0.0.0 --port 8123" in text
+    assert "Restart=on-failure" in text and "WantedBy=multi-user.target" in text
+    assert "After=network-online.target" in text
+    assert f"--data {Path('data').resolve()}" in text  # an absolute folder: no cwd surprises
+
+
+@pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not on this machine")
+def test_systemd_accepts_the_unit(tmp_path):
+    good = tmp_path / "referee.service"
+    good.write_text(default_unit(8000, tmp_path / "data", getpass.getuser()))
+    r = subprocess.run([ANALYZE, "verify", str(good)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    # the check can fail: a relative program is refused
+    bad = tmp_path / "broken.service"
+    bad.write_text(unit_text("python3", tmp_path, tmp_path / "data", 8000,
+                             getpass.getuser()).replace("ExecStart=python3", "ExecStart=py"))
+    r = subprocess.run([ANALYZE, "verify", str(bad)], capture_output=True, text=True)
+    assert r.returncode != 0 and "not executable" in r.stderr
+
+
+def test_service_install_prints_the_unit(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "referee", "service", "install", "--print",
+                        "--port", "9000", "--data", str(tmp_path / "d")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "--port 9000" in r.stdout and r.stdout.startswith("[Unit]")
+    r = subprocess.run([sys.executable, "-m", "referee", "service", "install", "--print",
+                        "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--port must be a port number" in r.stderr
+
+
+def test_the_mdns_record_names_the_box_referee_local():
+    info = service_info("192.168.1.20", 8000)
+    assert info.server == "referee.local." and info.port == 8000
+    assert info.type == SERVICE_TYPE and info.addresses == [socket.inet_aton("192.168.1.20")]
+    assert info.properties[b"path"] == b"/"
+    with pytest.raises(OSError):
+        service_info("not an address", 8000)
