@@ -178,7 +178,7 @@ def _bench(rounds: int = typer.Option(10, help="Demo rounds to play (1 or more).
 
     c = Console()
     c.print(f"{result['rounds']} demo rounds (2 builders, real referee)", highlight=False)
-    for key in ("done_request_ms", "done_to_all_verdicts_on_feed_ms"):
+    for key in ("done_request_ms", "done_to_feed_ms", "done_to_all_verdicts_on_feed_ms"):
         st = result[key]
         c.print(f"  {key}: median {st['median']}  p95 {st['p95']}  max {st['max']}",
                 highlight=False)

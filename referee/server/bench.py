@@ -7,8 +7,10 @@ live feed (both frames frozen, stored, judged, stored again, pushed). Also the t
 
 from __future__ import annotations
 
+import queue
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ def run(rounds: int = 10) -> dict[str, Any]:
     from referee.server.settings import Settings
 
     done_ms: list[float] = []
+    feed_ms: list[float] = []
     verdict_ms: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), demo=True)
@@ -47,25 +50,48 @@ def run(rounds: int = 10) -> dict[str, Any]:
             with c.websocket_connect("ws://localhost/ws/tables/demo") as ws:
                 ws.send_json({"type": "hello", "key": key})
                 ws.receive_json()  # the welcome
-                view = ws.receive_json()["view"]
+                # a phone: every view as it arrives, stamped on arrival
+                views: queue.Queue[tuple[float, dict]] = queue.Queue()
+
+                def listen() -> None:
+                    try:
+                        while True:
+                            msg = ws.receive_json()
+                            views.put((time.perf_counter(), msg["view"]))
+                    except Exception:
+                        return
+
+                threading.Thread(target=listen, daemon=True).start()
+
+                def until(pred) -> tuple[float, dict]:  # noqa: ANN001
+                    while True:
+                        t, v = views.get(timeout=60)
+                        if pred(v):
+                            return t, v
+
+                _, view = until(lambda v: True)
                 for i in range(rounds):
                     if view["over"]:
                         break
-                    c.post("/api/tables/demo/rounds/demo", headers=h)
-                    view = ws.receive_json()["view"]
+                    seq = c.post("/api/tables/demo/rounds/demo", headers=h).json()["seq"]
+                    _, view = until(lambda v, seq=seq: v["seq"] >= seq)
+                    seat = i % 2
                     t0 = time.perf_counter()
-                    r = c.post(f"/api/tables/demo/done/{i % 2}", headers=h)
+                    r = c.post(f"/api/tables/demo/done/{seat}", headers=h)
                     done_ms.append((time.perf_counter() - t0) * 1000)
                     r.raise_for_status()
-                    while not all(b["verdict"] for b in (view["round"] or {}).get(
-                            "builders", [{}])):
-                        view = ws.receive_json()["view"]
-                    verdict_ms.append((time.perf_counter() - t0) * 1000)
+                    t1, view = until(lambda v, s=seat: s in (v["round"] or {}).get(
+                        "done_order", []))
+                    feed_ms.append((t1 - t0) * 1000)
+                    t2, view = until(lambda v: all(b["verdict"] for b in (v["round"] or {})
+                                                   .get("builders", [{}])))
+                    verdict_ms.append((t2 - t0) * 1000)
                     for b in view["round"]["builders"]:
                         for by in b["deciders"] if b["state"] == "unsure" else []:
-                            c.post("/api/tables/demo/decide", headers=h,
-                                   json={"seat": b["seat"], "correct": True, "by": by})
-                            view = ws.receive_json()["view"]
+                            seq = c.post("/api/tables/demo/decide", headers=h,
+                                         json={"seat": b["seat"], "correct": True,
+                                               "by": by}).json()["seq"]
+                            _, view = until(lambda v, seq=seq: v["seq"] >= seq)
 
     def stats(xs: list[float]) -> dict[str, float]:
         xs = sorted(xs)
@@ -74,4 +100,5 @@ def run(rounds: int = 10) -> dict[str, Any]:
                 "max": round(xs[-1], 1)}
 
     return {"rounds": len(done_ms), "done_request_ms": stats(done_ms),
+            "done_to_feed_ms": stats(feed_ms),
             "done_to_all_verdicts_on_feed_ms": stats(verdict_ms)}
