@@ -176,3 +176,115 @@ def test_a_seat_phone_has_one_big_done_and_sees_the_done_order(server, tmp_path)
         browser.close()
     events = httpx.get(f"{server}/api/tables/demo/events", headers=h).json()
     assert [e["data"]["player"] for e in events if e["kind"] == "done"] == [1]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_four_phones_play_three_rounds_question_a_verdict_and_export_the_set(tmp_path):
+    """A lookout and three builders, each on their own phone (4 browser contexts), phone-photo
+    places: three rounds, a verdict questioned and answered by the lookout, then the set is
+    exported and `referee eval` runs it."""
+    import json
+    import subprocess
+    import sys
+
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    port = free_port()
+    data = tmp_path / "data"
+    proc = serve(data, port, tmp_path / "server.log", "--no-demo", "--no-mdns")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        body = {"name": "Family", "players": ["Ava", "Ben", "Cy", "Dan"], "first_lookout": 0,
+                "places": [{"station": "D03"}, {"station": "D04"}, {"station": "D03"}]}
+        created = httpx.post(base + "/api/tables", json=body).json()
+        tid, h = created["id"], {"X-Table-Secret": created["secret"]}
+        seats = httpx.get(f"{base}/api/tables/{tid}/seats", headers=h).json()
+        grid, die = scene_card("D03-02")
+        photo = {"D03": SCENES / "D03-02" / "image.jpg", "D04": SCENES / "D04-01" / "image.jpg"}
+
+        def view() -> dict:
+            return httpx.get(f"{base}/api/tables/{tid}", headers=h).json()
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            phones = []
+            for s in seats:
+                ctx = browser.new_context(viewport={"width": 360, "height": 640})
+                page = ctx.new_page()
+                page.goto(base + s["path"].replace("#", "&lang=en#"))
+                phones.append(page)
+            for rnd in range(1, 4):
+                v = view()
+                look = phones[v["lookout"]]
+                # the lookout types the drawn card's grid and taps the rolled face
+                form = look.locator("#start-form")
+                expect(form).to_be_visible(timeout=10000)
+                form.locator("details summary").click()
+                form.locator("textarea[name=card]").fill(grid)
+                form.locator(f"input[name=die][value='{die}'] + .die-icon").click()
+                form.locator("button[type=submit]").click()
+                expect(look.locator("#round-title")).to_contain_text(f"Round {rnd}",
+                                                                     timeout=10000)
+                builders = view()["round"]["builders"]
+                station = {b["seat"]: view()["places"][b["place"]]["station"]
+                           for b in builders}
+                order = [b["seat"] for b in builders]
+                # two builders press their big DONE (the camera opens: a photo is sent)
+                for seat in order[:2]:
+                    page = phones[seat]
+                    big = page.locator("#bigdone-btn")
+                    expect(big).to_be_visible(timeout=10000)
+                    with page.expect_file_chooser() as fc:
+                        big.click()
+                    fc.value.set_files(str(photo[station[seat]]))
+                    expect(page.locator("#done-order")).to_contain_text(
+                        view()["players"][seat]["name"], timeout=10000)
+                if rnd == 1:  # the last builder questions the first one's verdict
+                    first, last = phones[order[0]], phones[order[2]]
+                    item = last.locator(f"li.builder[data-seat='{order[0]}']")
+                    expect(item.locator(".verdict")).to_be_visible(timeout=20000)
+                    item.get_by_role("button", name="This verdict is wrong").click()
+                    mine = look.locator(f"li.builder[data-seat='{order[0]}']")
+                    expect(mine).to_contain_text("Questioned", timeout=10000)
+                    mine.locator("button.danger").click()  # the lookout: it is wrong
+                    expect(first.locator(f"li.builder[data-seat='{order[0]}']")
+                           ).to_contain_text("The lookout says", timeout=10000)
+                # the last builder, stopped by the round's end, sends the photo
+                page = phones[order[2]]
+                item = page.locator(f"li.builder[data-seat='{order[2]}']")
+                expect(item.locator("input[type=file]")).to_have_count(1, timeout=10000)
+                item.locator("input[type=file]").set_input_files(
+                    str(photo[station[order[2]]]))
+                item.locator("button.done").click()
+                # unsure builds: the lookout decides (correct)
+                for _ in range(6):
+                    v = view()
+                    if v["round"]["taker"] is not None:
+                        break
+                    waiting = [b for b in v["round"]["builders"]
+                               if b["state"] == "unsure" and not b["decided"]]
+                    if waiting:
+                        look.locator(f"li.builder[data-seat='{waiting[0]['seat']}'] "
+                                     "button.ok").first.click()
+                    look.wait_for_timeout(1500)
+                expect(look.locator("#round-result")).to_contain_text(
+                    "takes the penalty card", timeout=20000)
+            phones[0].screenshot(path=str(tmp_path / "ava.png"), full_page=True)
+            browser.close()
+        assert sum(p["penalties"] for p in view()["players"]) == 3
+        out = tmp_path / "set"
+        r = subprocess.run([sys.executable, "-m", "referee", "dataset", "export", str(out),
+                            "--data", str(data)], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        labels = [json.loads(p.read_text()) for p in (out / "scenes").glob("*/label.json")]
+        assert any(lab["source"]["how"] == "dispute" and lab["verdict"] == "wrong"
+                   for lab in labels)
+        r = subprocess.run([sys.executable, "-m", "referee", "eval", str(out), "--json"],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["scenes"] == len(labels)
+    finally:
+        proc.terminate()
+        proc.wait(10)
