@@ -70,7 +70,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         announcer = Announcer(settings.port)
         app = create_app(settings, on_ready=_tell)
         try:
-            uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+            # small limits for what strangers send: a request's head, a WebSocket message
+            # (phones send only their hello)
+            uvicorn.run(app, host=settings.host, port=settings.port, log_level="info",
+                        http="h11", h11_max_incomplete_event_size=64 * 1024,
+                        ws_max_size=64 * 1024)
         finally:
             announcer.stop()
 

@@ -43,6 +43,25 @@ PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
 CameraState = Literal["live", "waiting", "stalled", "dead", "idle"]
 
 
+def shown_device(spec: str | int) -> str:
+    """A camera's device as phones may see it: an index as is, a URL without its user and
+    password (and query), a file by its name only."""
+    from urllib.parse import urlsplit
+
+    if isinstance(spec, int) or str(spec).isdigit():
+        return str(spec)
+    text = str(spec)
+    if "://" in text:
+        try:
+            u = urlsplit(text)
+            host = u.hostname or ""
+            port = f":{u.port}" if u.port else ""
+            return f"{u.scheme}://{host}{port}{u.path}"[:120]
+        except ValueError:
+            return "(a network camera)"
+    return Path(text).name[:80]
+
+
 class CameraError(RefereeError):
     """A camera source cannot be made from its description; the message echoes it."""
 
@@ -411,7 +430,10 @@ class CaptureSource(ThreadedSource):
         else:
             self._cap = cv2.VideoCapture(self.spec)
         if not self._cap.isOpened():
-            raise CameraError(f"cannot open camera {self.spec!r}")
+            # the device may be a URL holding a password: the log has it, the phones do not
+            log.warning("cannot open camera %r", self.spec)
+            raise CameraError(f"cannot open camera {shown_device(self.spec)}: is it plugged "
+                              "in, switched on and on this network?")
         # a video file plays at its own pace and loops, like a camera that never ends
         self._file = isinstance(self.spec, str) and Path(self.spec).is_file()
         fps = self._cap.get(cv2.CAP_PROP_FPS) if self._file else 0.0
@@ -508,7 +530,7 @@ def make_source(spec: dict[str, Any], retry_max_s: float = 30.0,
                             retry_max_s=retry_max_s)
     if kind == "capture":
         if "device" not in spec or str(spec["device"]).strip() == "":
-            raise CameraError(f"a capture camera needs a device index, file or URL: {spec!r}")
+            raise CameraError("a capture camera needs a device index, file or URL")
         return CaptureSource(spec["device"], retry_max_s=retry_max_s, stale_s=stale_s)
     if kind == "picamera":
         size = tuple(spec.get("size", (1280, 720)))

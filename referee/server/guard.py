@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 import socket
 from collections.abc import Iterable
 
@@ -36,14 +37,18 @@ def own_names(extra: Iterable[str] = ()) -> set[str]:
     return names | {h.lower() for h in extra}
 
 
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?")
+
+
 def host_name(host: str) -> str:
-    """The name or address of a Host header, without its port ("[::1]:8000" -> "::1")."""
+    """The name or address of a Host header, without its port ("[::1]:8000" -> "::1"); ""
+    for anything that is not strictly `name[:port]` or `[ipv6][:port]`."""
     host = host.strip().lower()
+    if not _HOST.fullmatch(host):
+        return ""
     if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
-    if host.count(":") == 1:
-        host = host.split(":")[0]
-    return host.rstrip(".")
+        return host[1:host.index("]")]
+    return host.split(":")[0].rstrip(".")
 
 
 def allowed_host(host: str, names: set[str]) -> bool:
@@ -72,8 +77,8 @@ class Guard:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
-        host = headers.get(b"host", b"").decode("latin-1")
+        hosts = [v for k, v in scope.get("headers") or [] if k == b"host"]
+        host = hosts[0].decode("latin-1") if len(hosts) == 1 else ""  # two Hosts: refused
         if not allowed_host(host, self.names):
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 4400})

@@ -80,6 +80,9 @@ log = logging.getLogger("referee.server")
 
 
 _hash = key_hash
+# a photo larger than this (px) is scaled down before it is stored and judged: a phone's
+# 12 MP is far more than the referee needs, and one judge serves every table
+MAX_JUDGED_PIXELS = 12_000_000
 # camera kinds that reach into the box (a device, a URL, a file, a folder): the admin's alone
 BOX_CAMERAS = ("capture", "picamera", "folder")
 
@@ -122,6 +125,7 @@ class TableService:
         # station id -> its mat's pose as last seen for sure (<data>/mat-poses.json)
         self.mat_poses: dict[str, list[list[float]]] = {}
         self._lock = threading.Lock()
+        self._creating = threading.Lock()  # one table creation at a time (the limits)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge")
         # waits (at most the stale limit) for a camera's first frame after a "done"
         self._capture_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="capture")
@@ -313,10 +317,11 @@ class TableService:
                                      "needs the box's admin key (`referee admin-key`); a "
                                      "table whose places take phone photos needs none")
             self.check_admin(creds.admin)
-        self._check_limits(client)
-        secret = new_key()
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        self._create(table_id, body, secret, client)
+        with self._creating:  # the count and the new table together: no race past the limits
+            self._check_limits(client)
+            secret = new_key()
+            table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+            self._create(table_id, body, secret, client)
         return table_id, secret, self.tables[table_id].view_token
 
     def _check_limits(self, client: str) -> None:
@@ -564,7 +569,6 @@ class TableService:
             face; ForbiddenError: neither the table's key nor the lookout's seat.
         """
         table = self.get(table_id)
-        self._may(table, who, lookout=True)
         level = table.state.level
         if draw:
             rng = secrets.SystemRandom()
@@ -584,7 +588,8 @@ class TableService:
         else:
             raise RoundInputError("a round needs a card: its id (e.g. N01) or its grid; "
                                   "got neither")
-        with table.lock:
+        with table.lock:  # the lookout checked and acting in one step (a penalty may move it)
+            self._may(table, who, lookout=True)
             items = self._decide(table, game.StartRound(card.id, tuple(turn(card, face)),
                                                         str(face), table.state.lookout))
             return self._commit(table, items)
@@ -594,12 +599,12 @@ class TableService:
         the scene's label. :raises ConflictError: not a demo table; ForbiddenError: neither
         the table's key nor the lookout's seat."""
         table = self.get(table_id)
-        self._may(table, who, lookout=True)
         if not table.config.get("demo"):
             raise ConflictError(f"table {table_id!r} is not a demo table; start rounds with a "
                                 "card and a die face")
         rounds = demo_mod.script().rounds
         with table.lock:
+            self._may(table, who, lookout=True)
             index = table.demo_rounds % len(rounds)
             r = rounds[index]
             card = Card.parse(r.scene, r.card, table.state.level)
@@ -739,8 +744,8 @@ class TableService:
             if by is not None and by != who.seat:
                 raise ForbiddenError("a seat's link decides or votes for its own seat only")
             by = who.seat
-        self._may(table, who, seat=by)
         with table.lock:
+            self._may(table, who, seat=by)
             decider = table.state.lookout if by is None else by
             return self._commit(table, self._decide(table, game.Decide(decider, seat, correct)))
 
@@ -748,8 +753,8 @@ class TableService:
         """Void the round by the lookout's hand. :raises IllegalCommandError; ForbiddenError:
         neither the table's key nor the lookout's seat."""
         table = self.get(table_id)
-        self._may(table, who, lookout=True)
         with table.lock:
+            self._may(table, who, lookout=True)
             return self._commit(table, self._decide(table,
                                                     game.VoidRound(table.state.lookout)))
 
@@ -791,8 +796,8 @@ class TableService:
             verdict was not questioned.
         """
         table = self.get(table_id)
-        self._may(table, who, lookout=True)
         with table.lock:
+            self._may(table, who, lookout=True)
             st = table.state
             key = (st.round_no, seat)
             if key not in table.disputes:
@@ -854,6 +859,16 @@ class TableService:
                                       f"{self.settings.max_upload_bytes} bytes")
         check_photo_bytes(data, filename)
         image = judging.decode(data)
+        h, w = image.shape[:2]
+        if h * w > MAX_JUDGED_PIXELS:
+            # judged (and stored) at a phone's size: one huge photo cannot hold up every
+            # table's verdicts
+            import cv2
+
+            f = (MAX_JUDGED_PIXELS / (h * w)) ** 0.5
+            image = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))),
+                               interpolation=cv2.INTER_AREA)
+            return Frame(image, time.time(), "upload", None)
         return Frame(image, time.time(), "upload", data)
 
     def _photo_dir(self, table: Table) -> Path:
@@ -1065,12 +1080,23 @@ class TableService:
                     for tid, why in self.damaged.items()]
         return out
 
-    def health(self) -> dict[str, Any]:
+    def health(self, everything: bool = False) -> dict[str, Any]:
+        """The database answers; how many tables, damaged tables and cameras in each state.
+        `everything` (the admin's): the damaged tables' ids and each table's camera states."""
         assert self.store is not None
         self.store.table_ids()  # the database answers
-        return {"status": "ok", "tables": len(self.tables), "damaged": sorted(self.damaged),
-                "cameras": {t.id: [s.status().state for s in t.sources]
-                            for t in self.tables.values()}}
+        states: dict[str, int] = {}
+        for t in list(self.tables.values()):
+            for src in t.sources:
+                state = src.status().state
+                states[state] = states.get(state, 0) + 1
+        out: dict[str, Any] = {"status": "ok", "tables": len(self.tables),
+                               "damaged": len(self.damaged), "camera_states": states}
+        if everything:  # ids only for the admin: the public list names listed tables only
+            out["damaged"] = sorted(self.damaged)
+            out["cameras"] = {t.id: [s.status().state for s in t.sources]
+                              for t in list(self.tables.values())}
+        return out
 
     def view(self, table_id: str) -> dict[str, Any]:
         """The table as the phones see it (no secret); see docs/server.md for the shape."""

@@ -18,7 +18,10 @@ def judged(view: dict) -> bool:
 
 def test_health_and_docs(client):
     h = client.get("/healthz").json()
-    assert h["status"] == "ok" and h["tables"] == 1
+    assert h["status"] == "ok" and h["tables"] == 1 and h["camera_states"] == {"live": 2}
+    assert "cameras" not in h  # which tables exist is the admin's to see
+    key = client.app.state.service.admin_key
+    h = client.get("/healthz", headers={"X-Admin-Key": key}).json()
     assert h["cameras"]["demo"] == ["live", "live"]
     assert client.get("/docs").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
@@ -152,7 +155,8 @@ def test_a_dead_camera_shows_and_its_done_asks_for_a_photo(client, wait_view, ad
     cam = view["places"][0]["camera"]
     assert cam["state"] == "dead" and "cannot open camera" in cam["detail"]
     assert cam["retry_in_s"] is not None
-    assert client.get("/healthz").json()["cameras"][table_id] == ["dead", "idle"]
+    assert client.get("/healthz", headers={"X-Admin-Key": admin_key}).json()["cameras"][
+        table_id] == ["dead", "idle"]
     grid, die = scene_card("D03-02")
     client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h)

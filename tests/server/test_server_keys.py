@@ -282,7 +282,8 @@ def test_the_public_list_shows_only_listed_tables(client, admin_key):
 @pytest.mark.parametrize("host, ok", [
     ("localhost:8000", True), ("127.0.0.1:8000", True), ("192.168.1.20:8000", True),
     ("[::1]:8000", True), ("evil.example", False), ("evil.example:8000", False),
-    ("referee.attacker.test", False), ("", False)])
+    ("referee.attacker.test", False), ("", False), ("[::1]evil.com", False),
+    ("[::1].evil.com", False), ("127.0.0.1:evil", False)])
 def test_only_the_box_own_host_names_are_answered(client, host, ok):
     """DNS rebinding: a stranger's page under the stranger's name is refused."""
     r = client.get("/api/tables", headers={"Host": host})
@@ -343,3 +344,74 @@ def test_one_reader_per_physical_camera(client, admin_key):
     assert service.cameras.running() == 1
     client.post(f"/api/tables/{ids[2]}/archive", headers=admin)
     assert service.cameras.running() == 0
+
+
+def test_two_host_headers_are_refused(client):
+    import httpx
+
+    transport = client._transport  # the app, reached as a socket would
+    r = httpx.Client(transport=transport, base_url="http://localhost").get(
+        "/healthz", headers=[("Host", "127.0.0.1"), ("Host", "127.0.0.1")])
+    assert r.status_code == 400
+
+
+def test_parallel_creations_stay_within_the_limits(tmp_path):
+    """Requests that arrive together cannot all pass the count before any is stored."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    settings = Settings(data_dir=tmp_path / "data", demo=False, max_tables=20,
+                        max_tables_per_client=5)
+    with local_client(create_app(settings)) as c:
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(lambda _: _new(c).status_code, range(12)))
+    assert codes.count(201) == 5 and codes.count(429) == 7
+
+
+def test_a_camera_password_never_reaches_the_phones(client, admin_key, wait_view):
+    body = {"players": ["A", "B"], "listed": True, "places": [
+        {"station": "D03", "camera": {"kind": "capture",
+                                      "device": "rtsp://admin:Sup3rSecret@127.0.0.1:1/live"}},
+        {"station": "D04"}]}
+    created = client.post("/api/tables", json=body, headers={"X-Admin-Key": admin_key}).json()
+    table_id, h = created["id"], {"X-Table-Secret": created["secret"]}
+    view = wait_view(table_id, lambda v: v["places"][0]["camera"]["state"] == "dead")
+    detail = view["places"][0]["camera"]["detail"]
+    assert "rtsp://127.0.0.1:1/live" in detail and "Sup3rSecret" not in detail
+    grid, die = scene_card("D03-02")
+    client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
+    client.post(f"/api/tables/{table_id}/done/0", headers=h)
+    everything = (client.get(f"/api/tables/{table_id}").text
+                  + client.get(f"/api/tables/{table_id}/events").text)
+    assert "Sup3rSecret" not in everything and "admin:" not in everything
+
+
+def test_a_past_lookout_cannot_start_the_new_lookouts_round(client, make_table):
+    """The lookout is checked under the table's lock, in the same step as the command."""
+    created = _new(client, players=("Ava", "Ben")).json()
+    table_id, secret = created["id"], created["secret"]
+    ava, ben = _seat_keys(client, table_id, secret)
+    service = client.app.state.service
+    table = service.get(table_id)
+    grid, die = scene_card("D03-02")
+    import dataclasses
+
+    from referee.server.keys import Access
+
+    # the lookout moves (as a penalty would) while Ava's request waits for the lock
+    started = threading.Event()
+    result: list[object] = []
+
+    def ava_starts() -> None:
+        started.set()
+        try:
+            result.append(service.start_round(table_id, None, grid, die, Access("seat", 0)))
+        except Exception as e:
+            result.append(e)
+
+    with table.lock:
+        worker = threading.Thread(target=ava_starts)
+        worker.start()
+        started.wait(5)
+        table.state = dataclasses.replace(table.state, lookout=1)
+    worker.join(10)
+    assert result and type(result[0]).__name__ == "ForbiddenError"

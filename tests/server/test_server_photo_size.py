@@ -122,3 +122,29 @@ def test_a_folder_camera_refuses_the_bad_crc_png(tmp_path):
     assert src.latest() is None
     status = src.status()
     assert status.state == "dead" and "megapixels" in status.detail
+
+
+def test_a_huge_photo_is_judged_and_stored_at_a_phones_size(client, make_table, wait_view,
+                                                            settings):
+    import cv2
+    import numpy as np
+
+    from referee.server.tables import MAX_JUDGED_PIXELS
+
+    from .conftest import scene_photo
+
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    grid, die = scene_card("D03-02")
+    client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
+    img = cv2.imdecode(np.frombuffer(scene_photo("D03-02"), np.uint8), cv2.IMREAD_COLOR)
+    big = cv2.resize(img, None, fx=5, fy=5, interpolation=cv2.INTER_LINEAR)
+    ok, buf = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 60])
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("big.jpg", buf.tobytes(), "image/jpeg")})
+    assert r.status_code == 200, r.text
+    view = wait_view(table_id, lambda v: v["round"]["builders"][0]["verdict"] is not None)
+    stored = client.get(view["round"]["builders"][0]["photo"]).content
+    shape = cv2.imdecode(np.frombuffer(stored, np.uint8), cv2.IMREAD_COLOR).shape
+    assert shape[0] * shape[1] <= MAX_JUDGED_PIXELS
+    assert abs(shape[1] / shape[0] - big.shape[1] / big.shape[0]) < 0.01

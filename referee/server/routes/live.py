@@ -8,8 +8,9 @@ talks to (another site's page in the same browser). The answer is `{"type": "wel
 once, so a phone that reconnects catches up; camera states (dead, retrying) are re-checked
 every second and sent when they change. A seat whose key changes (it changed hands) is closed.
 
-Close codes: 4400 no hello, 4401 no key and no view link, 4403 a wrong key or origin, 4404 no
-such table, 4409 a table set aside.
+Close codes: 4400 no hello, 4401 no key and no view link, 4403 a wrong key; a wrong origin
+(4403), no such table (4404) or a table set aside (4409) is refused before the socket opens,
+which a browser sees as HTTP 403.
 """
 
 from __future__ import annotations
