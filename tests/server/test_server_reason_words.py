@@ -33,3 +33,70 @@ def test_every_reason_code_has_words(lang):
     words = messages(lang)
     missing = sorted(c for c in emitted_codes() if f"reason.{c}" not in words)
     assert missing == []
+
+
+def answered_error_kinds() -> set[str]:
+    """The `error` kinds the API answers with: every error class in the server, the card
+    and die rules, the photo and station checks, and FastAPI's validation."""
+    import inspect
+
+    import referee.server.errors as server_errors
+    import referee.server.stations as stations
+    import referee.tuki.cards as cards
+    import referee.tuki.die as die
+    import referee.tuki.game as game
+    import referee.vision.errors as vision_errors
+    from referee.errors import RefereeError
+
+    kinds = {"RequestValidationError", "ServerError"}
+    for mod in (server_errors, stations, cards, die, game, vision_errors):
+        for name, obj in vars(mod).items():
+            if inspect.isclass(obj) and issubclass(obj, RefereeError) and \
+                    obj.__module__ == mod.__name__:
+                kinds.add(name)
+    return kinds - {"VisionError"}  # a base class: its subclasses are what is raised
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_error_kind_has_words(lang):
+    words = messages(lang)
+    missing = sorted(k for k in answered_error_kinds() if f"err.kind.{k}" not in words)
+    assert missing == []
+
+
+def test_a_persian_phone_reads_a_refusal_in_persian(tmp_path):
+    """A seat's phone that is not the lookout presses nothing it may not, but an error the
+    server answers (here: a wrong key) shows in the page's language, not in English."""
+    import shutil
+
+    from playwright.sync_api import expect, sync_playwright
+
+    from .conftest import free_port, serve
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        pytest.skip("needs Debian's chromium (.ci/run installs it with apt)")
+    port = free_port()
+    proc = serve(tmp_path / "data", port, tmp_path / "server.log", "--no-mdns")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        import httpx
+
+        view = httpx.get(base + "/api/tables").json()[0]["view_path"]
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium)
+            page = browser.new_page(viewport={"width": 360, "height": 640})
+            page.goto(f"{base}{view}&lang=fa#k={'x' * 32}")  # a mistyped control link
+            expect(page.locator("#ctl-error")).to_have_text(messages("fa")["err.link_key"],
+                                                            timeout=10000)
+            # the page then runs with no key: a call refused by the server reads in Persian
+            text = page.evaluate("""async () => {
+                const r = await fetch('/api/tables/demo/end', {method: 'POST'});
+                const T = JSON.parse(document.getElementById('i18n').textContent);
+                return window.refereeErrorWords(T, await r.json(), '');
+            }""")
+            assert text == messages("fa")["err.kind.ForbiddenError"]
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -26,6 +26,11 @@ templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent.parent
 LangQuery = str | None
 
 
+def _messages_json(code: str) -> str:
+    """The page's messages as JSON that is safe inside a <script> element."""
+    return json.dumps(messages(code), ensure_ascii=False).replace("</", "<\\/")
+
+
 def _context(lang: str, **extra: Any) -> dict[str, Any]:
     return {"lang": lang, "t": messages(lang),
             "languages": [(c, messages(c)["_name"]) for c in LANGUAGES], **extra}
@@ -45,8 +50,8 @@ def new_table(request: Request, service: ServiceDep, lang: LangQuery = None,
               cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
               accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
     code = pick_language(lang, cookie_lang, accept_language)
-    return templates.TemplateResponse(request, "new.html",
-                                      _context(code, stations=service.stations()))
+    return templates.TemplateResponse(request, "new.html", _context(
+        code, stations=service.stations(), messages_json=_messages_json(code)))
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)
@@ -74,10 +79,9 @@ def table_page(request: Request, table_id: str, service: ServiceDep, lang: LangQ
                                           _context(code, detail=detail, heading=heading),
                                           status_code=status)
     code = pick_language(lang, cookie_lang, table.language, accept_language)
-    t = messages(code)
     response = templates.TemplateResponse(request, "table.html", _context(
         code, table_id=table_id, table_name=table.name, faces=list(FACES),
-        messages_json=json.dumps(t, ensure_ascii=False).replace("</", "<\\/")))
+        messages_json=_messages_json(code)))
     if v:  # the link's token as a cookie, so that images and the live feed carry it
         response.set_cookie(view_cookie(table_id), v, httponly=True, samesite="strict",
                             max_age=60 * 60 * 24 * 30, path="/")
@@ -91,6 +95,5 @@ def admin_page(request: Request, lang: LangQuery = None,
     """The box's admin page: every table, to archive or delete. Its key travels in the
     fragment (`/admin#a=KEY`) and then in this browser's storage, never in a URL sent."""
     code = pick_language(lang, cookie_lang, accept_language)
-    t = messages(code)
     return templates.TemplateResponse(request, "admin.html", _context(
-        code, messages_json=json.dumps(t, ensure_ascii=False).replace("</", "<\\/")))
+        code, messages_json=_messages_json(code)))

@@ -36,7 +36,7 @@
     }
     if (!r.ok) {
       let msg = String(r.status);
-      try { msg = (await r.json()).detail || msg; } catch (e) { /* not JSON */ }
+      try { msg = window.refereeErrorWords(T, await r.json(), msg); } catch (e) { /* not JSON */ }
       $("error").textContent = msg;
       return null;
     }
@@ -99,7 +99,7 @@
     $("cal-result").textContent = r.ok
       ? tr("cal.done", {profile: data.profile}) + " " + Object.entries(data.colours)
           .map(([c, lab]) => c + " L" + lab[0]).join(" · ")
-      : data.detail;
+      : window.refereeErrorWords(T, data, String(r.status));
   });
 
   $("admin-key").addEventListener("submit", (e) => {

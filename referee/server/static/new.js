@@ -52,7 +52,8 @@
       body: JSON.stringify(body)});
     const data = await r.json();
     if (!r.ok) {
-      err.textContent = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+      const T = JSON.parse(document.getElementById("i18n").textContent);
+      err.textContent = window.refereeErrorWords(T, data, String(r.status));
       return;
     }
     const control = location.origin + data.control_path;

@@ -47,6 +47,7 @@
   }
   const fileInputs = {};
 
+  const errorWords = (data, fallback) => window.refereeErrorWords(T, data, fallback);
   function tr(key, vars) {
     let s = T[key] !== undefined ? T[key] : key;
     for (const k in vars || {}) s = s.split("{" + k + "}").join(vars[k]);
@@ -108,7 +109,7 @@
       const r = await fetch("/api/tables/" + tableId + path, opts);
       if (!r.ok) {
         let msg = r.status + "";
-        try { msg = (await r.json()).detail || msg; } catch (e) { /* not JSON */ }
+        try { msg = errorWords(await r.json(), msg); } catch (e) { /* not JSON */ }
         $("ctl-error").textContent = tr("ctl.error", {msg: msg});
         return null;
       }
