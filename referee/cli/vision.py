@@ -54,7 +54,8 @@ def _save_profile(name: str, profile: dict) -> Path:
 def calibrate_camera_cmd(
         name: str = typer.Argument(..., help="Station name, e.g. kitchen-left."),
         images: list[Path] = typer.Argument(..., help="Photos of the mat held at angles."),
-        level: str = typer.Option("normal", help="normal or advanced."),
+        level: str = typer.Option(None, help="normal or advanced (default: the profile's, "
+                                  "else normal)."),
         unit_mm: float = typer.Option(16.0, help="Your pieces' unit in mm.")) -> None:
     """Camera intrinsics from 4+ photos of the mat at varied angles; writes the profile."""
     import numpy as np
@@ -74,13 +75,45 @@ def calibrate_camera_cmd(
         import yaml
 
         old = yaml.safe_load(_profile_path(name).read_text(encoding="utf-8")) or {}
-    profile = {"id": name, "level": old.get("level", level),
+    profile = {"id": name, "level": level or old.get("level", "normal"),
                "unit_mm": float(old.get("unit_mm", unit_mm)),
                "image_size": list(cal.image_size),
                "camera_matrix": np.round(cal.camera_matrix, 4).tolist(),
                "dist_coeffs": np.round(cal.dist_coeffs, 6).tolist(),
                "colour_model": old.get("colour_model") or ColourModel.priors().to_dict()}
     console.print(f"wrote {_save_profile(name, profile)}")
+
+
+@calibrate_app.command("level")
+def calibrate_level_cmd(
+        name: str = typer.Argument(..., help="Station name (a demo station gets its own "
+                                   "profile under calibration/stations/)."),
+        level: str = typer.Argument(..., help="normal or advanced.")) -> None:
+    """Set a station's level. Its colours must then include every stone of that level: when
+    they do not, the default colours are used until `referee calibrate colours` learns them."""
+    from dataclasses import replace
+
+    from referee.errors import RefereeError
+    from referee.server.stations import station_path
+    from referee.vision.colour import ColourModel
+    from referee.vision.station import LEVELS, load_station
+
+    if level not in LEVELS:
+        raise RefereeError(f"a level is normal or advanced, not {level[:20]!r}")
+    station = load_station(station_path(name))
+    if station.level == level:
+        console.print(f"{name} is already set up for the {level} level")
+        return
+    station = replace(station, level=level)
+    missing = [c for c in station.colours if c not in station.colour_model.centres]
+    if missing:
+        station = replace(station, colour_model=ColourModel.priors())
+    out = _save_profile(name, station.to_profile())
+    console.print(f"wrote {out}: {name} is set up for the {level} level")
+    if missing:
+        console.print(f"its colours lack {', '.join(missing)}: the default colours are used "
+                      f"until you run `referee calibrate colours {name} PHOTO --order "
+                      f"{station.colours}` with a photo of the {level} stack")
 
 
 @calibrate_app.command("colours")

@@ -388,7 +388,8 @@ class TableService:
         if station.level != level:
             raise TableSetupError(f"station {station_id!r} is set up for the {station.level} "
                                   f"level, but this table plays {level}; choose a station of "
-                                  f"the {level} level")
+                                  f"the {level} level, or change this one with `referee "
+                                  f"calibrate level {station_id} {level}`")
 
     def get(self, table_id: str) -> Table:
         """:raises UnknownTableError, DamagedTableError: set aside at start."""

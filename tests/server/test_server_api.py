@@ -291,8 +291,33 @@ def test_a_table_level_must_match_its_stations(client):
     r = client.post("/api/tables", json=body)
     assert r.status_code == 422
     assert r.json()["detail"] == ("station 'D03' is set up for the normal level, but this "
-                                  "table plays advanced; choose a station of the advanced level")
+                                  "table plays advanced; choose a station of the advanced "
+                                  "level, or change this one with `referee calibrate level "
+                                  "D03 advanced`")
     assert len(client.get("/api/tables").json()) == 1
+
+
+def test_changing_a_stations_level_does_not_dead_end(client, monkeypatch, tmp_path):
+    """The advice works: after `referee calibrate level D03 advanced` the table is made."""
+    from typer.testing import CliRunner
+
+    import referee.paths
+    import referee.server.stations
+    from referee.cli import app
+
+    folder = tmp_path / "calibration"
+    monkeypatch.setattr(referee.paths, "CALIBRATION", folder)
+    monkeypatch.setattr(referee.server.stations, "CALIBRATION", folder)
+    for sid in ("D03", "D04"):
+        r = CliRunner().invoke(app, ["calibrate", "level", sid, "advanced"])
+        assert r.exit_code == 0, r.output
+        assert "advanced level" in r.output and "calibrate colours" in r.output
+    body = {"players": ["A", "B"], "level": "advanced",
+            "places": [{"station": "D03"}, {"station": "D04"}]}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    r = CliRunner().invoke(app, ["calibrate", "level", "D03", "expert"])
+    assert r.exit_code != 0 and "normal or advanced" in str(r.exception)  # main() prints it
 
 
 def _judging_error_shown(client, make_table, wait_view, monkeypatch, error) -> tuple[str, str]:
