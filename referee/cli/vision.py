@@ -26,7 +26,7 @@ VERDICT_STYLE = {"correct": "green", "wrong": "red", "unsure": "yellow"}
 
 def mat(out: Path = typer.Option(Path("mat.pdf"), "--out",
                                  help="Where to write the mat: .pdf or .png.")) -> None:
-    """Write the printable A4 referee mat (print at 100 %; check the 100 mm ruler)."""
+    """Write the printable A4 referee mat (print at 100 %; each square of the board is 40 mm)."""
     from referee.vision.mat import write_sheet
 
     try:

@@ -20,6 +20,7 @@ SQUARE_MM, MARKER_MM = 40.0, 30.0
 BUILD_LINE_Y_MM = -15.0
 BUILD_ZONE = (40.0, 240.0, -70.0, -5.0)  # x0, x1, y0, y1: the printed grey outline
 PAPER_BEYOND = (-8.5, 288.5, -80.0, 0.0)  # where counted stones may stand
+MARGIN_MM = 5.0  # nothing is printed nearer the paper's edge (printers clip there)
 
 
 @cache
@@ -50,8 +51,9 @@ WHITE_MARGINS = (
 def render_sheet(px_per_mm: float = 10.0) -> np.ndarray:
     """The whole A4 sheet as an image, H×W uint8 grey, at `px_per_mm`.
 
-    Draws the board, the build zone outline, the dashed build line, a 100 mm check ruler and one
-    line of instructions. Source: WORLD.md §5.
+    Draws the board, the build zone outline, the dashed build line, and one line with the
+    instructions and the print check (the board's 40 mm squares), at least `MARGIN_MM` from
+    every edge. Source: WORLD.md §5.
     """
     s = px_per_mm
     w, h = round(PAPER_W_MM * s), round(PAPER_H_MM * s)
@@ -72,21 +74,24 @@ def render_sheet(px_per_mm: float = 10.0) -> np.ndarray:
         cv2.line(sheet, px(x, BUILD_LINE_Y_MM), px(min(x + 5, zx1), BUILD_LINE_Y_MM), grey,
                  max(1, round(0.3 * s)))
         x += 10
-    # 100 mm ruler along the bottom edge, with 10 mm ticks
-    ry = PAPER_H_MM - 4.0
-    rx0 = PAPER_W_MM - 8.5 - 100.0
-    to_px = lambda xm, ym: (round(xm * s), round(ym * s))  # noqa: E731  (paper mm -> px)
-    cv2.line(sheet, to_px(rx0, ry), to_px(rx0 + 100, ry), 0, max(1, round(0.3 * s)))
-    for k in range(11):
-        tick = 2.5 if k % 5 else 4.0
-        cv2.line(sheet, to_px(rx0 + 10 * k, ry), to_px(rx0 + 10 * k, ry - tick), 0,
-                 max(1, round(0.3 * s)))
-    font, scale = cv2.FONT_HERSHEY_SIMPLEX, 0.12 * s
-    cv2.putText(sheet, "100 mm: print at 100 %, check with a ruler", to_px(rx0, ry - 5),
-                font, scale * 0.9, 0, max(1, round(0.2 * s)), cv2.LINE_AA)
-    cv2.putText(sheet, "TUKI REFEREE MAT A4 v2 - lay flat, this edge toward the camera; "
-                "build on the dashed line", to_px(8.5, ry), font, scale, 0,
-                max(1, round(0.2 * s)), cv2.LINE_AA)
+    # the print check and the instructions: one line in the band between the board and the
+    # edge toward the camera, at least 5 mm from every edge (printers clip nearer); the
+    # board's own 40 mm squares are the ruler
+    font, thick = cv2.FONT_HERSHEY_SIMPLEX, max(1, round(0.2 * s))
+    base = PAPER_H_MM - 6.5  # baseline, mm from the top (descenders stay 5 mm clear)
+    check = "PRINT CHECK: each square of the board is 40 mm (print at 100 %)"
+    say = "TUKI REFEREE MAT A4 v2 - lay flat, this edge toward the camera; build on the line"
+    scale = 0.1 * s
+    while True:  # both fit side by side between the 5 mm margins, with a gap
+        (cw, ch), _ = cv2.getTextSize(check, font, scale, thick)
+        (sw, _), _ = cv2.getTextSize(say, font, scale, thick)
+        if (cw + sw) / s + 10.0 <= PAPER_W_MM - 2 * MARGIN_MM or scale < 0.05 * s:
+            break
+        scale *= 0.95
+    y = round(base * s)
+    cv2.putText(sheet, say, (round(MARGIN_MM * s), y), font, scale, 0, thick, cv2.LINE_AA)
+    cv2.putText(sheet, check, (round((PAPER_W_MM - MARGIN_MM) * s) - cw, y), font, scale, 0,
+                thick, cv2.LINE_AA)
     return sheet
 
 

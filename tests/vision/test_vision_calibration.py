@@ -39,3 +39,25 @@ def test_a_stack_of_distinct_stones_is_learnt():
     model = learn_from_stack(lab, view, "GBP", unit)
     for c, lab_c in colours.items():
         assert np.allclose(model.centres[c], lab_c, atol=1.0)
+
+
+def test_the_printed_mat_keeps_5_mm_clear_of_every_edge_and_its_check_readable():
+    """Printers clip near the edge: nothing is printed within 5 mm of it, and the print
+    check sits between the board and the edge toward the camera, not under the board."""
+    from referee.vision.mat import (
+        BOARD_TOP_MM,
+        MARGIN_MM,
+        PAPER_H_MM,
+        SQUARE_MM,
+        SQUARES,
+        render_sheet,
+    )
+
+    s = 10
+    dark = render_sheet(s) < 250
+    m = round(MARGIN_MM * s)
+    assert not dark[:m].any() and not dark[-m:].any()
+    assert not dark[:, :m].any() and not dark[:, -m:].any()
+    board_bottom = round((BOARD_TOP_MM + SQUARES[1] * SQUARE_MM) * s)
+    band = dark[board_bottom + 2:round((PAPER_H_MM - MARGIN_MM) * s)]
+    assert band.sum() > 2000  # the line of text is there, below the board
