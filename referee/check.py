@@ -43,13 +43,14 @@ class PhotoCheck:
 
 
 def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[str],
-                face: DieFace | str, level: str | None = None, overlay: bool = True
-                ) -> PhotoCheck:
+                face: DieFace | str, level: str | None = None, overlay: bool = True,
+                captions: bool = True) -> PhotoCheck:
     """Judge the build in a H×W×3 uint8 BGR photo against the target (the turned card).
 
     target_rows: the target grid, rows top to bottom (WORLD.md §2); face: the die face, e.g.
     `fish+white`; level: normal | advanced, default the station's; overlay: draw
-    `overlay_bgr`. What the photo shows never raises (it makes an unsure verdict).
+    `overlay_bgr` (captions: with the verdict and faults in English words on it). What the
+    photo shows never raises (it makes an unsure verdict).
     :raises CardError: a target that is no valid grid of the level; DieError: an unknown
         face; LevelError: an unknown level (from `tuki.judge.judge`).
     """
@@ -64,7 +65,7 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[s
     timings = dict(m.timings_ms)
     timings["judge"] = round((t2 - t1) * 1000, 2)
     timings["total"] = round((t2 - t0) * 1000, 2)
-    img = draw_overlay(image_bgr, m, verdict) if overlay else None
+    img = draw_overlay(image_bgr, m, verdict, captions) if overlay else None
     paper = None if m.paper_bgr is None else \
         (float(m.paper_bgr[0]), float(m.paper_bgr[1]), float(m.paper_bgr[2]))
     sure_mat = m.pose is not None and m.mats_seen == 1 and not any(

@@ -72,7 +72,8 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
         station = dataclasses.replace(station, mat_pose=(
             np.asarray(mat_pose[0], np.float64).reshape(3),
             np.asarray(mat_pose[1], np.float64).reshape(3)))
-    result = check_photo(image_bgr, station, list(target_rows), face, level)
+    # the overlay without its English captions: the phones show them in their own language
+    result = check_photo(image_bgr, station, list(target_rows), face, level, captions=False)
     ok, buf = (False, None) if result.overlay_bgr is None else \
         cv2.imencode(".jpg", result.overlay_bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])
     return Judged(result.verdict.to_dict(), buf.tobytes() if ok and buf is not None else None,

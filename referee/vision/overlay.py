@@ -33,8 +33,12 @@ def _bar_box(fit: BarFit, view: FrontView, unit: float, depth: float = 0.0) -> n
     return np.array(pts)
 
 
-def draw_overlay(image: np.ndarray, m: Measurement, verdict: Any) -> np.ndarray:
+def draw_overlay(image: np.ndarray, m: Measurement, verdict: Any,
+                 captions: bool = True) -> np.ndarray:
     """A copy of H×W×3 uint8 BGR `image` with the measurement `m` and `verdict` drawn.
+
+    captions: the verdict and its faults in words (English) on a dark strip at the top; the
+    phones' pages leave them out and show them in the phone's own language beside the photo.
 
     verdict: a `tuki.judge.Verdict` (verdict, faults and reasons with code, text and
     subject); vision does not import tuki/, so it is not typed here. A fitted stone that a
@@ -70,6 +74,8 @@ def draw_overlay(image: np.ndarray, m: Measurement, verdict: Any) -> np.ndarray:
                         cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 3, cv2.LINE_AA)
             cv2.putText(out, f.colour, tuple(front[3] + np.array([2, -4])),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.6, col, 1, cv2.LINE_AA)
+    if not captions:
+        return out
     # verdict banner on a dark strip, so the words read on any background
     lines = [verdict.verdict.upper()] + [f"{f.code}: {f.text}" for f in verdict.faults] + \
         [f"{r.code}: {r.text}" for r in verdict.reasons]

@@ -81,6 +81,15 @@ def test_phone_plays_a_round(server, tmp_path):
         expect(viewer.locator("#start-form")).to_be_hidden()
         expect(viewer.locator("button.done:visible")).to_have_count(0)
         viewer.screenshot(path=str(tmp_path / "viewer-fa.png"), full_page=True)
+        # a judged photo opens full screen, its words in Persian below it
+        viewer.locator("button.shot-open").first.click()
+        full = viewer.locator(".shot-full")
+        expect(full).to_be_visible()
+        words = full.locator(".shot-words").inner_text()
+        assert any("\u0600" <= ch <= "\u06ff" for ch in words), words
+        assert ":" not in words.replace(": ", "")  # no raw codes such as position:B
+        full.locator(".shot-close").click()
+        expect(full).to_have_count(0)
         browser.close()
     assert errors == []
     assert (tmp_path / "phone-round.png").stat().st_size > 10_000

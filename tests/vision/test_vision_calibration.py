@@ -61,3 +61,23 @@ def test_the_printed_mat_keeps_5_mm_clear_of_every_edge_and_its_check_readable()
     board_bottom = round((BOARD_TOP_MM + SQUARES[1] * SQUARE_MM) * s)
     band = dark[board_bottom + 2:round((PAPER_H_MM - MARGIN_MM) * s)]
     assert band.sum() > 2000  # the line of text is there, below the board
+
+
+def test_an_overlay_for_phones_has_no_english_captions():
+    """The phones show the verdict's words in their own language: the server's overlay
+    draws the stones and the mat, and no banner of English words."""
+    from referee.check import check_photo, decode_photo, load_station
+    from referee.paths import FIXTURES
+
+    scene = FIXTURES / "dev-scenes" / "scenes" / "D03-02"
+    import json
+
+    label = json.loads((scene / "label.json").read_text())
+    station = load_station(FIXTURES / "dev-scenes" / "stations" / "D03" / "station.json")
+    image = decode_photo((scene / "image.jpg").read_bytes())
+    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+    with_words = check_photo(image, station, label["target"], die, captions=True).overlay_bgr
+    bare = check_photo(image, station, label["target"], die, captions=False).overlay_bgr
+    top = slice(0, 30)
+    assert with_words[top].mean() < 0.6 * image[top].mean()  # the dark strip of words
+    assert abs(float(bare[top].mean()) - float(image[top].mean())) < 5

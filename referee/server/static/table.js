@@ -142,7 +142,9 @@
         src: "/api/tables/" + tableId + "/places/" + b.place + "/preview.jpg?t=" + Date.now()}));
     }
     if (b.overlay || b.photo) {
-      li.append(el("a", {href: b.overlay || b.photo, target: "_blank"},
+      // tap: the overlay full screen (pinch to zoom), its words below in this phone's language
+      li.append(el("button", {type: "button", class: "shot-open",
+        "aria-label": p.name + " · " + tr("table.card"), onclick: () => openShot(view, b)},
         el("img", {class: "shot", src: b.overlay || b.photo, alt: p.name, loading: "lazy"})));
     }
     const v = b.verdict;
@@ -218,6 +220,28 @@
       if (acts.childNodes.length) li.append(acts);
     }
     return li;
+  }
+
+  function openShot(view, b) {
+    const v = b.verdict;
+    const text = el("div", {class: "shot-words"},
+      el("b", {}, view.players[b.seat].name + (v ? " · " + tr("verdict." + v.verdict) : "")));
+    if (v) {
+      const ul = el("ul", {class: "faults"});
+      for (const f of v.faults || []) ul.append(el("li", {}, words("fault", f)));
+      for (const r of v.reasons || []) ul.append(el("li", {class: "reason"}, words("reason", r)));
+      text.append(ul);
+    }
+    const close = el("button", {type: "button", class: "button alt shot-close"}, "×");
+    const box = el("div", {class: "shot-full", role: "dialog", "aria-modal": "true"}, close,
+      el("img", {src: b.overlay || b.photo, alt: view.players[b.seat].name}), text);
+    const done = () => box.remove();
+    close.addEventListener("click", done);
+    document.addEventListener("keydown", function esc(e) {
+      if (e.key === "Escape") { done(); document.removeEventListener("keydown", esc); }
+    });
+    document.body.append(box);
+    close.focus();
   }
 
   function render(view) {
