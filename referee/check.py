@@ -44,12 +44,13 @@ class PhotoCheck:
 
 def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[str],
                 face: DieFace | str, level: str | None = None, overlay: bool = True,
-                captions: bool = True) -> PhotoCheck:
+                captions: bool = True, intrinsics: str = "station") -> PhotoCheck:
     """Judge the build in a H×W×3 uint8 BGR photo against the target (the turned card).
 
     target_rows: the target grid, rows top to bottom (WORLD.md §2); face: the die face, e.g.
     `fish+white`; level: normal | advanced, default the station's; overlay: draw
-    `overlay_bgr` (captions: with the verdict and faults in English words on it). What the
+    `overlay_bgr` (captions: with the verdict and faults in English words on it);
+    intrinsics: "station", or "from-mat" for a phone's photo of a camera's station. What the
     photo shows never raises (it makes an unsure verdict).
     :raises CardError: a target that is no valid grid of the level; DieError: an unknown
         face; LevelError: an unknown level (from `tuki.judge.judge`).
@@ -58,7 +59,7 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[s
     from referee.vision.pipeline import measure
 
     t0 = time.perf_counter()
-    m = measure(image_bgr, station)
+    m = measure(image_bgr, station, intrinsics=intrinsics)
     t1 = time.perf_counter()
     verdict = judge(list(target_rows), face, m.build, level or station.level)
     t2 = time.perf_counter()

@@ -57,10 +57,12 @@ def forget_station(path: Path) -> None:
 
 def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str],
                 face: Any, level: str,
-                mat_pose: tuple[list[float], list[float]] | None = None) -> Judged:
+                mat_pose: tuple[list[float], list[float]] | None = None,
+                intrinsics: str = "station") -> Judged:
     """Run the referee on one photo; `mat_pose` (rvec, tvec), if given, is the station's mat
-    pose as last seen for sure, used instead of the profile's. Errors of vision propagate
-    (the caller records them)."""
+    pose as last seen for sure, used instead of the profile's; intrinsics "from-mat" for a
+    phone's photo of a camera's station (vision.pipeline.phone_station). Errors of vision
+    propagate (the caller records them)."""
     import dataclasses
 
     import cv2
@@ -73,7 +75,8 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
             np.asarray(mat_pose[0], np.float64).reshape(3),
             np.asarray(mat_pose[1], np.float64).reshape(3)))
     # the overlay without its English captions: the phones show them in their own language
-    result = check_photo(image_bgr, station, list(target_rows), face, level, captions=False)
+    result = check_photo(image_bgr, station, list(target_rows), face, level, captions=False,
+                         intrinsics=intrinsics)
     ok, buf = (False, None) if result.overlay_bgr is None else \
         cv2.imencode(".jpg", result.overlay_bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])
     return Judged(result.verdict.to_dict(), buf.tobytes() if ok and buf is not None else None,

@@ -29,6 +29,7 @@ class Shot:
     judging: bool = False
     error: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    uploaded: bool = False  # sent from a phone (not the place's own camera)
 
 
 @dataclass
@@ -92,7 +93,7 @@ class Table:
             return
         key = (int(p.get("round", 0)), int(p.get("player", -1)))
         if k == "server:photo":
-            self.shots[key] = Shot(p["photo"], judging=True)
+            self.shots[key] = Shot(p["photo"], judging=True, uploaded=bool(p.get("uploaded")))
         elif k == "server:judged" and key in self.shots:
             s = self.shots[key]
             s.overlay, s.judging, s.timings_ms = p.get("overlay"), False, p.get("timings_ms", {})

@@ -661,7 +661,8 @@ class TableService:
                 if i == 0 and frame is not None:  # the photo sent with "done"
                     if isinstance(src, UploadSource):  # the phone is this place's camera
                         src.put(frame)
-                    notes.append(("server:photo", self._save(table, rnd, s, frame)))
+                    notes.append(("server:photo", self._save(table, rnd, s, frame)
+                                  | {"uploaded": True}))
                 elif isinstance(src, UploadSource):  # a phone place: its Photo button
                     if i == 0:
                         raise ConflictError(f"no photo for {st.players[s]}'s place; send a "
@@ -918,8 +919,13 @@ class TableService:
             image = judging.decode((self._photo_dir(table) / shot.photo).read_bytes())
             face = DieFace.parse(st.die or "bear")
             known = self.mat_poses.get(station_id)
+            # a phone's photo of a place that has its own camera: the phone's intrinsics are
+            # worked out from the mat in it, not taken from the station camera's profile
+            kind = (table.config["places"][b.place].get("camera") or {}).get("kind", "upload")
+            phone = shot.uploaded and kind != "upload"
             result = judging.judge_photo(image, station, list(st.target), face, st.level,
-                                         (known[0], known[1]) if known else None)
+                                         None if phone or not known else (known[0], known[1]),
+                                         "from-mat" if phone else "station")
         except Exception as e:  # record why, never invent a verdict; a new photo may retry
             # the builder reads plain words: a RefereeError's own, else a sentence; the
             # details go to the server's log only (the events are public)
@@ -929,7 +935,8 @@ class TableService:
                    else JUDGE_FAILED)
             self._note_failure(table, rnd, seat, msg)
             return
-        if result.mat_pose is not None and result.verdict.get("verdict") != "unsure":
+        if (result.mat_pose is not None and result.verdict.get("verdict") != "unsure"
+                and not phone):
             self._remember_mat_pose(station_id, result.mat_pose)
         overlay = None
         if result.overlay_jpeg:

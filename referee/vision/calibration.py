@@ -16,7 +16,7 @@ import numpy as np
 from referee.vision.colour import ColourModel, learn_from_stack, paper_white, to_lab
 from referee.vision.errors import CalibrationError, VisionError
 from referee.vision.photo import read_photo
-from referee.vision.pose import detect_mat, is_weak, solve_pose
+from referee.vision.pose import MatDetection, detect_mat, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
 from referee.vision.settings import default_settings
 
@@ -115,3 +115,41 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
         obj, img, size, k0, np.zeros(5), flags=flags)
     return CameraCalibration(k, d.ravel()[:5], float(rms), std_in.ravel(), len(obj), size)
 
+
+
+# a phone photo's focal length from the mat in it: refused when its 1σ doubt is over this
+# share of the focal length, or the fit's RMS over this many px per 1000 px of photo
+MAX_FOCAL_DOUBT = 0.06
+MAX_SINGLE_VIEW_RMS_PX = 2.0
+
+
+def intrinsics_from_mat(det: MatDetection, image_size: tuple[int, int]
+                        ) -> tuple[np.ndarray, float, float]:
+    """A camera matrix (3×3 float64) for a photo of unknown camera (a phone), from the mat's
+    points in that one photo: principal point at the centre, one focal length, no
+    distortion (OpenCV `calibrateCameraExtended` on one view; WORLD.md §6 on what a single
+    view can pin down). Also the focal length's relative 1σ doubt and the RMS in px.
+
+    :raises CalibrationError: too few points, or a fit that does not converge.
+    """
+    w, h = image_size
+    if len(det.object_points) < 8:
+        raise CalibrationError("too few points of the mat to work out the camera")
+    f0 = 1.2 * max(w, h)
+    k0 = np.array([[f0, 0, (w - 1) / 2], [0, f0, (h - 1) / 2], [0, 0, 1]], np.float64)
+    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_ASPECT_RATIO
+             | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_ZERO_TANGENT_DIST
+             | cv2.CALIB_FIX_K1 | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+    try:
+        rms, k, _, _, _, std_in, _, _ = cv2.calibrateCameraExtended(
+            [det.object_points.astype(np.float32)], [det.image_points.astype(np.float32)],
+            (w, h), k0, np.zeros(5), flags=flags)
+    except cv2.error as e:
+        raise CalibrationError(f"the camera could not be worked out from the mat ({e.msg})") \
+            from None
+    f = float(k[0, 0])
+    if not np.isfinite(f) or f <= 0:
+        raise CalibrationError("the camera could not be worked out from the mat")
+    # with a fixed aspect ratio OpenCV reports the focal length's doubt on fx or on fy
+    std = std_in.ravel()
+    return k.astype(np.float64), float(max(std[0], std[1])) / f, float(rms)

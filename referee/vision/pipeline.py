@@ -55,17 +55,54 @@ def _problem(code: str, text: str, unit_mm: float, m: Measurement) -> Measuremen
     return m
 
 
-def measure(image: np.ndarray, station: Station, settings: VisionSettings | None = None
-            ) -> Measurement:
+def phone_station(image: np.ndarray, station: Station, s: VisionSettings
+                  ) -> tuple[Station, str | None]:
+    """The station as a phone's photo of it needs: intrinsics worked out from the mat in the
+    photo (principal point at the centre, one focal length, no distortion), not the station
+    camera's, and no stored mat pose (the phone stands elsewhere). The reason, in plain
+    words, when the mat in the photo cannot pin the camera down (then the build is unsure).
+    A photo without the mat is left to the usual mat checks."""
+    from referee.vision.calibration import (
+        MAX_FOCAL_DOUBT,
+        MAX_SINGLE_VIEW_RMS_PX,
+        intrinsics_from_mat,
+    )
+    from referee.vision.errors import CalibrationError
+    from referee.vision.pose import detect_mat
+
+    h, w = image.shape[:2]
+    det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    if is_weak(det, s):
+        return replace(station, mat_pose=None), None
+    why = ("the phone's camera could not be worked out from the mat in this photo: take it "
+           "with the whole mat in view, from a little higher")
+    try:
+        k, doubt, rms = intrinsics_from_mat(det, (w, h))
+    except CalibrationError:
+        return station, why
+    if doubt > MAX_FOCAL_DOUBT or rms > MAX_SINGLE_VIEW_RMS_PX * max(1.0, max(h, w) / 1000):
+        return station, why
+    return replace(station, camera_matrix=k, dist_coeffs=np.zeros(5), image_size=(w, h),
+                   mat_pose=None), None
+
+
+def measure(image: np.ndarray, station: Station, settings: VisionSettings | None = None,
+            intrinsics: str = "station") -> Measurement:
     """Measure the build in a H×W×3 uint8 BGR photo taken at `station`.
 
     Never raises for what a photo shows; a photo without the mat, too dark or with a hidden
-    stone gives a build with `problems`.
+    stone gives a build with `problems`. intrinsics: "station" (the station camera's) or
+    "from-mat" (a phone's photo of the station: `phone_station`).
     """
     s = settings or default_settings()
     unit = station.unit_mm
     m = Measurement(MeasuredBuild((), unit))
     t = time.perf_counter()
+    if intrinsics == "from-mat":
+        station, why = phone_station(image, station, s)
+        if why is not None:
+            m.timings_ms["pose"] = round((time.perf_counter() - t) * 1000, 2)
+            return _problem("mat:weak", why, unit, m)
 
     def lap(name: str) -> None:
         nonlocal t

@@ -246,3 +246,30 @@ def test_a_folder_camera_never_stalls(tmp_path):
         kinds = [e["kind"] for e in c.get("/api/tables/demo/events").json()]
         # both photos are frozen in the same commit as the done, nothing is awaited
         assert kinds[-4:] == ["server:photo", "done", "round_closed", "server:photo"]
+
+
+def test_a_phone_photo_at_a_camera_place_is_judged_with_its_own_camera(tmp_path, monkeypatch):
+    """The place's camera is dead, the builder sends a photo from the phone: it is judged
+    with the camera worked out from the mat in it, not with the webcam's profile."""
+    from referee.server import judging
+
+    seen: list[str] = []
+    real = judging.judge_photo
+
+    def spy(*args, **kw):
+        seen.append(kw.get("intrinsics", args[6] if len(args) > 6 else "station"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(judging, "judge_photo", spy)
+    with local_client(create_app(_settings(tmp_path, 0.3))) as c:
+        table_id, h = _table(c, {"kind": "capture", "device": "/nonexistent/cam.avi"})
+        _start(c, table_id, h)
+        r = c.post(f"/api/tables/{table_id}/done/0", headers=h,
+                   files={"photo": ("a.jpg", scene_photo("D03-02"), "image/jpeg")})
+        assert r.status_code == 200, r.text
+        assert _until(lambda: _view(c, table_id)["round"]["builders"][0]["verdict"], 20.0)
+        # Ben's place is a phone place: its photo keeps the station's own profile
+        r = c.post(f"/api/tables/{table_id}/done/1", headers=h,
+                   files={"photo": ("b.jpg", scene_photo("D04-06"), "image/jpeg")})
+        assert _until(lambda: _view(c, table_id)["round"]["builders"][1]["verdict"], 20.0)
+    assert seen == ["from-mat", "station"]

@@ -81,3 +81,41 @@ def test_an_overlay_for_phones_has_no_english_captions():
     top = slice(0, 30)
     assert with_words[top].mean() < 0.6 * image[top].mean()  # the dark strip of words
     assert abs(float(bare[top].mean()) - float(image[top].mean())) < 5
+
+
+def test_a_phone_photo_is_judged_with_the_camera_worked_out_from_the_mat():
+    """A station whose profile's focal length is 40 % off (a phone is not the station's
+    webcam): the photo judged "from-mat" gets the label's verdict; its focal length is within
+    a few percent of the true one."""
+    import dataclasses
+    import json
+
+    import cv2
+
+    from referee.check import check_photo, decode_photo, load_station
+    from referee.paths import FIXTURES
+    from referee.vision.calibration import intrinsics_from_mat
+    from referee.vision.pose import detect_mat
+
+    root = FIXTURES / "dev-scenes"
+    right = 0
+    scenes = ["D03-02", "D03-05", "D04-01", "D04-06"]
+    for name in scenes:
+        scene = root / "scenes" / name
+        label = json.loads((scene / "label.json").read_text())
+        station = load_station(root / "stations" / label["station"] / "station.json")
+        image = decode_photo((scene / "image.jpg").read_bytes())
+        k, doubt, rms = intrinsics_from_mat(detect_mat(cv2.cvtColor(image,
+                                                                    cv2.COLOR_BGR2GRAY)),
+                                            (image.shape[1], image.shape[0]))
+        true_f = station.camera_for(image.shape)[0, 0]
+        assert abs(k[0, 0] / true_f - 1) < max(0.05, 3 * doubt), name
+        k_off = station.camera_matrix.copy()
+        k_off[:2, :2] *= 1.4
+        off = dataclasses.replace(station, camera_matrix=k_off)
+        die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+        v = check_photo(image, off, label["target"], die, overlay=False,
+                        intrinsics="from-mat").verdict.verdict
+        assert v in (label["verdict"], "unsure"), name  # never confidently wrong
+        right += v == label["verdict"]
+    assert right >= 3
