@@ -649,8 +649,13 @@ class TableService:
             if late and frame is None and (rnd, seat) in table.capturing:
                 raise ConflictError(f"{st.players[seat]}'s camera is taking the photo now; "
                                     "wait a moment")
+            # a new photo of a build judged unsure because of the photo itself
+            retake = (b is not None and frame is not None and b.verdict is not None
+                      and b.decision is None and game.photo_caused(b.verdict))
             if late:  # the photo of a build that has no verdict yet (phone place, or retry)
                 items: list[tuple[str, dict[str, Any]]] = []
+            elif retake:
+                items = self._decide(table, game.Retake(seat))
             else:
                 items = self._decide(table, game.Done(seat))
             seats = [seat] + [d["last"] for k, d in items if k == "round_closed"]

@@ -23,6 +23,9 @@ Commands (small dataclasses; players are seat indexes 0..n-1):
   lookout's own unsure build (2-3 players) every other player votes once; a tie is correct.
 - `VoidRound(by)`: the lookout ends the round by hand; nobody takes the card, it goes under
   the deck, and the same lookout starts again.
+- `Retake(player)`: a build judged unsure because of the photo itself (`mat:`, `photo:`,
+  `camera:` reasons) gets a new photo: the verdict is dropped (event `retake`) and the new
+  photo's `Judge` follows.
 - `Overrule(player, builder, correct)`: the lookout finds a questioned sure verdict wrong
   while the round's penalty is not yet given (phase settling); it counts as the lookout's
   decision (event `decision` with `overrule`). Not on the lookout's own build.
@@ -124,7 +127,19 @@ class Overrule:
     correct: bool
 
 
-Command = NewGame | StartRound | Done | Judge | Decide | VoidRound | Overrule
+@dataclass(frozen=True)
+class Retake:
+    """A builder sends a new photo of a build judged unsure because of the photo itself (the
+    mat not found or not seen well, the photo dark, turned, mirrored, or its colours: WORLD.md
+    §4's `mat:`, `photo:` and `camera:` reasons): the unsure verdict is dropped and the new
+    photo is judged instead."""
+
+    player: int
+
+
+PHOTO_REASONS = ("mat", "photo", "camera")
+
+Command = NewGame | StartRound | Done | Judge | Decide | VoidRound | Overrule | Retake
 
 
 @dataclass(frozen=True)
@@ -279,6 +294,8 @@ def apply(state: TukiState, event: Event) -> TukiState:
         votes = b.votes + ((d["by"], d["vote"]),) if "vote" in d else b.votes
         return replace(s, builders=_set_builder(s, b.player, votes=votes,
                                                 decision=d.get("correct", b.decision)))
+    if k == "retake":
+        return replace(s, builders=_set_builder(s, d["player"], verdict=None, votes=()))
     if k == "out":
         return replace(s, builders=_set_builder(s, d["player"], status="out"))
     if k == "penalty":
@@ -354,6 +371,8 @@ def decide(state: TukiState, cmd: Command) -> list[Event]:
         events = [_void(state, cmd)]
     elif isinstance(cmd, Overrule):
         events = [_overrule(state, cmd)]
+    elif isinstance(cmd, Retake):
+        events = [_retake(state, cmd)]
     else:
         raise _refuse(f"unknown command {cmd!r}")
     s = state
@@ -481,6 +500,22 @@ def _overrule(s: TukiState, c: Overrule) -> Event:
         raise _refuse(f"{s.players[c.builder]}'s build has no sure verdict to overrule")
     return Event("decision", {"by": c.player, "builder": c.builder,
                               "correct": bool(c.correct), "overrule": True})
+
+
+def photo_caused(v: Verdict) -> bool:
+    """Whether an unsure verdict comes from the photo itself (a new photo may settle it)."""
+    return v.verdict == "unsure" and bool(v.reasons) and all(
+        r.code.split(":")[0] in PHOTO_REASONS for r in v.reasons)
+
+
+def _retake(s: TukiState, c: Retake) -> Event:
+    _check_player(s, c.player, "player")
+    b = s.builder(c.player)
+    if (b is None or b.verdict is None or b.decision is not None
+            or not photo_caused(b.verdict)):
+        raise _refuse(f"{s.players[c.player]}'s build has no verdict that a new photo could "
+                      "settle")
+    return Event("retake", {"player": c.player})
 
 
 def _void(s: TukiState, c: VoidRound) -> Event:

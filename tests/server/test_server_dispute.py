@@ -75,3 +75,30 @@ def test_a_questioned_verdict_is_decided_by_the_lookout_and_labels_the_photo(
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
     assert summary["scenes"] == len(labels) >= 1
+
+
+def test_a_photo_without_the_mat_is_taken_again(client, make_table, wait_view):
+    """The builder's photo missed the mat: unsure, and the builder retakes it; the new photo
+    is judged and counts."""
+    from referee.paths import FIXTURES
+
+    nomat = next((FIXTURES / "real-nomat").glob("*.jpg")).read_bytes()
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    url = f"/api/tables/{table_id}"
+    grid, die = scene_card("D03-02")
+    client.post(f"{url}/rounds", json={"grid": grid, "die": die}, headers=h)
+    r = client.post(f"{url}/done/0", headers=h,
+                    files={"photo": ("nomat.jpg", nomat, "image/jpeg")})
+    assert r.status_code == 200, r.text
+    view = wait_view(table_id, lambda v: v["round"]["builders"][0]["verdict"] is not None)
+    first = view["round"]["builders"][0]["verdict"]
+    assert first["verdict"] == "unsure"
+    assert all(x["code"].split(":")[0] in ("mat", "photo", "camera") for x in first["reasons"])
+    r = client.post(f"{url}/done/0", headers=h, files=_photo("D03-02"))
+    assert r.status_code == 200, r.text
+    view = wait_view(table_id, lambda v: (b := v["round"]["builders"][0])["verdict"] is not None
+                     and b["verdict"] != first)
+    assert view["round"]["builders"][0]["verdict"]["verdict"] in ("correct", "unsure")
+    kinds = [e["kind"] for e in client.get(f"{url}/events", headers=h).json()]
+    assert "retake" in kinds and kinds.count("done") == 1  # the done itself stays one

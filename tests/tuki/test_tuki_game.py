@@ -449,3 +449,24 @@ def test_the_lookout_overrules_a_questioned_verdict_before_the_penalty():
     assert t.state.penalties[0] and not t.state.penalties[1]  # p0's overruled build
     # after the penalty a questioned verdict only labels the photo
     t.refused(Overrule(0, 1, False), "already given")
+
+
+def test_a_photo_caused_unsure_build_takes_a_new_photo():
+    """Unsure because the mat was not found: the builder sends a new photo, the verdict goes
+    and the new one counts. An unsure build of another kind waits for the lookout."""
+    from referee.tuki.game import Retake
+
+    nomat = {"verdict": "unsure", "faults": [],
+             "reasons": [{"code": "mat:not-found", "text": "no mat"}]}
+    t = Table(2)
+    t.start()
+    t.run(Done(0, nomat))
+    assert t.run(Retake(0)) == ["retake"]
+    assert t.state.builder(0).verdict is None
+    t.run(Judge(0, C))
+    assert t.state.builder(0).result() == "correct"
+    t.refused(Retake(0), "no verdict that a new photo could settle")
+    t2 = Table(2)
+    t2.start()
+    t2.run(Done(0, U))  # band:table: the lookout's to decide, not the photo's
+    t2.refused(Retake(0), "no verdict that a new photo could settle")

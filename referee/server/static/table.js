@@ -157,6 +157,22 @@
         tr("verdict.decided", {v: tr("verdict." + b.decided)})));
     }
     if (b.error) li.append(el("p", {class: "error"}, b.error));
+    // unsure because of the photo itself (mat not seen, dark, turned...): take it again
+    if (v && v.verdict === "unsure" && !b.decided && actsFor(b.seat) && view.round &&
+        !view.over && (v.reasons || []).length &&
+        v.reasons.every((r) => ["mat", "photo", "camera"].includes(r.code.split(":")[0]))) {
+      const file = el("input", {type: "file", accept: "image/*", capture: "environment",
+        class: "file", "aria-label": tr("ctl.retake") + " " + p.name});
+      const btn = el("button", {class: "button", type: "button", onclick: async () => {
+        if (!file.files || !file.files[0]) { file.click(); return; }
+        const fd = new FormData();
+        fd.append("photo", file.files[0]);
+        btn.disabled = true;
+        await call("/done/" + b.seat, fd, true);
+        btn.disabled = false;
+      }}, tr("ctl.retake"));
+      li.append(el("div", {class: "row wrap acts retake"}, file, btn));
+    }
     // a verdict people can question: any player; the lookout then says which is right
     if (v && v.verdict !== "unsure" && canAct() && view.round && !view.over) {
       const q = el("div", {class: "row wrap acts"});
@@ -231,6 +247,19 @@
       for (const f of v.faults || []) ul.append(el("li", {}, words("fault", f)));
       for (const r of v.reasons || []) ul.append(el("li", {class: "reason"}, words("reason", r)));
       text.append(ul);
+    }
+    // the lookout (or the voters) decide an unsure build while looking at it full screen
+    if (v && v.verdict === "unsure" && !b.decided && canAct()) {
+      for (const by of b.deciders || []) {
+        if ((b.voted || []).includes(by) || !actsFor(by)) continue;
+        text.append(el("div", {class: "row wrap acts"},
+          el("button", {class: "button ok", type: "button", onclick: () => {
+            call("/decide", {seat: b.seat, correct: true, by: by}); box.remove(); }},
+          tr("ctl.correct")),
+          el("button", {class: "button danger", type: "button", onclick: () => {
+            call("/decide", {seat: b.seat, correct: false, by: by}); box.remove(); }},
+          tr("ctl.wrong"))));
+      }
     }
     const close = el("button", {type: "button", class: "button alt shot-close"}, "×");
     const box = el("div", {class: "shot-full", role: "dialog", "aria-modal": "true"}, close,
