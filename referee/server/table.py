@@ -81,6 +81,8 @@ class Table:
         p, k = ev.payload, ev.kind
         if not k.startswith("server:"):
             self.state = game.apply(self.state, game.Event(k, p))
+            if k == "game_started":  # a rematch: the last game's outcome goes
+                self.outcome, self.round_lookout = {}, None
             if k == "round_started":
                 self.outcome = {}
                 self.round_lookout = self.state.lookout

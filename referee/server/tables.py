@@ -765,6 +765,23 @@ class TableService:
             return self._commit(table, self._decide(table,
                                                     game.VoidRound(table.state.lookout)))
 
+    def rematch(self, table_id: str, who: Access) -> int:
+        """A new game at the same table once the last has ended: the same players, places
+        and level, the last lookout first (the table's key or any player's).
+
+        :raises ForbiddenError: a view link; IllegalCommandError: the game is not over.
+        """
+        table = self.get(table_id)
+        if who.role not in ("table", "seat"):
+            raise ForbiddenError("this link only watches the table; a rematch needs a "
+                                 "player's link")
+        with table.lock:
+            self._may(table, Access("table") if who.role == "table" else who,
+                      seat=who.seat)
+            st = table.state
+            cmd = game.NewGame(tuple(st.players), st.level, st.lookout, tuple(st.places))
+            return self._commit(table, self._decide(table, cmd))
+
     # ---- verdicts people can question ------------------------------------------------------
 
     def dispute(self, table_id: str, seat: int, who: Access) -> int:

@@ -21,6 +21,7 @@ Commands (small dataclasses; players are seat indexes 0..n-1):
   whose building stops when the round ends.
 - `Decide(player, builder, correct)`: the lookout's decision on an unsure build. For the
   lookout's own unsure build (2-3 players) every other player votes once; a tie is correct.
+- `NewGame` again once a game has ended: a rematch at the same table (round numbers go on).
 - `VoidRound(by)`: the lookout ends the round by hand; nobody takes the card, it goes under
   the deck, and the same lookout starts again.
 - `Retake(player)`: a build judged unsure because of the photo itself (`mat:`, `photo:`,
@@ -269,6 +270,8 @@ def apply(state: TukiState, event: Event) -> TukiState:
     s = replace(state, events=state.events + 1)
     if k == "game_started":
         n = len(d["players"])
+        # a rematch starts afresh; its rounds go on counting, so each round keeps its number
+        s = replace(TukiState(), events=s.events, round_no=s.round_no)
         return replace(s, players=tuple(d["players"]), level=d["level"],
                        places=tuple(d["places"]), seat_place=tuple(d["seat_place"]),
                        lookout=d["lookout"], deck=tuple(d["deck"]), phase="between",
@@ -350,11 +353,12 @@ def decide(state: TukiState, cmd: Command) -> list[Event]:
     """The events a command causes, consequences included.
 
     :raises IllegalCommandError: with the reason, when the rules refuse the command (a "done"
-        from the lookout in a 4-player game, a second "done", anything after the game ended,
-        ...). The state is never changed by a refused command.
+        from the lookout in a 4-player game, a second "done", anything after the game ended
+        but a new game, ...). The state is never changed by a refused command.
     """
-    if state.ended:
-        raise _refuse(f"the game has ended ({state.end_reason}); no more commands")
+    if state.ended and not isinstance(cmd, NewGame):  # only a rematch after the end
+        raise _refuse(f"the game has ended ({state.end_reason}); no more commands but a "
+                      "rematch")
     if isinstance(cmd, NewGame):
         events = [_new_game(state, cmd)]
     elif state.phase == "setup":
@@ -382,7 +386,7 @@ def decide(state: TukiState, cmd: Command) -> list[Event]:
 
 
 def _new_game(state: TukiState, c: NewGame) -> Event:
-    if state.phase != "setup":
+    if state.phase not in ("setup", "ended"):  # after an ending: a rematch at the table
         raise _refuse("a game is already running at this table")
     players = [str(p) for p in c.players]
     n = len(players)

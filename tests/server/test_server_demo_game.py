@@ -35,6 +35,20 @@ def test_demo_game_to_the_winner(client, demo_secret, wait_view, settings, tmp_p
     assert summary["scenes"] == len({(e["data"]["builder"], e["seq"]) for e in decided})
     for label in (tmp_path / "set" / "scenes").glob("*/label.json"):
         assert '"verdict": "wrong"' in label.read_text()  # as decided above
+    # a rematch at the same table: the same players, no penalties, the last lookout first
+    last = client.get("/api/tables/demo").json()
+    client.cookies.clear()
+    assert client.post("/api/tables/demo/rematch").status_code == 401
+    r = client.post("/api/tables/demo/rematch", headers=h)
+    assert r.status_code == 200, r.text
+    again = client.get("/api/tables/demo", headers=h).json()
+    assert not again["over"] and again["winners"] == [] and again["round"] is None
+    assert [p["penalties"] for p in again["players"]] == [0, 0]
+    assert again["lookout"] == last["lookout"]
+    assert client.post("/api/tables/demo/rematch", headers=h).status_code == 409
+    assert client.post("/api/tables/demo/rounds/demo", headers=h).status_code == 200
+    rnd = client.get("/api/tables/demo", headers=h).json()["round"]
+    assert rnd["number"] == rounds + 1  # round numbers go on, so every photo keeps its own
 
 
 def test_bench_server_plays_timed_rounds():

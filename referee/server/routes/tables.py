@@ -174,6 +174,12 @@ def decide(table_id: TableId, who: TableAccess, body: Decision,
     return Accepted(seq=service.decide(table_id, body.seat, body.correct, body.by, who))
 
 
+@router.post("/tables/{table_id}/rematch", responses=ACT)
+def rematch(table_id: TableId, who: TableAccess, service: ServiceDep) -> Accepted:
+    """Once the game has ended: a new game at the same table, same players and places."""
+    return Accepted(seq=service.rematch(table_id, who))
+
+
 @router.post("/tables/{table_id}/dispute", responses=ACT)
 def dispute(table_id: TableId, who: TableAccess, body: Dispute,
             service: ServiceDep) -> Accepted:

@@ -315,6 +315,7 @@
         tr("table.winner", {name: names[0]}) : tr("table.winners", {names: names.join(", ")}));
       w.hidden = false;
     } else w.hidden = true;
+    $("rematch").hidden = !(view.over && canAct());
     const lookout = isLookout(view);
     const canStart = lookout && !view.over && (!rd || rd.status === "over");
     $("locked").hidden = lookout;
@@ -447,6 +448,7 @@
   $("draw-round").addEventListener("click", () => call("/rounds", {draw: true}));
   $("demo-round").addEventListener("click", () => call("/rounds/demo", {}));
   $("end-round").addEventListener("click", () => call("/end", {}));
+  $("rematch").addEventListener("click", () => call("/rematch", {}));
 
   // refresh camera previews every 2 s (only the images, not the page)
   setInterval(() => {
