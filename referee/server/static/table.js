@@ -322,6 +322,11 @@
     $("locked").textContent = me.role === "seat" && view.players[view.lookout]
       ? tr("ctl.seat_locked", {name: view.players[view.lookout].name}) : tr("ctl.locked");
     $("start-form").hidden = !canStart;
+    // the lookout's next step (drawing the card, rolling the die) comes first on the phone
+    const ctl = $("controls");
+    if (canStart && ctl.nextElementSibling !== $("round")) app.insertBefore(ctl, $("round"));
+    if (!canStart && ctl.previousElementSibling !== $("players").parentElement)
+      $("players").parentElement.after(ctl);
     if (canStart) loadCards(view.level);
     $("demo-round").hidden = !(canStart && view.demo);
     $("end-round").hidden = !(lookout && rd && !view.over && rd.status !== "over");
