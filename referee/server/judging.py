@@ -1,17 +1,36 @@
-"""The one call into vision: a frozen photo, its station and the round's target → a verdict.
+"""The judging worker: photos frozen at "done" are stored, judged in a worker thread and the
+verdict handed to the rules; and the one call into vision (a frozen photo, its station and the
+round's target → a verdict).
 
-Wraps `referee.check.check_photo` (where pixels meet the rules) and loads station profiles once.
-The verdict is exactly what the referee computed; this module never makes one up.
+`judge_photo` wraps `referee.check.check_photo` (where pixels meet the rules) and loads
+station profiles once; `JudgingWorker` is the table service's part that stores photos, queues
+and runs the judging, keeps the stations' mat poses, and records why a photo could not be
+judged. The verdict is exactly what the referee computed; nothing here makes one up.
 """
 
 from __future__ import annotations
 
+import json
+import secrets
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from referee.errors import RefereeError
+from referee.server.cameras import Frame
+from referee.server.errors import ConflictError, UnknownTableError, UploadTooLargeError
+from referee.server.files import sync_dir, write_synced
+from referee.server.service_base import ServiceBase, log, plain_words
+from referee.server.stations import station_path
+from referee.server.table import JUDGE_FAILED, Table
+from referee.server.text import shown
+from referee.server.uploads import check_photo_bytes
+from referee.tuki import game
+from referee.tuki.die import DieFace
 
 _stations: dict[str, Any] = {}
 _lock = threading.Lock()
@@ -83,3 +102,157 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
                   result.build.to_dict(),
                   {k: round(float(v), 1) for k, v in dict(result.timings_ms).items()},
                   result.mat_pose)
+
+
+# a photo larger than this (px) is scaled down before it is stored and judged: a phone's
+# 12 MP is far more than the referee needs, and one judge serves every table
+MAX_JUDGED_PIXELS = 12_000_000
+
+
+def _judge_photo_now(*args: Any, **kw: Any) -> Judged:
+    """`judge_photo`, looked up when called (so that a test may stand in for it)."""
+    return globals()["judge_photo"](*args, **kw)
+
+
+class JudgingWorker(ServiceBase):
+    """The table service's photos and judging: store a frozen photo, judge it in the worker
+    thread, hand the verdict to the rules, or record in plain words why it could not be."""
+
+    def _upload_frame(self, data: bytes, filename: str) -> Frame:
+        if len(data) > self.settings.max_upload_bytes:
+            raise UploadTooLargeError(f"{filename!r} is {len(data)} bytes; the limit is "
+                                      f"{self.settings.max_upload_bytes} bytes")
+        check_photo_bytes(data, filename)
+        image = decode(data)
+        h, w = image.shape[:2]
+        if h * w > MAX_JUDGED_PIXELS:
+            # judged (and stored) at a phone's size: one huge photo cannot hold up every
+            # table's verdicts
+            import cv2
+
+            f = (MAX_JUDGED_PIXELS / (h * w)) ** 0.5
+            image = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))),
+                               interpolation=cv2.INTER_AREA)
+            return Frame(image, time.time(), "upload", None)
+        return Frame(image, time.time(), "upload", data)
+
+    def _photo_dir(self, table: Table) -> Path:
+        d = self.settings.photos_dir / table.id
+        if not d.is_dir():  # made, and its name made durable in its parents
+            d.mkdir(parents=True, exist_ok=True)
+            sync_dir(d.parent)
+            sync_dir(d.parent.parent)
+        return d
+
+    def _write(self, path: Path, data: bytes) -> None:
+        write_synced(path, data)
+
+    def _save(self, table: Table, rnd: int, seat: int, frame: Frame) -> dict[str, Any]:
+        import cv2
+
+        data = frame.data
+        if data is None or not data.startswith(b"\xff\xd8"):
+            ok, buf = cv2.imencode(".jpg", frame.image_bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            data = buf.tobytes()
+        name = f"r{rnd}-p{seat}-{secrets.token_hex(4)}.jpg"
+        self._write(self._photo_dir(table) / name, data)
+        return {"round": rnd, "player": seat, "photo": name}
+
+    def _queue_judging(self, table: Table, rnd: int, seat: int) -> None:
+        self._pool.submit(self._judge, table, rnd, seat)
+
+    def _resume_judging(self, table: Table) -> None:
+        for (rnd, seat), shot in table.shots.items():
+            b = table.state.builder(seat)
+            if (shot.judging and rnd == table.state.round_no and b is not None
+                    and b.verdict is None):
+                self._queue_judging(table, rnd, seat)
+
+    def _judge(self, table: Table, rnd: int, seat: int) -> None:
+        shot = table.shots.get((rnd, seat))
+        if shot is None:
+            return
+        st = table.state
+        try:
+            b = st.builder(seat)
+            if b is None:
+                raise ConflictError(f"{st.players[seat]} does not build this round")
+            station_id = table.config["places"][b.place]["station"]
+            station = station_path(station_id)
+            image = decode((self._photo_dir(table) / shot.photo).read_bytes())
+            face = DieFace.parse(st.die or "bear")
+            known = self.mat_poses.get(station_id)
+            # a phone's photo of a place that has its own camera: the phone's intrinsics are
+            # worked out from the mat in it, not taken from the station camera's profile
+            kind = (table.config["places"][b.place].get("camera") or {}).get("kind", "upload")
+            phone = shot.uploaded and kind != "upload"
+            result = _judge_photo_now(image, station, list(st.target), face, st.level,
+                                         None if phone or not known else (known[0], known[1]),
+                                         "from-mat" if phone else "station")
+        except Exception as e:  # record why, never invent a verdict; a new photo may retry
+            # the builder reads plain words: a RefereeError's own, else a sentence; the
+            # details go to the server's log only (the events are public)
+            log.warning("table %r: round %d, seat %d: the photo could not be judged",
+                        table.id, rnd, seat, exc_info=e)
+            msg = (plain_words(str(e), self.settings.data_dir) if isinstance(e, RefereeError)
+                   else JUDGE_FAILED)
+            self._note_failure(table, rnd, seat, msg)
+            return
+        if (result.mat_pose is not None and result.verdict.get("verdict") != "unsure"
+                and not phone):
+            self._remember_mat_pose(station_id, result.mat_pose)
+        overlay = None
+        if result.overlay_jpeg:
+            overlay = shot.photo.replace(".jpg", "-overlay.jpg")
+            self._write(self._photo_dir(table) / overlay, result.overlay_jpeg)
+        with table.lock:
+            if table.state.round_no != rnd:
+                return
+            try:
+                items = self._decide(table, game.Judge(seat, result.verdict))
+            except game.IllegalCommandError as e:  # e.g. the round was voided meanwhile
+                self._note_failure(table, rnd, seat, str(e))
+                return
+            note = {"round": rnd, "player": seat, "overlay": overlay,
+                    "timings_ms": result.timings_ms, "build": result.build}
+            self._commit(table, [("server:judged", note)] + items)
+
+    def _note_failure(self, table: Table, rnd: int, seat: int, msg: str) -> None:
+        self._commit(table, [("server:judge_failed",
+                              {"round": rnd, "player": seat, "error": msg, "plain": True})])
+
+    def _read_mat_poses(self) -> dict[str, list[list[float]]]:
+        """The stations' mat poses as last seen for sure; none when the file is unreadable."""
+        path = self.settings.data_dir / "mat-poses.json"
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            return {str(k): [[float(x) for x in v[0]][:3], [float(x) for x in v[1]][:3]]
+                    for k, v in raw.items()}
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+            log.warning("%s cannot be read; the stations' calibrated mat poses are used",
+                        path.name)
+            return {}
+
+    def _remember_mat_pose(self, station_id: str, pose: tuple[list[float], list[float]]
+                           ) -> None:
+        """Keep a station's mat pose from a confident photo with only its mat in view, so a
+        mat moved since calibration is still told from a neighbour's (WORLD.md §4
+        `mat:several`); written whole (write_synced)."""
+        with self._lock:
+            self.mat_poses[station_id] = [list(pose[0]), list(pose[1])]
+            data = json.dumps(self.mat_poses, indent=1).encode()
+        try:
+            write_synced(self.settings.data_dir / "mat-poses.json", data)
+        except OSError as e:
+            log.warning("the mat poses could not be written: %s", e)
+
+    def photo_path(self, table_id: str, name: str) -> Path:
+        """:raises UnknownTableError: also for a photo name that is not the table's."""
+        table = self.get(table_id)
+        known = {s.photo for s in table.shots.values()} | {
+            s.overlay for s in table.shots.values() if s.overlay}
+        if name not in known:
+            raise UnknownTableError(f"no photo {shown(name)} at table {table_id!r}")
+        return self._photo_dir(table) / name

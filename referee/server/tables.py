@@ -16,26 +16,19 @@ from __future__ import annotations
 
 import hmac
 import json
-import logging
-import os
 import secrets
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.paths import MODELS, ROOT
 from referee.server import demo as demo_mod
 from referee.server import judging
+from referee.server.access import KeysAndAccess
 from referee.server.cameras import (
-    BrokenSource,
     CameraError,
     CameraPool,
-    FolderSource,
-    Frame,
-    FrameSource,
     UploadSource,
 )
 from referee.server.errors import (
@@ -47,52 +40,34 @@ from referee.server.errors import (
     TableLimitError,
     TableSetupError,
     UnknownTableError,
-    UploadTooLargeError,
-    WrongSecretError,
 )
-from referee.server.files import sync_dir, write_synced
+from referee.server.files import write_synced
 from referee.server.keys import (
     Access,
     Credentials,
     admin_key,
     key_hash,
     new_key,
-    parse_seat_entry,
-    same,
     seat_entry,
-    seat_key,
 )
 from referee.server.live import LiveHub
+from referee.server.places import Places
 from referee.server.schemas import TableCreate
+from referee.server.service_base import log, plain_words
 from referee.server.settings import Settings
 from referee.server.stations import describe, station_path
 from referee.server.storage import EventStore, StorageError
-from referee.server.table import JUDGE_FAILED, STALE, Table, table_view
+from referee.server.table import Table, table_view
 from referee.server.text import clean_text, shown
-from referee.server.uploads import check_photo_bytes
 from referee.tuki import game
 from referee.tuki.cards import Card, Deck, turn
 from referee.tuki.die import FACES, DieFace
 
 DEMO_ID = "demo"
 
-log = logging.getLogger("referee.server")
-
-
 _hash = key_hash
-# a photo larger than this (px) is scaled down before it is stored and judged: a phone's
-# 12 MP is far more than the referee needs, and one judge serves every table
-MAX_JUDGED_PIXELS = 12_000_000
 # camera kinds that reach into the box (a device, a URL, a file, a folder): the admin's alone
 BOX_CAMERAS = ("capture", "picamera", "folder")
-
-
-def _plain(text: str, *folders: Path) -> str:
-    """A message without the server's own folders: the project's and `folders` (the data
-    folder) become relative, so that no server path reaches a user."""
-    for folder in (ROOT, *folders):
-        text = text.replace(str(folder) + os.sep, "").replace(str(folder), ".")
-    return text
 
 
 def _check_stored_names(table: Table) -> None:
@@ -111,7 +86,7 @@ def _check_stored_names(table: Table) -> None:
                                f"({e})") from None
 
 
-class TableService:
+class TableService(Places, KeysAndAccess):
     """Every table of the server; thread-safe; each method is one user action."""
 
     def __init__(self, settings: Settings, hub: LiveHub) -> None:
@@ -188,64 +163,6 @@ class TableService:
                 s.stop()
         if self.store is not None:
             self.store.close()
-
-    def folder_path(self, raw: object) -> Path:
-        """The folder a folder camera may read: inside `<data>/folders/` or the project's
-        models/demo/. A relative path starting with `models/` is the project's, any other is
-        the data folder's (`folders/table1`).
-
-        :raises CameraError: a path elsewhere (e.g. /etc), in plain words.
-        """
-        text = str(raw or "").strip()
-        if not text:
-            raise CameraError("a folder camera needs a path, e.g. folders/table1 (inside the "
-                              "data folder)")
-        roots = (self.settings.data_dir / "folders", MODELS / "demo")
-        try:
-            path = Path(text)
-            if not path.is_absolute():
-                path = (ROOT if path.parts[0] == "models" else self.settings.data_dir) / path
-            path = path.resolve()
-            if any(path.is_relative_to(r.resolve()) for r in roots):
-                return path
-        except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop, ...
-            pass
-        raise CameraError(f"a folder camera may only read a folder inside folders/ in the "
-                          f"server's data folder (e.g. folders/table1) or models/demo/; "
-                          f"{text[:80]!r} is elsewhere")
-
-    def _source(self, spec: dict[str, Any], strict: bool) -> FrameSource:
-        """A started camera. strict (a new table): a bad camera raises CameraError; else (a
-        stored table) it becomes a dead camera on the dashboard, and the table still opens."""
-        spec = dict(spec)
-        try:
-            if spec.get("kind") == "folder":
-                spec["label"] = str(spec.get("path") or "")[:80]
-                spec["path"] = str(self.folder_path(spec.get("path")))
-            src = self.cameras.take(spec, self.settings.camera_retry_max_s,
-                                    self.settings.camera_stale_s)
-            if strict and isinstance(src, FolderSource):
-                src.check()
-        except Exception as e:
-            if strict:
-                raise
-            why = (str(e) if isinstance(e, RefereeError)
-                   else "this camera's settings cannot be used")
-            log.warning("camera of a stored table: %s", e)
-            src = BrokenSource(str(spec.get("kind", "camera"))[:20], why)
-        src.start()
-        return src
-
-    def _sources(self, config: dict[str, Any], strict: bool = False) -> list[FrameSource]:
-        out: list[FrameSource] = []
-        try:
-            for place in config["places"]:
-                out.append(self._source(place.get("camera") or {"kind": "upload"}, strict))
-        except BaseException:
-            for src in out:
-                src.stop()
-            raise
-        return out
 
     def _load(self, table_id: str) -> Table:
         """Replay a stored table and start its cameras.
@@ -381,7 +298,7 @@ class TableService:
             if isinstance(e, RefereeError):  # its first line, without the file's own path
                 first = str(e).splitlines()[0] if str(e) else ""
                 first = first.replace(f"{path}: ", "").replace(str(path), path.name)
-                why = _plain(first, self.settings.data_dir)[:200]
+                why = plain_words(first, self.settings.data_dir)[:200]
             raise TableSetupError(f"station {station_id!r} cannot be used: its profile does not "
                                   f"load{' (' + why + ')' if why else ''}; fix it or calibrate "
                                   "it again with `referee calibrate`") from None
@@ -402,136 +319,6 @@ class TableService:
         return table
 
     # ---- keys ------------------------------------------------------------------------------
-
-    def _take_keys(self, table: Table, keys: dict[str, str]) -> None:
-        for name, value in keys.items():
-            if name == "view":
-                table.view_token = value
-            elif name.startswith("seat:") and name[5:].isdigit():
-                table.seat_keys[int(name[5:])] = parse_seat_entry(value)
-
-    def _read_keys(self, table: Table) -> None:
-        assert self.store is not None
-        self._take_keys(table, self.store.keys(table.id))
-
-    def _ensure_keys(self, table: Table, secret: str) -> None:
-        """Give a table made before view links and seat keys existed its view token and seat
-        keys, once its table key is known (one transaction)."""
-        assert self.store is not None
-        missing: dict[str, str] = {}
-        if not table.view_token:
-            missing["view"] = new_key()
-        for i in range(len(table.state.players)):
-            if i not in table.seat_keys:
-                missing[f"seat:{i}"] = seat_entry(secret, i, 1)
-        if missing:
-            self.store.set_keys(table.id, missing)
-            self._take_keys(table, missing)
-
-    def check_admin(self, key: str | None) -> None:
-        """:raises MissingSecretError, WrongSecretError: not the box's admin key."""
-        if not key:
-            raise MissingSecretError("this needs the box's admin key (`referee admin-key` "
-                                     "shows it)")
-        if not (self.admin_key and hmac.compare_digest(key.encode("utf-8", "replace"),
-                                                       self.admin_key.encode())):
-            raise WrongSecretError("the admin key does not match (`referee admin-key` shows "
-                                   "it)")
-
-    def access(self, table_id: str, creds: Credentials) -> Access:
-        """What the keys of a request open at a table: the table key, else a seat key, else
-        the admin key, else the view token.
-
-        :raises UnknownTableError, DamagedTableError; MissingSecretError: no key and no view
-            link; WrongSecretError: keys, none of which is this table's.
-        """
-        table = self.get(table_id)
-        found: list[Access] = []
-        if creds.table and same(creds.table, table.admin_hash):
-            self._ensure_keys(table, creds.table)
-            found.append(Access("table"))
-        if creds.seat:
-            for seat, (_, digest) in table.seat_keys.items():
-                if digest and same(creds.seat, digest):
-                    found.append(Access("seat", seat))
-        if creds.admin and self.admin_key and hmac.compare_digest(
-                creds.admin.encode("utf-8", "replace"), self.admin_key.encode()):
-            found.append(Access("admin"))
-        if found:
-            return found[0]
-        if creds.any_key:
-            raise WrongSecretError(f"table {table_id!r}: the key does not match (a seat "
-                                   "that changed hands gets a new link)")
-        if creds.view and table.view_token and hmac.compare_digest(
-                creds.view.encode("utf-8", "replace"), table.view_token.encode()):
-            return Access("view")
-        if creds.view:
-            raise WrongSecretError(f"table {table_id!r}: this view link is not the table's; "
-                                   "scan the table's QR code again")
-        raise MissingSecretError(f"table {table_id!r}: open the table's link (scan its QR "
-                                 "code); the table's id alone opens nothing")
-
-    def seats(self, table_id: str, table_key: str) -> list[dict[str, Any]]:
-        """Each seat: its name and its current key, for its private link and QR code.
-
-        :raises MissingSecretError, WrongSecretError: not the table's key.
-        """
-        table = self._managed(table_id, table_key)
-        return [{"seat": i, "name": n,
-                 "key": seat_key(table_key, i, table.seat_keys.get(i, (1, ""))[0])}
-                for i, n in enumerate(table.state.players)]
-
-    def _managed(self, table_id: str, table_key: str) -> Table:
-        """The table, once `table_key` is its key.
-
-        :raises MissingSecretError, WrongSecretError:
-        """
-        table = self.get(table_id)
-        if not table_key:
-            raise MissingSecretError(f"table {table_id!r}: this needs the table's key (open "
-                                     "its control link)")
-        if self.access(table_id, Credentials(table=table_key)).role != "table":
-            raise WrongSecretError(f"table {table_id!r}: this needs the table's key")
-        return table
-
-    def new_seat_key(self, table_id: str, seat: int, table_key: str) -> dict[str, Any]:
-        """Give a seat a new key (its phone changed hands): the old one opens nothing more.
-
-        :raises MissingSecretError, WrongSecretError: not the table's key;
-            UnknownTableError: no such seat.
-        """
-        table = self._managed(table_id, table_key)
-        if not 0 <= seat < len(table.state.players):
-            raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
-        assert self.store is not None
-        with table.lock:
-            gen = table.seat_keys.get(seat, (0, ""))[0] + 1
-            entry = seat_entry(table_key, seat, gen)
-            self.store.set_keys(table_id, {f"seat:{seat}": entry})
-            self._take_keys(table, {f"seat:{seat}": entry})
-        self.hub.publish(table_id, table.seq)  # its phones are asked to say hello again
-        return {"seat": seat, "name": table.state.players[seat],
-                "key": seat_key(table_key, seat, gen)}
-
-    def _may(self, table: Table, who: Access, seat: int | None = None,
-             lookout: bool = False) -> None:
-        """:raises ForbiddenError: `who` may not act for `seat` (or as the lookout);
-        ConflictError: the table is archived."""
-        if table.archived:
-            raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")
-        if who.role == "table":
-            return
-        st = table.state
-        if who.role == "seat" and seat is not None and who.seat == seat:
-            return
-        if who.role == "seat" and lookout and who.seat == st.lookout:
-            return
-        if who.role == "seat" and lookout:
-            raise ForbiddenError("only the lookout (or the table's owner) runs the round")
-        if who.role == "seat":
-            raise ForbiddenError("a seat's link acts for its own seat only")
-        raise ForbiddenError("this link only watches the table; acting needs the table's "
-                             "control link or a seat's link")
 
     def demo_links(self) -> list[tuple[str, str, str]]:
         """(table id, table key, view token) of the demo table, for the CLI's start-up
@@ -616,12 +403,6 @@ class TableService:
             return self._commit(table, [("server:demo", {"index": index, "scene": r.scene})]
                                 + items)
 
-    def _show_demo_photos(self, table: Table, index: int) -> None:
-        r = demo_mod.script().rounds[index % len(demo_mod.script().rounds)]
-        for src, name in zip(table.sources, r.photos, strict=False):
-            if isinstance(src, FolderSource):
-                src.show(name)
-
     def done(self, table_id: str, seat: int, upload: bytes | None, who: Access,
              filename: str = "upload") -> int:
         """A builder's "done" (or the photo of a build still awaiting one): stored at once, in
@@ -695,47 +476,6 @@ class TableService:
         for s in after:
             self._capture_pool.submit(self._capture_after, table, rnd, s, pressed)
         return seq
-
-    def _place_source(self, table: Table, seat: int) -> FrameSource | None:
-        """The camera of the place this round gave the builder (None: no such place)."""
-        b = table.state.builder(seat)
-        place = b.place if b is not None else None
-        if place is None or not 0 <= place < len(table.sources):
-            return None
-        return table.sources[place]
-
-    def _no_photo(self, rnd: int, seat: int, src: FrameSource | None) -> dict[str, Any]:
-        """The note of a place whose camera gave no frame after "done": it asks for a photo."""
-        detail = src.status().detail if src is not None else "no camera"
-        return {"round": rnd, "player": seat, "reason": STALE, "camera": detail[:200]}
-
-    def _capture_after(self, table: Table, rnd: int, seat: int, pressed: float) -> None:
-        """Freeze the first frame the seat's camera captures after `pressed` (at most the
-        stale limit later) and judge it; none: the place asks for a photo (`camera:stale`)."""
-        src = self._place_source(table, seat)
-        f = (src.frame_after(pressed, self.settings.camera_stale_s)
-             if src is not None else None)
-        try:
-            with table.lock:  # the view never sees the note and "judging" together
-                table.capturing.discard((rnd, seat))
-                b = table.state.builder(seat)
-                shot = table.shots.get((rnd, seat))
-                if (table.state.round_no != rnd or b is None or b.verdict is not None
-                        or (shot is not None and shot.judging)):
-                    return  # the round moved on, or a photo came from the phone meanwhile
-                if f is None:
-                    self._commit(table, [("server:no_photo", self._no_photo(rnd, seat, src))])
-                    return
-                note = self._save(table, rnd, seat, f) | {"taken_at": f.taken_at,
-                                                          "asked_at": pressed}
-                self._commit(table, [("server:photo", note)])
-        except Exception:  # e.g. the server stops meanwhile; the done itself is stored
-            log.exception("table %r: round %d, seat %d: the camera's photo was not stored",
-                          table.id, rnd, seat)
-            return
-        finally:
-            self.hub.publish(table.id, table.seq)  # also when nothing was stored
-        self._queue_judging(table, rnd, seat)
 
     def decide(self, table_id: str, seat: int, correct: bool, by: int | None,
                who: Access) -> int:
@@ -870,219 +610,9 @@ class TableService:
         shutil.rmtree(self.settings.photos_dir / table_id, ignore_errors=True)
         self.hub.publish(table_id, -1)
 
-    def _archived_sources(self, config: dict[str, Any]) -> list[FrameSource]:
-        return [BrokenSource(str((p.get("camera") or {}).get("kind", "upload"))[:20],
-                             "this table is archived")
-                for p in config.get("places") or []]
-
     # ---- photos and judging ---------------------------------------------------------------
 
-    def _upload_frame(self, data: bytes, filename: str) -> Frame:
-        if len(data) > self.settings.max_upload_bytes:
-            raise UploadTooLargeError(f"{filename!r} is {len(data)} bytes; the limit is "
-                                      f"{self.settings.max_upload_bytes} bytes")
-        check_photo_bytes(data, filename)
-        image = judging.decode(data)
-        h, w = image.shape[:2]
-        if h * w > MAX_JUDGED_PIXELS:
-            # judged (and stored) at a phone's size: one huge photo cannot hold up every
-            # table's verdicts
-            import cv2
-
-            f = (MAX_JUDGED_PIXELS / (h * w)) ** 0.5
-            image = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))),
-                               interpolation=cv2.INTER_AREA)
-            return Frame(image, time.time(), "upload", None)
-        return Frame(image, time.time(), "upload", data)
-
-    def _photo_dir(self, table: Table) -> Path:
-        d = self.settings.photos_dir / table.id
-        if not d.is_dir():  # made, and its name made durable in its parents
-            d.mkdir(parents=True, exist_ok=True)
-            sync_dir(d.parent)
-            sync_dir(d.parent.parent)
-        return d
-
-    def _write(self, path: Path, data: bytes) -> None:
-        write_synced(path, data)
-
-    def _save(self, table: Table, rnd: int, seat: int, frame: Frame) -> dict[str, Any]:
-        import cv2
-
-        data = frame.data
-        if data is None or not data.startswith(b"\xff\xd8"):
-            ok, buf = cv2.imencode(".jpg", frame.image_bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            data = buf.tobytes()
-        name = f"r{rnd}-p{seat}-{secrets.token_hex(4)}.jpg"
-        self._write(self._photo_dir(table) / name, data)
-        return {"round": rnd, "player": seat, "photo": name}
-
-    def _queue_judging(self, table: Table, rnd: int, seat: int) -> None:
-        self._pool.submit(self._judge, table, rnd, seat)
-
-    def _resume_judging(self, table: Table) -> None:
-        for (rnd, seat), shot in table.shots.items():
-            b = table.state.builder(seat)
-            if (shot.judging and rnd == table.state.round_no and b is not None
-                    and b.verdict is None):
-                self._queue_judging(table, rnd, seat)
-
-    def _judge(self, table: Table, rnd: int, seat: int) -> None:
-        shot = table.shots.get((rnd, seat))
-        if shot is None:
-            return
-        st = table.state
-        try:
-            b = st.builder(seat)
-            if b is None:
-                raise ConflictError(f"{st.players[seat]} does not build this round")
-            station_id = table.config["places"][b.place]["station"]
-            station = station_path(station_id)
-            image = judging.decode((self._photo_dir(table) / shot.photo).read_bytes())
-            face = DieFace.parse(st.die or "bear")
-            known = self.mat_poses.get(station_id)
-            # a phone's photo of a place that has its own camera: the phone's intrinsics are
-            # worked out from the mat in it, not taken from the station camera's profile
-            kind = (table.config["places"][b.place].get("camera") or {}).get("kind", "upload")
-            phone = shot.uploaded and kind != "upload"
-            result = judging.judge_photo(image, station, list(st.target), face, st.level,
-                                         None if phone or not known else (known[0], known[1]),
-                                         "from-mat" if phone else "station")
-        except Exception as e:  # record why, never invent a verdict; a new photo may retry
-            # the builder reads plain words: a RefereeError's own, else a sentence; the
-            # details go to the server's log only (the events are public)
-            log.warning("table %r: round %d, seat %d: the photo could not be judged",
-                        table.id, rnd, seat, exc_info=e)
-            msg = (_plain(str(e), self.settings.data_dir) if isinstance(e, RefereeError)
-                   else JUDGE_FAILED)
-            self._note_failure(table, rnd, seat, msg)
-            return
-        if (result.mat_pose is not None and result.verdict.get("verdict") != "unsure"
-                and not phone):
-            self._remember_mat_pose(station_id, result.mat_pose)
-        overlay = None
-        if result.overlay_jpeg:
-            overlay = shot.photo.replace(".jpg", "-overlay.jpg")
-            self._write(self._photo_dir(table) / overlay, result.overlay_jpeg)
-        with table.lock:
-            if table.state.round_no != rnd:
-                return
-            try:
-                items = self._decide(table, game.Judge(seat, result.verdict))
-            except game.IllegalCommandError as e:  # e.g. the round was voided meanwhile
-                self._note_failure(table, rnd, seat, str(e))
-                return
-            note = {"round": rnd, "player": seat, "overlay": overlay,
-                    "timings_ms": result.timings_ms, "build": result.build}
-            self._commit(table, [("server:judged", note)] + items)
-
     # ---- the admin: station profiles ---------------------------------------------------------
-
-    def calibrate_colours(self, station_id: str, table_id: str, place: int,
-                          order: str | None) -> dict[str, Any]:
-        """Learn a station's colours from a frame of a table's place camera, taken through the
-        station's own camera path (so a driver's channel order is learned with it), and keep
-        the model, the mat's pose and the camera's kind and pixel format in the station's
-        profile (calibration/stations/<id>.yaml). The admin's only.
-
-        :raises UnknownStationError, UnknownTableError; ConflictError: the camera has no
-            frame; StationError, CalibrationError: a bad order, or no mat or stack in view.
-        """
-        from referee.vision.calibration import learn_colours
-        from referee.vision.station import check_stack_order, profile_path, save_colour_calibration
-
-        path = station_path(station_id)
-        table = self.get(table_id)
-        if not 0 <= place < len(table.sources):
-            raise UnknownTableError(f"table {table_id!r} has no place {place + 1}")
-        src = table.sources[place]
-        frame = (src.latest() if src.still
-                 else src.frame_after(time.time(), self.settings.camera_stale_s))
-        if frame is None:
-            raise ConflictError(f"place {place + 1}'s camera has no picture now: "
-                                f"{src.status().detail}")
-        station = judging.load_station(path)
-        order = (order or station.colours).upper()
-        check_stack_order(order, station.colours, "order")
-        model, pose = learn_colours(frame.image_bgr, station, order,
-                                    f"the picture of place {place + 1}'s camera")
-        camera = dict(table.config["places"][place].get("camera") or {"kind": "upload"})
-        source = {k: str(camera[k])[:200] for k in ("kind", "device", "format", "path")
-                  if camera.get(k) is not None}
-        saved = save_colour_calibration(station, model, pose, source)
-        judging.forget_station(path)
-        judging.forget_station(profile_path(station_id))
-        with self._lock:  # the new calibration's pose supersedes one learnt from photos
-            self.mat_poses.pop(station_id, None)
-        log.info("station %r: colours calibrated from table %r place %d", station_id,
-                 table_id, place + 1)
-        return {"station": station_id, "source": source,
-                "profile": _plain(str(saved)),
-                "colours": {c: [round(float(v), 1) for v in lab]
-                            for c, lab in model.centres.items()}}
-
-    def _read_mat_poses(self) -> dict[str, list[list[float]]]:
-        """The stations' mat poses as last seen for sure; none when the file is unreadable."""
-        path = self.settings.data_dir / "mat-poses.json"
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-            return {str(k): [[float(x) for x in v[0]][:3], [float(x) for x in v[1]][:3]]
-                    for k, v in raw.items()}
-        except FileNotFoundError:
-            return {}
-        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
-            log.warning("%s cannot be read; the stations' calibrated mat poses are used",
-                        path.name)
-            return {}
-
-    def _remember_mat_pose(self, station_id: str, pose: tuple[list[float], list[float]]
-                           ) -> None:
-        """Keep a station's mat pose from a confident photo with only its mat in view, so a
-        mat moved since calibration is still told from a neighbour's (WORLD.md §4
-        `mat:several`); written whole (write_synced)."""
-        with self._lock:
-            self.mat_poses[station_id] = [list(pose[0]), list(pose[1])]
-            data = json.dumps(self.mat_poses, indent=1).encode()
-        try:
-            write_synced(self.settings.data_dir / "mat-poses.json", data)
-        except OSError as e:
-            log.warning("the mat poses could not be written: %s", e)
-
-    def _note_failure(self, table: Table, rnd: int, seat: int, msg: str) -> None:
-        self._commit(table, [("server:judge_failed",
-                              {"round": rnd, "player": seat, "error": msg, "plain": True})])
-
-    def photo_path(self, table_id: str, name: str) -> Path:
-        """:raises UnknownTableError: also for a photo name that is not the table's."""
-        table = self.get(table_id)
-        known = {s.photo for s in table.shots.values()} | {
-            s.overlay for s in table.shots.values() if s.overlay}
-        if name not in known:
-            raise UnknownTableError(f"no photo {shown(name)} at table {table_id!r}")
-        return self._photo_dir(table) / name
-
-    def preview(self, table_id: str, place: int) -> bytes:
-        """The newest frame of a place's camera as a small JPEG (for aiming the camera); it
-        never waits on the camera. :raises UnknownTableError, ConflictError: no frame."""
-        import cv2
-
-        table = self.get(table_id)
-        if not 0 <= place < len(table.sources):
-            raise UnknownTableError(f"table {table_id!r} has no place {place}")
-        frame = table.sources[place].latest()
-        if frame is None:
-            raise ConflictError(f"place {place + 1} has no frame now: "
-                                f"{table.sources[place].status().detail}")
-        cached = table.previews.get(place)
-        if cached is not None and cached[0] == frame.taken_at:
-            return cached[1]
-        img = frame.image_bgr
-        scale = min(1.0, 480 / max(img.shape[:2]))
-        if scale < 1.0:
-            img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 75])
-        table.previews[place] = (frame.taken_at, buf.tobytes())
-        return table.previews[place][1]
 
     # ---- reading --------------------------------------------------------------------------
 

@@ -129,7 +129,7 @@ def test_a_huge_photo_is_judged_and_stored_at_a_phones_size(client, make_table, 
     import cv2
     import numpy as np
 
-    from referee.server.tables import MAX_JUDGED_PIXELS
+    from referee.server.judging import MAX_JUDGED_PIXELS
 
     from .conftest import scene_photo
 

@@ -1,0 +1,55 @@
+"""What the table service's parts share (tables.TableService puts them together): the
+settings, the store, the tables, the cameras, and the two steps every command ends with
+(`_decide` by the rules, `_commit` to the store)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from referee.paths import ROOT
+from referee.server.cameras import CameraPool
+from referee.server.live import LiveHub
+from referee.server.settings import Settings
+from referee.server.storage import EventStore
+from referee.server.table import Table
+
+log = logging.getLogger("referee.server")
+
+
+def plain_words(text: str, *folders: Path) -> str:
+    """A message without the server's own folders: the project's and `folders` (the data
+    folder) become relative, so that no server path reaches a user."""
+    for folder in (ROOT, *folders):
+        text = text.replace(str(folder) + os.sep, "").replace(str(folder), ".")
+    return text
+
+
+class ServiceBase:
+    """The state the parts of the table service share; `TableService` sets it up."""
+
+    settings: Settings
+    hub: LiveHub
+    store: EventStore | None
+    tables: dict[str, Table]
+    damaged: dict[str, str]
+    admin_key: str
+    cameras: CameraPool
+    mat_poses: dict[str, list[list[float]]]
+    _lock: threading.Lock
+    _pool: ThreadPoolExecutor
+    _capture_pool: ThreadPoolExecutor
+
+    def get(self, table_id: str) -> Table:
+        """:raises UnknownTableError, DamagedTableError: (TableService)"""
+        raise NotImplementedError
+
+    def _commit(self, table: Table, items: list[tuple[str, dict[str, Any]]]) -> int:
+        raise NotImplementedError
+
+    def _decide(self, table: Table, cmd: Any) -> list[tuple[str, dict[str, Any]]]:
+        raise NotImplementedError
