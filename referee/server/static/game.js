@@ -45,7 +45,7 @@
   const name = (view, seat) => (view.players[seat] && view.players[seat].name) || tr("g.open_seat");
 
   // ---- words -------------------------------------------------------------------------------
-  function words(action) {
+  function words(action, imperative) {
     const parts = action.split(" ");
     const verb = parts[0];
     let rest = parts.slice(1);
@@ -56,7 +56,8 @@
     else if (verb === "play") x = cardWords(x);
     else if (verb === "move" && state && state.view.spaces) x = x + " · " + spaceWords(state.view.spaces[+x]);
     else if (verb === "place" && rest[1] === "land") x = rest[0] + " → " + rest[2];
-    const key = "g.verb." + verb;
+    else if (verb === "take" && T["g.thing." + x]) x = tr("g.thing." + x);
+    const key = (imperative ? "g.do." : "g.verb.") + verb;
     const said = T[key] !== undefined ? tr(key, {x: x}) : action;
     return last ? said + " · " + tr("g.last_card") : said;
   }
@@ -138,7 +139,7 @@
       const acts = (legal || []).filter((a) => a === "reveal " + p || a === "place " + p);
       grid.append(el("button", {class: "tcell" + (v === "?" ? " down" : "") + (v === "P" ? " parrot" : ""),
         type: "button", disabled: acts.length ? false : "disabled", "aria-label": p,
-        onclick: () => act(acts[0])}, v === "?" ? "" : (v === "P" ? "🦜" : v)));
+        onclick: () => act(acts[0])}, v === "?" ? "" : v));
     });
     return grid;
   }
@@ -161,7 +162,7 @@
   function tukkiMine(s) {
     const t = s.view.me;
     const parts = [];
-    if (t.drawn) parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: t.drawn === "P" ? "🦜" : t.drawn})));
+    if (t.drawn) parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: t.drawn})));
     parts.push(tukkiBox(t.boxes[s.seat], s.legal, true));
     return {parts: parts, used: (a) => /^(reveal|place) [ab][1-4]$/.test(a)};
   }
@@ -210,6 +211,8 @@
     else if (cur !== null) turn = tr("g.turn_of", {name: name(view, cur)}) +
       (view.players[cur].bot ? " · " + tr("g.bot_thinks") : "");
     $("turn").textContent = turn;
+    const lastMv = view.last[view.last.length - 1];
+    $("last-move").textContent = lastMv ? tr("g.last_move", {who: lastMv.name || "?", what: words(lastMv.action)}) : "";
     $("turn").className = "turn" + (mine ? " mine" : "");
     if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([80, 60, 80]);
     wasMyTurn = mine;
@@ -228,7 +231,7 @@
     // players
     $("players").replaceChildren(...view.players.map((p, i) => el("li", {class: "player" +
       (cur === i ? " current" : "") + (me.role === "seat" && me.seat === i ? " me" : "")},
-      el("span", {}, (p.name || tr("g.open_seat")) + (p.bot ? " 🤖" : "")),
+      el("span", {}, (p.name || tr("g.open_seat")), p.bot ? el("span", {class: "pill"}, tr("g.bot")) : null),
       el("span", {class: "muted"}, seatFacts(view, i)))));
     // the last moves, newest first
     $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
@@ -254,7 +257,14 @@
     const rest = s.legal.filter((a) => !m.used(a) && !(game === "taki" && a.endsWith(" last") &&
       s.legal.includes(a.slice(0, -5))));
     $("moves").replaceChildren(...rest.map((a) => el("button", {class: "button move", type: "button",
-      onclick: () => act(callLast && s.legal.includes(a + " last") ? a + " last" : a)}, words(a))));
+      onclick: () => act(callLast && s.legal.includes(a + " last") ? a + " last" : a)}, words(a, true))));
+  }
+
+  // a view older than the one shown (an answer that the live feed overtook) is dropped
+  function show(msg) {
+    if (state && msg.view.seq < state.view.seq) return;
+    state = msg;
+    render();
   }
 
   // ---- acting ------------------------------------------------------------------------------
@@ -270,8 +280,7 @@
       const body = await r.json();
       if (!r.ok) { $("act-error").textContent = body.detail || String(r.status); return; }
       callLast = false;
-      state = Object.assign({type: "seat"}, body);
-      render();
+      show(Object.assign({type: "seat"}, body));
     } catch (e) {
       $("act-error").textContent = tr("g.net_error");
     } finally { busy = false; }
@@ -340,8 +349,7 @@
         if (me.role === "table") renderOwner();
         return;
       }
-      state = msg;
-      render();
+      show(msg);
       if (me.role === "table" && msg.view && ownerSeq !== seatsKey(msg.view)) { ownerSeq = seatsKey(msg.view); renderOwner(); }
     };
     ws.onclose = (ev) => {
