@@ -355,3 +355,34 @@ def test_pages_render(c: TestClient) -> None:
     fresh = local_client(c.app)
     assert fresh.get(f"/g/{g['id']}").status_code == 401
     assert fresh.get("/g/nope").status_code == 404
+
+
+def test_a_seat_handed_to_a_bot_loses_its_live_feed(c: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    g = make(c, players=["Ava", "Ben"])
+    with c.websocket_connect(f"ws://localhost/ws/games/{g['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "key": g["seats"][1]["key"]}))
+        assert ws.receive_json()["seat"] == 1
+        assert ws.receive_json()["type"] == "seat"
+        c.post(f"/api/games/{g['id']}/seats/1/bot", json={"bot": "random"},
+               headers={"X-Table-Secret": g["secret"]}).raise_for_status()
+        with pytest.raises(WebSocketDisconnect) as e:
+            for _ in range(5):
+                ws.receive_json()
+        assert e.value.code == 4403
+
+
+def test_the_bot_pause_is_a_setting(monkeypatch) -> None:
+    from referee.server.settings import SettingsError
+
+    monkeypatch.setenv("REFEREE_BOT_PAUSE_S", "0")
+    assert Settings.from_env().bot_pause_s == 0
+    monkeypatch.setenv("REFEREE_BOT_PAUSE_S", "1.5")
+    assert Settings.from_env().bot_pause_s == 1.5
+    monkeypatch.delenv("REFEREE_BOT_PAUSE_S")
+    assert Settings.from_env().bot_pause_s == 0.8
+    for bad in ("abc", "-1", "99"):
+        monkeypatch.setenv("REFEREE_BOT_PAUSE_S", bad)
+        with pytest.raises(SettingsError, match="REFEREE_BOT_PAUSE_S"):
+            Settings.from_env()
