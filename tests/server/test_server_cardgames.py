@@ -225,6 +225,9 @@ def test_join_with_the_room_code(c: TestClient) -> None:
     g = make(c, players=["Ava", None, None])
     gid, code = g["id"], g["code"]
     assert len(code) == 5 and g["seats"][1]["open"] and g["seats"][1]["key"] is None
+    qr = c.get(f"/api/games/{gid}/join.svg")  # the view cookie: the table screen's QR code
+    assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg")
+    assert local_client(c.app).get(f"/api/games/{gid}/join.svg").status_code == 401
     assert c.post("/api/games/join", json={"code": "ZZZZZ", "name": "Cy"}).status_code == 404
     assert c.post("/api/games/join", json={"code": code, "name": "ava"}).status_code == 409
     a = c.post("/api/games/join", json={"code": code.lower(), "name": "Cy"})
@@ -239,6 +242,7 @@ def test_join_with_the_room_code(c: TestClient) -> None:
     seats = c.get(f"/api/games/{gid}/seats", headers={"X-Table-Secret": g["secret"]}).json()
     assert [s["name"] for s in seats] == ["Ava", "Cy", "Dan"] and seats[1]["key"] is None
     assert c.get(f"/api/games/{gid}").json()["code"] is None
+    assert c.get(f"/api/games/{gid}/join.svg").status_code == 409
     # bounded: a dozen tries a minute from one address
     codes = [c.post("/api/games/join", json={"code": "QQQQQ", "name": "X"}).status_code
              for _ in range(12)]

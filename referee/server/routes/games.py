@@ -293,6 +293,19 @@ def view_qr(game_id: GameId, who: GameAccess, cards: CardsDep, request: Request)
     return _qr(public_base(request) + f"/g/{game_id}?v={cards.get(game_id).view_token}")
 
 
+@router.get("/{game_id}/join.svg", response_class=Response, responses={200: SVG, **READ})
+def join_qr(game_id: GameId, who: GameAccess, cards: CardsDep, request: Request) -> Response:
+    """A QR code of the join page with the room code filled in (the table screen shows it
+    while seats are open); 409 when no seat is open."""
+    from referee.server.errors import ConflictError
+    from referee.server.routes.tables import _qr
+
+    code = cards.view(game_id)["code"]
+    if not code:
+        raise ConflictError("this table has no open seat")
+    return _qr(public_base(request) + f"/games/join?code={code}")
+
+
 # ---- the live feed -------------------------------------------------------------------------
 
 

@@ -240,6 +240,13 @@
     $("join-box").hidden = !view.code;
     $("room-code").textContent = view.code || "";
     $("join-link").href = "/games/join?code=" + encodeURIComponent(view.code || "");
+    // the table screen shows a QR code of the join page, the room code filled in
+    const qr = $("join-qr");
+    if (view.code && me.role !== "seat" && qr.dataset.code !== view.code) {
+      qr.dataset.code = view.code;
+      qr.src = "/api/games/" + gameId + "/join.svg?c=" + encodeURIComponent(view.code);
+    }
+    qr.hidden = !(view.code && me.role !== "seat");
     // a seat's own cards and moves
     if (state.type === "seat") renderMine(state);
     $("mine").hidden = state.type !== "seat";
