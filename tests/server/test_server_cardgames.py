@@ -314,6 +314,12 @@ def test_live_feed_gives_each_socket_its_own_view(c: TestClient) -> None:
         msg = ws.receive_json()
         assert msg["view"]["last"][-1]["action"] == me["legal"][0]
         assert msg["current_player"] == 1 and msg["legal"]
+    # a phone that reconnects gets its own view back at once
+    with c.websocket_connect(f"ws://localhost/ws/games/{gid}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "key": g["seats"][1]["key"]}))
+        assert ws.receive_json()["seat"] == 1
+        back = ws.receive_json()
+        assert back["view"]["me"]["hand"] == hands[1] and back["legal"] == msg["legal"]
     # the view cookie (set by the creation) gives the public view, with no "me"
     with c.websocket_connect(f"ws://localhost/ws/games/{gid}") as ws:
         ws.send_text(json.dumps({"type": "hello", "key": None}))
