@@ -15,9 +15,10 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from referee.server import errors
+from referee.server.cardtables import CardTableService
 from referee.server.guard import Guard
 from referee.server.live import LiveHub
-from referee.server.routes import health, live, pages, tables
+from referee.server.routes import games, health, live, pages, tables
 from referee.server.settings import Settings
 from referee.server.tables import TableService
 from referee.server.uploads import BodyLimit
@@ -36,12 +37,21 @@ def create_app(settings: Settings | None = None,
         hub.bind(asyncio.get_running_loop())
         service = TableService(settings, hub)
         service.open()
-        app.state.hub, app.state.service = hub, service
+        assert service.store is not None
+        cards = CardTableService(settings, hub, service.store, service.admin_key,
+                                 others=lambda: [str(t.config.get("client"))
+                                                 for t in list(service.tables.values())
+                                                 if t.counts])
+        service.other_clients = cards.live_clients
+        cards.creating = service._creating  # one creation at a time on the whole box
+        cards.open()
+        app.state.hub, app.state.service, app.state.cards = hub, service, cards
         if on_ready is not None:
             on_ready(service)
         try:
             yield
         finally:
+            cards.close()
             service.close()
 
     app = FastAPI(title="Tuki referee", version="0.1.0", lifespan=lifespan, docs_url=None,
@@ -52,6 +62,9 @@ def create_app(settings: Settings | None = None,
     errors.install(app)
     app.include_router(tables.router)
     app.include_router(live.router)
+    app.include_router(games.router)
+    app.include_router(games.live)
+    app.include_router(games.pages)
     app.include_router(health.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -11,6 +11,7 @@ REFEREE_MAX_TABLES / REFEREE_MAX_TABLES_PER_CLIENT: the most tables in play on t
   created from one address (finished, archived and demo tables not counted); default 20 and 5.
 REFEREE_ALLOWED_HOSTS: more host names the box answers to (comma-separated), besides its own
   name, `<name>.local`, localhost and IP addresses (a check against DNS rebinding).
+REFEREE_BOT_PAUSE_S: a card game's bot waits this long before it plays; default 0.8 (0: none).
 REFEREE_CAMERA_STALE_S: a live camera whose newest frame is older than this many seconds is
   stalled; a "done" waits this long for a frame captured after it; default 2.
 """
@@ -88,6 +89,7 @@ class Settings:
     max_tables_per_client: int = 5  # ... created from one address
     allowed_hosts: tuple[str, ...] = ()  # host names besides the box's own (and IPs)
     ws_hello_s: float = 5.0  # a WebSocket that has not said hello by then is closed
+    bot_pause_s: float = 0.8  # a card game's bot waits this long before it plays (visible)
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -104,6 +106,9 @@ class Settings:
             values["port"] = _port(str(overrides["port"]), "--port")
         values["max_upload_bytes"] = _megabytes(env.get("REFEREE_MAX_UPLOAD_MB", "15"))
         values["camera_stale_s"] = _seconds(env.get("REFEREE_CAMERA_STALE_S", "2"))
+        pause = env.get("REFEREE_BOT_PAUSE_S", "0.8").strip()
+        values["bot_pause_s"] = (0.0 if pause in ("0", "0.0") else
+                                 _bounded(pause, "REFEREE_BOT_PAUSE_S", 10, "seconds", "0.8"))
         values["max_tables"] = _count(env.get("REFEREE_MAX_TABLES", "20"),
                                       "REFEREE_MAX_TABLES")
         values["max_tables_per_client"] = _count(

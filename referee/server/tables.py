@@ -19,6 +19,7 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -101,6 +102,9 @@ class TableService(Places, KeysAndAccess):
         self.mat_poses: dict[str, list[list[float]]] = {}
         self._lock = threading.Lock()
         self._creating = threading.Lock()  # one table creation at a time (the limits)
+        # the client addresses of the box's other tables in play (the card games'), which
+        # count against the same limits
+        self.other_clients: Callable[[], list[str]] = list
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge")
         # waits (at most the stale limit) for a camera's first frame after a "done"
         self._capture_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="capture")
@@ -118,6 +122,8 @@ class TableService(Places, KeysAndAccess):
                 log.warning("table %r was never finished being made (a crash); removed",
                             table_id)
                 continue
+            if self._card_game(table_id):  # referee.server.cardtables replays it
+                continue
             try:
                 self._load(table_id)
             except Exception as e:  # one damaged table must not keep the others offline
@@ -126,6 +132,15 @@ class TableService(Places, KeysAndAccess):
             self._demo_table()
         for table in self.tables.values():
             self._resume_judging(table)
+
+    def _card_game(self, table_id: str) -> bool:
+        """Whether a stored table plays another game than Tuki (`config["game"]`)."""
+        assert self.store is not None
+        try:
+            row = self.store.table(table_id)
+        except StorageError:
+            return False
+        return row is not None and row.config.get("game", "tuki") != "tuki"
 
     def _demo_table(self) -> None:
         """Make the demo table, or give it a new secret when its secret file is lost (or
@@ -244,12 +259,13 @@ class TableService(Places, KeysAndAccess):
     def _check_limits(self, client: str) -> None:
         """:raises TableLimitError: the box has its most live tables, or `client` has."""
         with self._lock:
-            live = [t for t in self.tables.values() if t.counts]
+            live = [t.config.get("client") for t in self.tables.values() if t.counts]
+        live += self.other_clients()
         if len(live) >= self.settings.max_tables:
             raise TableLimitError(f"this box already has {len(live)} tables in play (the "
                                   f"most is {self.settings.max_tables}); finish or archive "
                                   "one first")
-        mine = sum(1 for t in live if t.config.get("client") == client)
+        mine = sum(1 for c in live if c == client)
         if mine >= self.settings.max_tables_per_client:
             raise TableLimitError(f"this phone or computer already has {mine} tables in play "
                                   f"(the most is {self.settings.max_tables_per_client}); "

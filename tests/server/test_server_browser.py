@@ -297,3 +297,65 @@ def test_four_phones_play_three_rounds_question_a_verdict_and_export_the_set(tmp
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
+    """Two phones (360 × 640) on their seats' links tap legal cards and buttons of a TAKI
+    table; the bot's seat answers in the server; each phone shows only its own hand."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    monkeypatch.setenv("REFEREE_BOT_PAUSE_S", "0")
+    port = free_port()
+    proc = serve(tmp_path / "data", port, tmp_path / "server.log", "--no-demo")
+    base = f"http://127.0.0.1:{port}"
+    errors: list[str] = []
+    try:
+        g = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", "Ben", None],
+                                                   "bots": {"2": "heuristic"}}).json()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            phones = []
+            for seat, lang in ((0, "en"), (1, "he")):
+                ctx = browser.new_context(viewport={"width": 360, "height": 640},
+                                          is_mobile=True, has_touch=True)
+                page = ctx.new_page()
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(base + g["seats"][seat]["link"].replace("#", f"&lang={lang}#"))
+                expect(page.locator("#live")).to_have_class("pill on")
+                expect(page.locator("#mine")).to_be_visible()
+                phones.append(page)
+            expect(phones[1].locator("html")).to_have_attribute("dir", "rtl")
+            moves = 0
+            for _ in range(60):
+                if moves >= 6:
+                    break
+                for page in phones:
+                    if page.locator("#turn.mine").count():
+                        hand_before = page.locator("#mine .hand .tcard").count()
+                        page.locator("#mine button:enabled").first.click()
+                        page.wait_for_timeout(150)
+                        moves += 1
+                        assert page.locator("#act-error").inner_text() == ""
+                        assert page.locator("#mine .hand .tcard").count() != hand_before or \
+                            page.locator("#last li").count() > 0
+                        break
+                else:
+                    phones[0].wait_for_timeout(150)
+            assert moves >= 6, [p.locator("#turn").inner_text() for p in phones]
+            # the bot's seat has answered, in words, on both phones
+            for page in phones:
+                expect(page.locator("#last li", has_text="Bot 3").first).to_be_visible()
+            # each phone's hand is its own (the server's view of each seat)
+            for seat, page in enumerate(phones):
+                mine = httpx.get(base + f"/api/games/{g['id']}/seats/{seat}",
+                                 headers={"X-Seat-Key": g["seats"][seat]["key"]}).json()
+                expect(page.locator("#mine .hand .tcard")).to_have_count(
+                    len(mine["view"]["me"]["hand"]))
+            phones[0].screenshot(path=str(tmp_path / "taki-ava.png"), full_page=True)
+            phones[1].screenshot(path=str(tmp_path / "taki-ben-he.png"), full_page=True)
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert errors == []

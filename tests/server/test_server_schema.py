@@ -32,6 +32,9 @@ def test_every_route_answers_as_its_schema_says(tmp_path):
         created = httpx.post(base + "/api/tables", json=body).json()
         table_id, secret = created["id"], created["secret"]
         keys = {"X-Table-Secret": secret}
+        game = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", None],
+                                                      "bots": {"1": "random"}}).json()
+        game_keys = {"X-Table-Secret": game["secret"], "X-Seat-Key": game["seats"][0]["key"]}
         schema = schemathesis.openapi.from_url(base + "/openapi.json")
         failures: list[str] = []
         statuses: dict[int, int] = {}
@@ -42,10 +45,14 @@ def test_every_route_answers_as_its_schema_says(tmp_path):
                       suppress_health_check=list(HealthCheck))
             @given(case=op.as_strategy(), real=st.booleans())
             def run(case, real):
+                headers = keys
                 if real and "table_id" in (case.path_parameters or {}):
                     case.path_parameters["table_id"] = table_id  # the real table, its key
+                if real and "game_id" in (case.path_parameters or {}):
+                    case.path_parameters["game_id"] = game["id"]  # a real card table
+                    headers = game_keys
                 try:
-                    r = case.call_and_validate(base_url=base, headers=keys if real else None,
+                    r = case.call_and_validate(base_url=base, headers=headers if real else None,
                                                excluded_checks=[positive_data_acceptance])
                     statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
                 except Exception as e:  # collect, so one run shows every route's failures

@@ -41,8 +41,9 @@ def index(request: Request, service: ServiceDep, lang: LangQuery = None,
           cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
           accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
     code = pick_language(lang, cookie_lang, accept_language)
-    return templates.TemplateResponse(request, "index.html",
-                                      _context(code, tables=service.summaries()))
+    cards = getattr(request.app.state, "cards", None)  # the card games' listed tables too
+    listed = service.summaries() + (cards.summaries() if cards is not None else [])
+    return templates.TemplateResponse(request, "index.html", _context(code, tables=listed))
 
 
 @router.get("/new", response_class=HTMLResponse)

@@ -1,0 +1,696 @@
+"""Card-game tables: TAKI, Tukki Tukki and Tokaido (referee.games) played from phones.
+
+A card table lives in the same SQLite store as the Tuki tables (referee.server.storage): its
+`tables` row has `config["game"]` set to the game's name (the Tuki service skips such rows),
+and it is the fold of its events:
+
+- `game_started` {seed, players, bots, options}: a new game (at creation and at each rematch);
+- `action` {seat, action}: one action in the engine's notation, one transaction each;
+- `seat_claimed` {seat, name}: an open seat taken by someone with the room code;
+- `seat_bot` {seat, bot, name}: the owner gives a seat to a bot (`bot` a level) or back (null);
+- `game_ended` {}: the owner ends the game.
+
+So a table survives a restart and replays exactly (same seed, same actions, same game).
+
+Keys (referee.server.keys): the table key (`X-Table-Secret`) manages the table (seats, bots,
+rematch, ending) and never reads a hand or acts for a seat; a seat key (`X-Seat-Key`) reads
+and plays its own seat only; the view token opens the public view. A named seat's key is
+derived from the table key (`keys.seat_key`, by generation); a seat claimed with the room code
+gets a random key (only its holder has it); a seat that changes hands gets a new generation,
+which makes the old key useless. Only hashes are stored.
+
+What goes out: the public view holds only what every seat may know (the keys of the engine's
+`observation` that are the same for every seat, minus each game's private keys); a seat's view
+adds that seat's own `observation` and its legal actions. The seed and the stored events are
+never served.
+
+Bots play in a worker thread after `settings.bot_pause_s`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import RefereeError
+from referee.games.engine import (
+    GAMES,
+    GameInfo,
+    RulesError,
+    State,
+    get_game,
+    make_bot,
+)
+from referee.server.errors import (
+    ConflictError,
+    DamagedTableError,
+    ForbiddenError,
+    MissingSecretError,
+    ServerError,
+    TableLimitError,
+    TableSetupError,
+    UnknownTableError,
+    WrongSecretError,
+)
+from referee.server.keys import (
+    Access,
+    Credentials,
+    key_hash,
+    new_key,
+    parse_seat_entry,
+    same,
+    seat_entry,
+    seat_key,
+)
+from referee.server.live import LiveHub
+from referee.server.settings import Settings
+from referee.server.storage import EventStore, StorageError
+from referee.server.text import clean_text, name_key, shown
+
+log = logging.getLogger("referee.server")
+
+BOT_LEVELS = ("random", "heuristic", "easy", "medium", "hard")
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at a table
+CODE_LEN = 5
+LAST_MOVES = 12  # the moves a view shows
+# keys of an observation that are one seat's own (never in the public view, whatever they hold)
+PRIVATE = {"player", "hand"}
+JOINS_PER_MINUTE = 12  # room-code attempts per client address
+
+
+class IllegalMoveError(ServerError):
+    """An action the rules refuse now, or one that is not in the game's notation (422)."""
+
+
+class NotYourTurnError(ConflictError):
+    """A seat that acts while another seat is to play (409)."""
+
+
+class JoinLimitError(TableLimitError):
+    """Too many room-code attempts from one address (429)."""
+
+
+@dataclass
+class SeatInfo:
+    name: str | None  # None: an open seat, claimed with the room code
+    bot: str | None = None  # a bot level, or None: a person
+    generation: int = 1
+    digest: str = ""  # sha256 of the current key ("" : no key opens it)
+    joined: bool = False  # claimed with the room code: its key is random, not derived
+
+    @property
+    def open(self) -> bool:
+        return self.name is None and self.bot is None
+
+
+@dataclass
+class CardTable:
+    id: str
+    config: dict[str, Any]
+    admin_hash: str
+    game: GameInfo
+    seats: list[SeatInfo] = field(default_factory=list)
+    view_token: str = ""
+    state: State | None = None
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    moves: list[tuple[int, str]] = field(default_factory=list)  # this game's (seat, action)
+    seq: int = 0
+    ended: bool = False
+    games: int = 0
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def over(self) -> bool:
+        return self.state is not None and self.state.is_terminal()
+
+    @property
+    def counts(self) -> bool:
+        """Whether it counts against the box's limits: a game in play."""
+        return not (self.over or self.ended)
+
+    @property
+    def code(self) -> str:
+        return str(self.config.get("code", ""))
+
+    def fold(self, kind: str, data: dict[str, Any], applied: State | None = None) -> None:
+        """One stored event. `applied`: the state with the action already applied (a live
+        action, checked on a copy), else the action is applied here (a replay).
+
+        :raises RefereeError, KeyError, TypeError, ValueError: an event that does not fit.
+        """
+        if kind == "game_started":
+            players = data["players"]
+            bots = {int(k): str(v) for k, v in (data.get("bots") or {}).items()}
+            if not self.seats:
+                self.seats = [SeatInfo(None) for _ in players]
+            for i, name in enumerate(players):
+                self.seats[i].name = None if name is None else str(name)
+                self.seats[i].bot = bots.get(i)
+            self.seed = int(data["seed"])
+            self.options = dict(data.get("options") or {})
+            self.state = self.game.new_game(len(players), seed=self.seed,
+                                            options=self.options or None)
+            self.moves, self.ended = [], False
+            self.games += 1
+        elif kind == "action":
+            seat, text = int(data["seat"]), str(data["action"])
+            assert self.state is not None
+            if applied is None:
+                if self.state.current_player() != seat:
+                    raise ValueError(f"action of seat {seat} out of turn")
+                self.state.apply_text(text)
+            else:
+                self.state = applied
+            self.moves.append((seat, text))
+        elif kind == "seat_claimed":
+            s = self.seats[int(data["seat"])]
+            s.name, s.bot, s.joined = str(data["name"]), None, True
+        elif kind == "seat_bot":
+            s = self.seats[int(data["seat"])]
+            s.bot = None if data.get("bot") is None else str(data["bot"])
+            s.name = str(data["name"])
+            s.joined = False
+        elif kind == "game_ended":
+            self.ended = True
+        else:
+            raise ValueError(f"unknown event kind {kind[:40]!r}")
+        self.seq += 1
+
+
+def public_table(state: State) -> dict[str, Any]:
+    """What every seat may know: the observation's keys that are the same for every seat,
+    without the private ones (a key that differs between seats is null)."""
+    obs = [state.observation(i) for i in range(state.num_players)]
+    out: dict[str, Any] = {}
+    for k in obs[0]:
+        if k in PRIVATE:
+            continue
+        first = obs[0][k]
+        out[k] = first if all(o.get(k) == first for o in obs[1:]) else None
+    return out
+
+
+class CardTableService:
+    """Every card table of the server; thread-safe; each method is one user action."""
+
+    def __init__(self, settings: Settings, hub: LiveHub, store: EventStore,
+                 admin_key: str = "", others: Callable[[], list[str]] = list) -> None:
+        self.settings = settings
+        self.hub = hub
+        self.store = store
+        self.admin_key = admin_key
+        self.others = others  # the client addresses of the other live tables (Tuki's)
+        self.tables: dict[str, CardTable] = {}
+        self.damaged: dict[str, str] = {}
+        self.codes: dict[str, str] = {}  # room code -> table id
+        self._lock = threading.Lock()
+        # one table creation at a time on the whole box (the Tuki service shares it), so
+        # that requests arriving together cannot pass the limits
+        self.creating = threading.Lock()
+        self._joins: dict[str, deque[float]] = {}
+        self._bots = ThreadPoolExecutor(max_workers=1, thread_name_prefix="card-bots")
+        self._closed = False
+
+    # ---- life cycle -----------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Replay every stored card table; bots whose turn it is play on."""
+        for table_id in self.store.table_ids():
+            try:
+                row = self.store.table(table_id)
+            except StorageError:
+                continue  # the Tuki service sets it aside
+            if row is None or row.config.get("game") not in GAMES:
+                continue
+            try:
+                self._load(table_id, row.config, row.admin_hash)
+            except Exception as e:  # one damaged table must not keep the others offline
+                log.error("card table %r cannot be replayed and is set aside", table_id,
+                          exc_info=e)
+                self.damaged[table_id] = ("its stored events do not fit the game; the table "
+                                          "is set aside and its data kept untouched")
+        for table in list(self.tables.values()):
+            self._wake(table)
+
+    def close(self) -> None:
+        self._closed = True
+        self._bots.shutdown(wait=False, cancel_futures=True)
+
+    def _load(self, table_id: str, config: dict[str, Any], admin_hash: str) -> None:
+        table = CardTable(table_id, config, admin_hash, get_game(str(config["game"])))
+        for ev in self.store.events(table_id):
+            table.fold(ev.kind, ev.payload)
+        if table.state is None:
+            raise StorageError(f"table {table_id!r} has no game_started")
+        self._take_keys(table, self.store.keys(table_id))
+        for s in table.seats:
+            if s.name is not None:
+                clean_text(s.name, 30)
+        self.tables[table_id] = table
+        if table.code:
+            self.codes[table.code] = table_id
+
+    def _take_keys(self, table: CardTable, keys: dict[str, str]) -> None:
+        for name, value in keys.items():
+            if name == "view":
+                table.view_token = value
+            elif name.startswith("seat:") and name[5:].isdigit():
+                i = int(name[5:])
+                if 0 <= i < len(table.seats):
+                    table.seats[i].generation, table.seats[i].digest = parse_seat_entry(value)
+
+    # ---- creation -------------------------------------------------------------------------
+
+    def live_clients(self) -> list[str]:
+        """The client address of each card table in play (for the box's limits)."""
+        with self._lock:
+            return [str(t.config.get("client", "")) for t in self.tables.values() if t.counts]
+
+    def _check_limits(self, client: str) -> None:
+        """:raises TableLimitError: the box (Tuki and card tables together), or `client`,
+        has its most tables in play."""
+        live = self.live_clients() + list(self.others())
+        if len(live) >= self.settings.max_tables:
+            raise TableLimitError(f"this box already has {len(live)} tables in play (the "
+                                  f"most is {self.settings.max_tables}); finish one first")
+        mine = sum(1 for c in live if c == client)
+        if mine >= self.settings.max_tables_per_client:
+            raise TableLimitError(f"this phone or computer already has {mine} tables in play "
+                                  f"(the most is {self.settings.max_tables_per_client}); "
+                                  "finish one first")
+
+    def create(self, game_name: str, players: list[str | None], bots: dict[int, str],
+               options: dict[str, Any], name: str | None = None, language: str = "en",
+               listed: bool = False, client: str = "") -> tuple[CardTable, str]:
+        """A new card table and its table key (shown once).
+
+        :raises TableSetupError: players, bots or options the game does not take;
+            TableLimitError: too many tables in play.
+        """
+        game = get_game(game_name)
+        n = len(players)
+        if not game.min_players <= n <= game.max_players:
+            raise TableSetupError(f"{game.title} takes {game.min_players} to "
+                                  f"{game.max_players} players; got {n}")
+        for seat, level in bots.items():
+            if not 0 <= seat < n:
+                raise TableSetupError(f"bot seat {seat} is no seat of {n} players (0 to "
+                                      f"{n - 1})")
+            if level not in BOT_LEVELS:
+                raise TableSetupError(f"unknown bot {level!r}: expected one of "
+                                      + ", ".join(BOT_LEVELS))
+        names: list[str | None] = [
+            (p if p is not None else (f"Bot {i + 1}" if i in bots else None))
+            for i, p in enumerate(players)]
+        seen: dict[str, int] = {}
+        for i, p in enumerate(names):
+            if p is None:
+                continue
+            if name_key(p) in seen:
+                raise TableSetupError(f"player names must differ: seats {seen[name_key(p)] + 1} "
+                                      f"and {i + 1} have the same name")
+            seen[name_key(p)] = i
+        options = self._options(game, n, options)
+        with self.creating:
+            self._check_limits(client)
+            return self._create(game, names, bots, options, name, language, listed, client)
+
+    def _create(self, game: GameInfo, names: list[str | None], bots: dict[int, str],
+                options: dict[str, Any], name: str | None, language: str, listed: bool,
+                client: str) -> tuple[CardTable, str]:
+        n = len(names)
+        seed = secrets.randbits(62)
+        try:  # the engine checks the options (a character twice, ...)
+            game.new_game(n, seed=seed, options=options or None)
+        except RulesError as e:
+            raise TableSetupError(str(e)) from None
+        secret = new_key()
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        code = self._new_code() if any(p is None for p in names) else ""
+        config = {"game": game.name, "name": name or game.title, "language": language,
+                  "listed": listed, "client": client[:64], "code": code}
+        keys = {"view": new_key()} | {
+            f"seat:{i}": (seat_entry(secret, i, 1) if names[i] is not None and i not in bots
+                          else "1:") for i in range(n)}
+        started = {"seed": seed, "players": names,
+                   "bots": {str(k): v for k, v in sorted(bots.items())}, "options": options}
+        self.store.create_table(table_id, config, key_hash(secret),
+                                [("game_started", started)], keys)
+        table = CardTable(table_id, config, key_hash(secret), game)
+        table.fold("game_started", started)
+        self._take_keys(table, keys)
+        with self._lock:
+            self.tables[table_id] = table
+            if code:
+                self.codes[code] = table_id
+        self._wake(table)
+        return table, secret
+
+    def _options(self, game: GameInfo, n: int, options: dict[str, Any]) -> dict[str, Any]:
+        """The engine's options from the API's (only those set; each for its own game).
+
+        :raises TableSetupError: an option of another game.
+        """
+        own = {"taki": ("tournament",), "tukki": ("rounds",), "tokaido": ("characters",)}
+        out = {k: v for k, v in options.items() if v is not None}
+        wrong = [k for k in out if k not in own[game.name]]
+        if wrong:
+            raise TableSetupError(f"{game.title} has no option {wrong[0]!r}; its options: "
+                                  + ", ".join(own[game.name]))
+        return out
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LEN))
+            if code not in self.codes:
+                return code
+
+    # ---- access ---------------------------------------------------------------------------
+
+    def get(self, table_id: str) -> CardTable:
+        """:raises UnknownTableError, DamagedTableError:"""
+        table = self.tables.get(table_id)
+        if table is None and table_id in self.damaged:
+            raise DamagedTableError(f"table {table_id!r} cannot be played: "
+                                    f"{self.damaged[table_id]}")
+        if table is None:
+            raise UnknownTableError(f"no card table {shown(table_id)}; check the link")
+        return table
+
+    def access(self, table_id: str, creds: Credentials) -> Access:
+        """What a request's keys open at a card table: the table key, else a seat key, else
+        the admin key, else the view token (as at a Tuki table).
+
+        :raises UnknownTableError; MissingSecretError: no key; WrongSecretError: none fits.
+        """
+        table = self.get(table_id)
+        found: list[Access] = []
+        if creds.table and same(creds.table, table.admin_hash):
+            found.append(Access("table"))
+        if creds.seat:
+            for i, s in enumerate(table.seats):
+                if s.digest and same(creds.seat, s.digest):
+                    found.append(Access("seat", i))
+        if creds.admin and self.admin_key and secrets.compare_digest(
+                creds.admin.encode("utf-8", "replace"), self.admin_key.encode()):
+            found.append(Access("admin"))
+        if found:
+            return found[0]
+        if creds.any_key:
+            raise WrongSecretError(f"table {table_id!r}: the key does not match (a seat "
+                                   "that changed hands gets a new link)")
+        if creds.view and table.view_token and secrets.compare_digest(
+                creds.view.encode("utf-8", "replace"), table.view_token.encode()):
+            return Access("view")
+        if creds.view:
+            raise WrongSecretError(f"table {table_id!r}: this view link is not the table's; "
+                                   "scan the table's QR code again")
+        raise MissingSecretError(f"table {table_id!r}: open the table's link (scan its QR "
+                                 "code); the table's id alone opens nothing")
+
+    def _seat_of(self, table: CardTable, seat: int, seat_key_text: str | None) -> None:
+        """:raises UnknownTableError: no such seat; MissingSecretError: no seat key;
+        ForbiddenError / WrongSecretError: the key is not this seat's."""
+        if not 0 <= seat < len(table.seats):
+            raise UnknownTableError(f"table {table.id!r} has no seat {seat}")
+        if not seat_key_text:
+            raise MissingSecretError("this needs the seat's own key (open the seat's link)")
+        who = self.access(table.id, Credentials(seat=seat_key_text))
+        if who.role != "seat" or who.seat != seat:
+            raise ForbiddenError("a seat's link reads and plays its own seat only")
+
+    def _managed(self, table_id: str, table_key: str | None) -> CardTable:
+        """:raises MissingSecretError, WrongSecretError: not the table's key."""
+        table = self.get(table_id)
+        if not table_key:
+            raise MissingSecretError(f"table {table_id!r}: this needs the table's key (open "
+                                     "its control link)")
+        if not same(table_key, table.admin_hash):
+            raise WrongSecretError(f"table {table_id!r}: this needs the table's key")
+        return table
+
+    # ---- views ----------------------------------------------------------------------------
+
+    def view(self, table_id: str) -> dict[str, Any]:
+        """The public view: what anyone at the table may see (no hidden card, no seed)."""
+        table = self.get(table_id)
+        with table.lock:
+            return self._public(table)
+
+    def _public(self, table: CardTable) -> dict[str, Any]:
+        st = table.state
+        assert st is not None
+        over = st.is_terminal()
+        cur = None if over or table.ended else st.current_player()
+        names = [s.name for s in table.seats]
+        return {
+            "id": table.id, "game": table.game.name, "title": table.game.title,
+            "name": str(table.config.get("name", "")), "seq": table.seq,
+            "language": str(table.config.get("language", "en")),
+            "players": [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open}
+                        for i, s in enumerate(table.seats)],
+            "code": table.code if any(s.open for s in table.seats) else None,
+            "current_player": cur, "over": over, "ended": table.ended, "game_no": table.games,
+            "returns": st.returns() if over else None,
+            "scores": st.scores() if over else None,
+            "table": public_table(st),
+            "last": [{"seat": s, "name": names[s], "action": a}
+                     for s, a in table.moves[-LAST_MOVES:]],
+            "moves": len(table.moves),
+            # Tokaido: the road's spaces, for drawing it (fixed, public)
+            "spaces": list(getattr(getattr(st, "rules", None), "spaces", []) or [])
+            if table.game.name == "tokaido" else None,
+        }
+
+    def _seat_view(self, table: CardTable, seat: int) -> dict[str, Any]:
+        st = table.state
+        assert st is not None
+        view = self._public(table)
+        view["seat"] = seat
+        view["me"] = st.observation(seat)
+        mine = view["current_player"] == seat and table.seats[seat].bot is None
+        return {"view": view, "seat": seat,
+                "legal": [str(a) for a in st.legal_actions()] if mine else [],
+                "current_player": view["current_player"], "over": view["over"],
+                "returns": view["returns"]}
+
+    def seat_view(self, table_id: str, seat: int, key: str | None) -> dict[str, Any]:
+        """A seat's own view (its observation and legal actions), for its key only.
+
+        :raises UnknownTableError, MissingSecretError, ForbiddenError, WrongSecretError:
+        """
+        table = self.get(table_id)
+        self._seat_of(table, seat, key)
+        with table.lock:
+            return self._seat_view(table, seat)
+
+    def feed_view(self, table_id: str, who: Access) -> dict[str, Any]:
+        """What a live socket of `who` gets: a seat its own view, anyone else the public."""
+        table = self.get(table_id)
+        with table.lock:
+            if who.role == "seat" and who.seat is not None:
+                return {"type": "seat", **self._seat_view(table, who.seat)}
+            return {"type": "view", "view": self._public(table)}
+
+    def seats(self, table_id: str, table_key: str | None) -> list[dict[str, Any]]:
+        """Each seat for the owner: name, bot, open, and the key of a named person's seat
+        (derived from the table key; a seat claimed with the room code keeps its key to
+        itself). :raises MissingSecretError, WrongSecretError:"""
+        table = self._managed(table_id, table_key)
+        assert table_key is not None
+        return [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open, "joined": s.joined,
+                 "key": (seat_key(table_key, i, s.generation)
+                         if s.name is not None and s.bot is None and not s.joined else None)}
+                for i, s in enumerate(table.seats)]
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """The listed card tables, with their view links (for the start page)."""
+        return [{"id": t.id, "name": f"{t.config.get('name', '')} ({t.game.title})",
+                 "players": [s.name or "?" for s in t.seats], "phase": "over" if t.over
+                 else "playing", "demo": False, "damaged": None, "archived": False,
+                 "view_path": f"/g/{t.id}?v={t.view_token}"}
+                for t in list(self.tables.values()) if t.config.get("listed")]
+
+    # ---- commands -------------------------------------------------------------------------
+
+    def _commit(self, table: CardTable, items: list[tuple[str, dict[str, Any]]],
+                applied: State | None = None, keys: dict[str, str] | None = None) -> None:
+        """Store the events (one transaction; a seat's new key first), fold them, wake the
+        phones and the bots. The caller holds the table's lock."""
+        if keys:
+            self.store.set_keys(table.id, keys)
+            self._take_keys(table, keys)
+        self.store.append_many(table.id, items, expect_seq=table.seq + 1)
+        for kind, data in items:
+            table.fold(kind, data, applied)
+        self.hub.publish(table.id, table.seq)
+        self._wake(table)
+
+    def act(self, table_id: str, seat: int, key: str | None, text: str) -> dict[str, Any]:
+        """The seat plays `text` (the game's notation); its new view.
+
+        :raises NotYourTurnError (409): another seat is to play, or the game is over;
+            IllegalMoveError (422): not in the notation, or the rules refuse it now (the
+            engine's reason); the table is left as it was.
+        """
+        table = self.get(table_id)
+        self._seat_of(table, seat, key)
+        with table.lock:
+            st = table.state
+            assert st is not None
+            if table.ended or st.is_terminal():
+                raise NotYourTurnError("the game is over; nothing more can be played")
+            cur = st.current_player()
+            if cur != seat:
+                raise NotYourTurnError(f"it is not your turn: {table.seats[cur].name or '?'} "
+                                       "is to play")
+            self._apply(table, seat, text)
+            return self._seat_view(table, seat)
+
+    def _apply(self, table: CardTable, seat: int, text: str) -> None:
+        """Check `text` on a copy of the state, store it, then take the copy."""
+        assert table.state is not None
+        trial = table.state.clone()
+        try:
+            action = table.game.parse_action(text)
+            trial.apply_action(action)
+        except RulesError as e:
+            raise IllegalMoveError(f"{text[:40]!r} cannot be played now: {e}") from None
+        self._commit(table, [("action", {"seat": seat, "action": str(action)})], trial)
+
+    def join(self, code: str, name: str, client: str = "") -> dict[str, Any]:
+        """Claim the first open seat of the table with this room code.
+
+        :raises JoinLimitError: too many attempts from `client`; UnknownTableError: no such
+            code; ConflictError: no open seat, or the name is taken at that table.
+        """
+        now = time.monotonic()
+        with self._lock:
+            tries = self._joins.setdefault(client, deque())
+            while tries and now - tries[0] > 60:
+                tries.popleft()
+            if len(tries) >= JOINS_PER_MINUTE:
+                raise JoinLimitError("too many tries with room codes from this phone; wait a "
+                                     "minute")
+            tries.append(now)
+            if len(self._joins) > 10000:  # bounded: forget the oldest addresses
+                self._joins.pop(next(iter(self._joins)))
+            table_id = self.codes.get(code.strip().upper())
+        if table_id is None or table_id not in self.tables:
+            raise UnknownTableError("no table has this room code; check it with the table's "
+                                    "screen")
+        table = self.tables[table_id]
+        with table.lock:
+            open_seats = [i for i, s in enumerate(table.seats) if s.open]
+            if not open_seats or table.ended:
+                raise ConflictError("this table has no open seat left")
+            if any(s.name is not None and name_key(s.name) == name_key(name)
+                   for s in table.seats):
+                raise ConflictError("someone at this table already has this name; choose "
+                                    "another")
+            seat = open_seats[0]
+            key = new_key()
+            gen = table.seats[seat].generation + 1
+            self._commit(table, [("seat_claimed", {"seat": seat, "name": name})],
+                         keys={f"seat:{seat}": f"{gen}:{key_hash(key)}"})
+        return {"id": table.id, "seat": seat, "name": name, "key": key,
+                "link": f"/g/{table.id}?v={table.view_token}#s={key}"}
+
+    def set_bot(self, table_id: str, seat: int, bot: str | None, table_key: str | None
+                ) -> dict[str, Any]:
+        """The owner gives a seat to a bot (a level) or back to a person (None): a new key
+        generation either way, so the old key opens nothing more.
+
+        :raises MissingSecretError, WrongSecretError; UnknownTableError: no such seat."""
+        table = self._managed(table_id, table_key)
+        assert table_key is not None
+        if not 0 <= seat < len(table.seats):
+            raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
+        with table.lock:
+            s = table.seats[seat]
+            gen = s.generation + 1
+            name = s.name or (f"Bot {seat + 1}" if bot else f"Player {seat + 1}")
+            entry = f"{gen}:" if bot else seat_entry(table_key, seat, gen)
+            self._commit(table, [("seat_bot", {"seat": seat, "bot": bot, "name": name})],
+                         keys={f"seat:{seat}": entry})
+            key = None if bot else seat_key(table_key, seat, gen)
+        return {"seat": seat, "name": name, "bot": bot, "key": key,
+                "link": None if key is None else f"/g/{table.id}?v={table.view_token}#s={key}"}
+
+    def rematch(self, table_id: str, who: Access) -> int:
+        """A new game at the same seats (the owner's, or any seat's once the game is over).
+
+        :raises ForbiddenError: a view link, or a seat before the end; TableLimitError."""
+        table = self.get(table_id)
+        if who.role == "seat" and not (table.over or table.ended):
+            raise ConflictError("a rematch can start once the game is over")
+        if who.role not in ("table", "seat"):
+            raise ForbiddenError("a rematch needs the table's control link or a seat's link")
+        with table.lock:
+            if table.counts:  # the game in play gives its place to the new one
+                pass
+            else:
+                self._check_limits(str(table.config.get("client", "")))
+            started = {"seed": secrets.randbits(62),
+                       "players": [s.name for s in table.seats],
+                       "bots": {str(i): s.bot for i, s in enumerate(table.seats) if s.bot},
+                       "options": table.options}
+            self._commit(table, [("game_started", started)])
+            return table.seq
+
+    def end(self, table_id: str, table_key: str | None) -> int:
+        """The owner ends the game. :raises ConflictError: it is over already."""
+        table = self._managed(table_id, table_key)
+        with table.lock:
+            if table.ended or table.over:
+                raise ConflictError("the game is over already")
+            self._commit(table, [("game_ended", {})])
+            return table.seq
+
+    # ---- bots -----------------------------------------------------------------------------
+
+    def _wake(self, table: CardTable) -> None:
+        """Let a bot play when it is a bot's turn (after the pause, in the worker)."""
+        st = table.state
+        if self._closed or st is None or table.ended or st.is_terminal():
+            return
+        if table.seats[st.current_player()].bot is None:
+            return
+        try:
+            self._bots.submit(self._bot_move, table, table.seq)
+        except RuntimeError:  # shut down
+            pass
+
+    def _bot_move(self, table: CardTable, seq: int) -> None:
+        if self.settings.bot_pause_s > 0:
+            time.sleep(self.settings.bot_pause_s)
+        try:
+            with table.lock:
+                st = table.state
+                if (table.seq != seq or st is None or table.ended or st.is_terminal()
+                        or self._closed):
+                    return
+                seat = st.current_player()
+                level = table.seats[seat].bot
+                if level is None:
+                    return
+                thinking = st.clone()
+            rng = random.Random(f"{table.id}:{seq}")
+            action = make_bot(table.game, level).choose(thinking, rng)
+            with table.lock:
+                if table.seq != seq:
+                    return
+                self._apply(table, seat, str(action))
+        except (RefereeError, StorageError) as e:
+            log.error("card table %r: a bot could not play", table.id, exc_info=e)
+        except Exception as e:  # the worker must live on
+            log.error("card table %r: a bot failed", table.id, exc_info=e)

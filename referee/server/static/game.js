@@ -1,0 +1,382 @@
+// A card table's page: the table screen (view link), a seat's phone (#s=KEY) or the owner's
+// controls (#k=KEY). One WebSocket brings what this page's key may see: a seat its own view
+// and legal actions, anyone else the public view. Nothing hidden is in the page itself.
+"use strict";
+(function () {
+  const app = document.getElementById("app");
+  const gameId = app.dataset.gameId;
+  const game = app.dataset.game;
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const $ = (id) => document.getElementById(id);
+  const seatName = "referee.game.seat." + gameId, keyName = "referee.game.key." + gameId;
+
+  // keys travel in the fragment (never sent in a URL), then live in this phone's storage;
+  // a key from the link is kept only once the server welcomes it
+  let secret = localStorage.getItem(keyName);
+  let seatKey = secret ? null : localStorage.getItem(seatName);
+  let pending = null;
+  const m = location.hash.match(/[#&]([ks])=([A-Za-z0-9_\-]+)/);
+  if (m) {
+    pending = {kind: m[1], key: m[2]};
+    if (m[1] === "k") { secret = m[2]; seatKey = null; } else { seatKey = m[2]; secret = null; }
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  let me = {role: "view", seat: null};
+  let state = null;  // the last message: {type: "seat", view, legal, ...} or {type: "view", view}
+  let wasMyTurn = false;
+  let callLast = false;
+
+  function tr(key, vars) {
+    let s = T[key] !== undefined ? T[key] : key;
+    for (const k in vars || {}) s = s.split("{" + k + "}").join(vars[k]);
+    return s;
+  }
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k === "class") e.className = attrs[k];
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), attrs[k]);
+      else if (attrs[k] !== false && attrs[k] !== null) e.setAttribute(k, attrs[k]);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined && kid !== false)
+      e.append(typeof kid === "string" || typeof kid === "number" ? document.createTextNode(String(kid)) : kid);
+    return e;
+  }
+  const name = (view, seat) => (view.players[seat] && view.players[seat].name) || tr("g.open_seat");
+
+  // ---- words -------------------------------------------------------------------------------
+  function words(action, imperative) {
+    const parts = action.split(" ");
+    const verb = parts[0];
+    let rest = parts.slice(1);
+    const last = rest[rest.length - 1] === "last";
+    if (last) rest = rest.slice(0, -1);
+    let x = rest.join(" ");
+    if (verb === "play" && rest[0] === "COLOR" && rest[1]) x = tr("g.card.COLOR") + " → " + tr("g.color." + rest[1]);
+    else if (verb === "play") x = cardWords(x);
+    else if (verb === "move" && state && state.view.spaces) x = x + " · " + spaceWords(state.view.spaces[+x]);
+    else if (verb === "place" && rest[1] === "land") x = rest[0] + " → " + rest[2];
+    else if (verb === "take" && T["g.thing." + x]) x = tr("g.thing." + x);
+    const key = (imperative ? "g.do." : "g.verb.") + verb;
+    const said = T[key] !== undefined ? tr(key, {x: x}) : action;
+    return last ? said + " · " + tr("g.last_card") : said;
+  }
+  function cardWords(code) {
+    if (T["g.card." + code]) return tr("g.card." + code);
+    const c = code[0], rank = code.slice(1);
+    if ("RGBY".includes(c) && rank) {
+      const r = T["g.rank." + rank] !== undefined ? tr("g.rank." + rank) : rank;
+      return tr("g.color." + c) + " " + r;
+    }
+    return code;
+  }
+  const spaceWords = (kind) => (kind && T["g.space." + kind]) ? tr("g.space." + kind) : (kind || "");
+
+  // ---- TAKI --------------------------------------------------------------------------------
+  function takiTile(code, attrs) {
+    const c = code[0];
+    const colour = ("RGBY".includes(c) && code.length > 1 && code !== "BREAKER") ? c : "X";
+    const rank = colour === "X" ? code : code.slice(1);
+    const face = {"DIR": "⇄", "STOP": "⛔", "PLUS": "+", "TAKI": "TAKI", "SUPERTAKI": "SUPER TAKI",
+                  "KING": "♛", "COLOR": "◐", "BREAKER": "✂"}[rank] || rank;
+    return el("button", Object.assign({class: "tcard c" + colour, type: "button",
+      "aria-label": cardWords(code), dir: "ltr"}, attrs || {}), face);
+  }
+  function takiBoard(view) {
+    const t = view.table;
+    const box = el("div", {class: "taki-board"});
+    const top = takiTile(t.top || "?", {disabled: true, class: "tcard big c" +
+      ((t.top && "RGBY".includes(t.top[0]) && t.top.length > 1) ? t.top[0] : "X")});
+    box.append(el("div", {class: "row wrap center"}, top,
+      el("div", {class: "stack tight"},
+        el("span", {class: "swatch s" + t.active_color}, tr("g.active", {c: tr("g.color." + t.active_color)})),
+        el("span", {}, t.direction === 1 ? tr("g.dir.cw") : tr("g.dir.ccw")),
+        t.pending_draw ? el("span", {class: "warn"}, tr("g.pending", {n: t.pending_draw})) : null,
+        t.taki_open ? el("span", {class: "warn"}, tr("g.taki_open")) : null,
+        el("span", {class: "muted"}, tr("g.deck", {n: t.deck_size})))));
+    return box;
+  }
+  function takiMine(s) {
+    const hand = s.view.me.hand || [];
+    const legal = s.legal;
+    const hasLast = legal.some((a) => a.endsWith(" last"));
+    const pick = (a) => (callLast && legal.includes(a + " last")) ? a + " last" : a;
+    const box = el("div", {class: "hand"});
+    let colourFor = null;
+    hand.forEach((code) => {
+      const a = "play " + code;
+      const ok = legal.includes(a) || legal.includes(a + " last") ||
+        (code === "COLOR" && legal.some((x) => x.startsWith("play COLOR ")));
+      box.append(takiTile(code, {disabled: ok ? false : "disabled", onclick: () => {
+        if (code === "COLOR" && !legal.includes(a)) { colourFor = true; renderColours(); }
+        else act(pick(a));
+      }}));
+    });
+    const colours = el("div", {class: "row wrap", id: "colours"});
+    function renderColours() {
+      colours.replaceChildren(...["R", "G", "B", "Y"].filter((c) => legal.some(
+        (x) => x === "play COLOR " + c || x === "play COLOR " + c + " last")).map((c) =>
+        el("button", {class: "button swatch-btn s" + c, type: "button",
+          onclick: () => act(pick("play COLOR " + c))}, tr("g.color." + c))));
+    }
+    const out = [box, colours];
+    if (colourFor) renderColours();
+    if (hasLast) {
+      const cb = el("input", {type: "checkbox", id: "call-last"});
+      cb.checked = callLast;
+      cb.addEventListener("change", () => { callLast = cb.checked; });
+      out.push(el("label", {class: "check big-check"}, cb, " " + tr("g.call_last")));
+    }
+    return {parts: out, used: (a) => a.startsWith("play ")};
+  }
+
+  // ---- Tukki Tukki -------------------------------------------------------------------------
+  const PLACES = ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"];
+  function tukkiBox(values, legal, mine) {
+    const grid = el("div", {class: "tbox", dir: "ltr"});
+    PLACES.forEach((p, i) => {
+      const v = values[i];
+      const acts = (legal || []).filter((a) => a === "reveal " + p || a === "place " + p);
+      grid.append(el("button", {class: "tcell" + (v === "?" ? " down" : "") + (v === "P" ? " parrot" : ""),
+        type: "button", disabled: acts.length ? false : "disabled", "aria-label": p,
+        onclick: () => act(acts[0])}, v === "?" ? "" : v));
+    });
+    return grid;
+  }
+  function tukkiBoard(view) {
+    const t = view.table;
+    const box = el("div", {class: "tukki-board"});
+    box.append(el("p", {}, tr("g.round", {n: t.round, of: t.rounds}), " · ",
+      tr("g.bin_top", {c: t.bin.length ? t.bin[t.bin.length - 1] : "–"}), " · ",
+      tr("g.deck", {n: t.deck_size})));
+    if (t.drawn_from) box.append(el("p", {class: "muted"}, tr("g.drawn_from." + t.drawn_from)));
+    const boxes = el("div", {class: "boxes"});
+    t.boxes.forEach((b, p) => {
+      if (me.role === "seat" && p === me.seat) return;
+      boxes.append(el("figure", {class: "pbox" + (view.current_player === p ? " current" : "")},
+        tukkiBox(b, [], false), el("figcaption", {}, name(view, p) + " · " + t.totals[p])));
+    });
+    box.append(boxes);
+    return box;
+  }
+  function tukkiMine(s) {
+    const t = s.view.me;
+    const parts = [];
+    if (t.drawn) parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: t.drawn})));
+    parts.push(tukkiBox(t.boxes[s.seat], s.legal, true));
+    return {parts: parts, used: (a) => /^(reveal|place) [ab][1-4]$/.test(a)};
+  }
+
+  // ---- Tokaido -----------------------------------------------------------------------------
+  function tokaidoBoard(view) {
+    const t = view.table, spaces = view.spaces || [];
+    const road = el("ol", {class: "road", dir: "ltr"});
+    spaces.forEach((kind, i) => {
+      const here = t.position.map((pos, p) => pos === i ? p : -1).filter((p) => p >= 0);
+      road.append(el("li", {class: "space k-" + kind + (here.length ? " busy" : ""), title: spaceWords(kind)},
+        el("span", {class: "n"}, i), el("span", {class: "kind"}, spaceWords(kind)),
+        ...here.map((p) => el("span", {class: "traveller p" + p}, name(view, p)))));
+    });
+    const who = el("ul", {class: "travellers"});
+    t.position.forEach((pos, p) => who.append(el("li", {}, name(view, p) + " · " +
+      (T["g.char." + t.characters[p]] ? tr("g.char." + t.characters[p]) : t.characters[p]) + " · " +
+      tr("g.coins", {n: t.coins[p]}) + " · " + tr("g.space_at", {n: pos}))));
+    return el("div", {class: "tokaido-board"}, road, who);
+  }
+  function tokaidoMine(s) {
+    const t = s.view.me, p = s.seat;
+    const held = Object.entries(t.collected[p] || {}).map(([k, n]) => k + (n > 1 ? " ×" + n : ""));
+    return {parts: [el("p", {}, tr("g.coins", {n: t.coins[p]})),
+      el("p", {class: "muted"}, held.join(", ") || "–")], used: () => false};
+  }
+
+  const BOARD = {taki: takiBoard, tukki: tukkiBoard, tokaido: tokaidoBoard};
+  const MINE = {taki: takiMine, tukki: tukkiMine, tokaido: tokaidoMine};
+
+  // ---- rendering ---------------------------------------------------------------------------
+  function render() {
+    if (!state) return;
+    const view = state.view;
+    document.body.classList.toggle("screen", me.role !== "seat");
+    $("who").textContent = me.role === "seat" ? tr("g.you_are", {name: name(view, me.seat)})
+      : me.role === "table" ? tr("g.you_own") : tr("g.screen");
+    // whose turn
+    const cur = view.current_player;
+    const mine = me.role === "seat" && cur === me.seat && !view.over;
+    let turn = "";
+    if (view.ended) turn = tr("g.ended");
+    else if (view.over) turn = tr("g.over");
+    else if (mine) turn = tr("g.your_turn");
+    else if (cur !== null && view.players[cur].open) turn = tr("g.waiting_join", {n: cur + 1});
+    else if (cur !== null) turn = tr("g.turn_of", {name: name(view, cur)}) +
+      (view.players[cur].bot ? " · " + tr("g.bot_thinks") : "");
+    $("turn").textContent = turn;
+    const lastMv = view.last[view.last.length - 1];
+    $("last-move").textContent = lastMv ? tr("g.last_move", {who: lastMv.name || "?", what: words(lastMv.action)}) : "";
+    $("turn").className = "turn" + (mine ? " mine" : "");
+    if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([80, 60, 80]);
+    wasMyTurn = mine;
+    // the result
+    if (view.over && view.scores) {
+      const best = Math.max(...view.returns);
+      $("result").replaceChildren(el("p", {}, tr("g.winners", {names: view.players
+        .filter((p, i) => view.returns[i] === best && best > 0).map((p) => p.name).join(", ")})),
+        el("ol", {class: "scores"}, ...view.players.map((p, i) =>
+          el("li", {class: view.returns[i] === best ? "won" : ""}, p.name + ": " + view.scores[i]))));
+      $("result").hidden = false;
+    } else $("result").hidden = true;
+    $("rematch-box").hidden = !(me.role === "seat" && (view.over || view.ended));
+    // the board
+    $("board").replaceChildren(BOARD[game](view));
+    // players
+    $("players").replaceChildren(...view.players.map((p, i) => el("li", {class: "player" +
+      (cur === i ? " current" : "") + (me.role === "seat" && me.seat === i ? " me" : "")},
+      el("span", {}, (p.name || tr("g.open_seat")), p.bot ? el("span", {class: "pill"}, tr("g.bot")) : null),
+      el("span", {class: "muted"}, seatFacts(view, i)))));
+    // the last moves, newest first
+    $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
+      el("strong", {}, mv.name || "?"), " " + words(mv.action))));
+    // the room code
+    $("join-box").hidden = !view.code;
+    $("room-code").textContent = view.code || "";
+    $("join-link").href = "/games/join?code=" + encodeURIComponent(view.code || "");
+    // the table screen shows a QR code of the join page, the room code filled in
+    const qr = $("join-qr");
+    if (view.code && me.role !== "seat" && qr.dataset.code !== view.code) {
+      qr.dataset.code = view.code;
+      qr.src = "/api/games/" + gameId + "/join.svg?c=" + encodeURIComponent(view.code);
+    }
+    qr.hidden = !(view.code && me.role !== "seat");
+    // a seat's own cards and moves
+    if (state.type === "seat") renderMine(state);
+    $("mine").hidden = state.type !== "seat";
+  }
+  function seatFacts(view, i) {
+    const t = view.table;
+    if (game === "taki") return tr("g.cards_n", {n: t.hand_size[i]});
+    if (game === "tukki") return tr("g.points", {n: t.totals[i]});
+    if (game === "tokaido") return tr("g.coins", {n: t.coins[i]});
+    return "";
+  }
+  function renderMine(s) {
+    const m = MINE[game](s);
+    $("mine-body").replaceChildren(...m.parts);
+    const rest = s.legal.filter((a) => !m.used(a) && !(game === "taki" && a.endsWith(" last") &&
+      s.legal.includes(a.slice(0, -5))));
+    $("moves").replaceChildren(...rest.map((a) => el("button", {class: "button move", type: "button",
+      onclick: () => act(callLast && s.legal.includes(a + " last") ? a + " last" : a)}, words(a, true))));
+  }
+
+  // a view older than the one shown (an answer that the live feed overtook) is dropped
+  function show(msg) {
+    if (state && msg.view.seq < state.view.seq) return;
+    state = msg;
+    render();
+  }
+
+  // ---- acting ------------------------------------------------------------------------------
+  let busy = false;
+  async function act(action) {
+    if (busy || !action || me.role !== "seat") return;
+    busy = true;
+    $("act-error").textContent = "";
+    try {
+      const r = await fetch("/api/games/" + gameId + "/seats/" + me.seat + "/act", {method: "POST",
+        headers: {"Content-Type": "application/json", "X-Seat-Key": seatKey},
+        body: JSON.stringify({action: action})});
+      const body = await r.json();
+      if (!r.ok) { $("act-error").textContent = body.detail || String(r.status); return; }
+      callLast = false;
+      show(Object.assign({type: "seat"}, body));
+    } catch (e) {
+      $("act-error").textContent = tr("g.net_error");
+    } finally { busy = false; }
+  }
+  async function ownerCall(path, body) {
+    $("owner-error").textContent = "";
+    const r = await fetch("/api/games/" + gameId + path, {method: path.endsWith("seats") ? "GET" : "POST",
+      headers: Object.assign({"X-Table-Secret": secret},
+        body ? {"Content-Type": "application/json"} : {}),
+      body: body ? JSON.stringify(body) : undefined});
+    const out = await r.json();
+    if (!r.ok) { $("owner-error").textContent = out.detail || String(r.status); return null; }
+    return out;
+  }
+  async function renderOwner() {
+    const seats = await ownerCall("/seats");
+    if (!seats) return;
+    const list = $("seat-links");
+    list.replaceChildren();
+    for (const s of seats) {
+      const sel = el("select", {"aria-label": tr("g.seat_kind")},
+        el("option", {value: ""}, tr("g.kind.person")),
+        ...["random", "heuristic", "easy", "medium", "hard"].map((b) => el("option", {value: b}, tr("g.kind." + b))));
+      sel.value = s.bot || "";
+      sel.addEventListener("change", async () => {
+        if (await ownerCall("/seats/" + s.seat + "/bot", {bot: sel.value || null})) renderOwner();
+      });
+      const li = el("li", {class: "seat-link"}, el("strong", {}, (s.name || tr("g.open_seat"))), sel);
+      if (s.link) {
+        const url = location.origin + s.link;
+        li.append(el("a", {href: url, class: "small", dir: "ltr"}, tr("g.seat_link")));
+        const img = el("img", {alt: tr("table.qr"), width: 140, height: 140});
+        fetch("/api/games/" + gameId + "/seats/" + s.seat + "/qr.svg", {headers: {"X-Table-Secret": secret}})
+          .then((r) => r.ok ? r.blob() : null).then((b) => { if (b) img.src = URL.createObjectURL(b); });
+        li.append(img);
+      } else if (s.open) li.append(el("span", {class: "muted"}, tr("g.open_hint")));
+      list.append(li);
+    }
+  }
+  $("rematch").addEventListener("click", async () => {
+    const r = await fetch("/api/games/" + gameId + "/rematch", {method: "POST", headers: {"X-Seat-Key": seatKey}});
+    if (!r.ok) $("act-error").textContent = (await r.json()).detail;
+  });
+  $("owner-rematch").addEventListener("click", () => ownerCall("/rematch", null));
+  $("owner-end").addEventListener("click", () => ownerCall("/end", null));
+
+  // ---- live --------------------------------------------------------------------------------
+  let delay = 500;
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss://" : "ws://";
+    const ws = new WebSocket(proto + location.host + "/ws/games/" + gameId);
+    ws.onopen = () => {
+      ws.send(JSON.stringify({type: "hello", key: secret || seatKey || null}));
+      delay = 500; $("live").textContent = tr("live.on"); $("live").className = "pill on";
+    };
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type === "welcome") {
+        me = {role: msg.role, seat: msg.seat};
+        if (pending) {
+          if (pending.kind === "k") localStorage.setItem(keyName, pending.key);
+          else { localStorage.setItem(seatName, pending.key); localStorage.removeItem(keyName); }
+          pending = null;
+        }
+        $("owner").hidden = me.role !== "table";
+        if (me.role === "table") renderOwner();
+        return;
+      }
+      show(msg);
+      if (me.role === "table" && msg.view && ownerSeq !== seatsKey(msg.view)) { ownerSeq = seatsKey(msg.view); renderOwner(); }
+    };
+    ws.onclose = (ev) => {
+      $("live").textContent = tr("live.off"); $("live").className = "pill off";
+      if (ev.code === 4403 && pending) {  // the link's key is not this table's: keep ours
+        pending = null;
+        secret = localStorage.getItem(keyName);
+        seatKey = secret ? null : localStorage.getItem(seatName);
+        setTimeout(connect, 100);
+        return;
+      }
+      if (ev.code === 4403 || ev.code === 4401 || ev.code === 4404) {
+        $("turn").textContent = tr("err.link_detail");
+        return;
+      }
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 8000);
+    };
+  }
+  let ownerSeq = "";
+  const seatsKey = (view) => JSON.stringify(view.players);
+  connect();
+})();

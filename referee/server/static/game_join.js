@@ -1,0 +1,17 @@
+// Join a card table with its room code and a name: the claimed seat's link opens this phone.
+"use strict";
+(function () {
+  const form = document.getElementById("join-form");
+  const code = new URLSearchParams(location.search).get("code");
+  if (code) form.code.value = code;
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const err = document.getElementById("join-error");
+    err.textContent = "";
+    const r = await fetch("/api/games/join", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({code: form.code.value.trim(), name: form.name.value.trim()})});
+    const out = await r.json();
+    if (!r.ok) { err.textContent = out.detail || String(r.status); return; }
+    location.href = out.link;
+  });
+})();

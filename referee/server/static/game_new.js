@@ -1,0 +1,80 @@
+// The new card table form: seats in order (a person, an open seat, or a bot), options.
+"use strict";
+(function () {
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const tr = (k, v) => { let s = T[k] !== undefined ? T[k] : k; for (const x in v || {}) s = s.split("{" + x + "}").join(v[x]); return s; };
+  const $ = (id) => document.getElementById(id);
+  const form = $("game-form");
+  const LIMITS = {taki: [2, 10], tukki: [2, 6], tokaido: [2, 5]};
+  const CHARS = ["merchant", "priest", "gourmet", "painter", "courier"];
+  const KINDS = ["person", "open", "random", "heuristic", "easy", "medium", "hard"];
+  function row(i, kind) {
+    const li = document.createElement("li");
+    li.className = "seat-row";
+    const name = document.createElement("input");
+    name.name = "name"; name.maxLength = 30; name.placeholder = tr("g.name_n", {n: i + 1});
+    name.setAttribute("aria-label", tr("g.name_n", {n: i + 1}));
+    const sel = document.createElement("select");
+    sel.name = "kind"; sel.setAttribute("aria-label", tr("g.seat_kind"));
+    for (const k of KINDS) { const o = document.createElement("option"); o.value = k; o.textContent = tr("g.kind." + k); sel.append(o); }
+    sel.value = kind;
+    const sync = () => { name.hidden = sel.value === "open"; name.required = sel.value === "person"; };
+    sel.addEventListener("change", sync); sync();
+    li.append(name, sel);
+    return li;
+  }
+  const rows = $("seat-rows");
+  rows.append(row(0, "person"), row(1, "person"), row(2, "heuristic"));
+  function limits() { return LIMITS[form.game.value]; }
+  function charRows() {
+    const box = $("char-rows");
+    box.hidden = form.characters.value !== "chosen";
+    box.replaceChildren();
+    for (let i = 0; i < rows.children.length; i++) {
+      const s = document.createElement("select"); s.name = "char";
+      s.setAttribute("aria-label", tr("g.name_n", {n: i + 1}));
+      for (const c of CHARS) { const o = document.createElement("option"); o.value = c; o.textContent = tr("g.char." + c); s.append(o); }
+      s.value = CHARS[i % CHARS.length];
+      box.append(s);
+    }
+  }
+  function sync() {
+    for (const g of ["taki", "tukki", "tokaido"]) $("opt-" + g).hidden = form.game.value !== g;
+    while (rows.children.length > limits()[1]) rows.lastChild.remove();
+    $("add-seat").disabled = rows.children.length >= limits()[1];
+    $("drop-seat").disabled = rows.children.length <= limits()[0];
+    charRows();
+  }
+  form.game.addEventListener("change", sync);
+  form.characters.addEventListener("change", charRows);
+  $("add-seat").addEventListener("click", () => { rows.append(row(rows.children.length, "person")); sync(); });
+  $("drop-seat").addEventListener("click", () => { rows.lastChild.remove(); sync(); });
+  sync();
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("form-error").textContent = "";
+    const players = [], bots = {};
+    [...rows.children].forEach((li, i) => {
+      const kind = li.querySelector("select").value, n = li.querySelector("input").value.trim();
+      if (kind === "open") players.push(null);
+      else if (kind === "person") players.push(n);
+      else { players.push(n || null); bots[String(i)] = kind; }
+    });
+    const options = {};
+    if (form.game.value === "taki" && form.tournament.checked) options.tournament = true;
+    if (form.game.value === "tukki" && form.rounds.value) options.rounds = Number(form.rounds.value);
+    if (form.game.value === "tokaido" && form.characters.value === "chosen")
+      options.characters = [...document.querySelectorAll("#char-rows select")].map((s) => s.value);
+    const body = {game: form.game.value, players, bots, options, language: form.language.value,
+                  listed: form.listed.checked};
+    const r = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+                                         body: JSON.stringify(body)});
+    const out = await r.json();
+    if (!r.ok) { $("form-error").textContent = out.detail || String(r.status); return; }
+    const control = location.origin + out.control, view = location.origin + out.view;
+    $("control-link").textContent = control; $("control-link").href = control;
+    $("view-link").textContent = view; $("view-link").href = view;
+    if (out.code) { $("created-code").hidden = false; $("created-code").querySelector(".code").textContent = out.code; }
+    form.hidden = true; $("created").hidden = false;
+  });
+})();

@@ -1,0 +1,398 @@
+"""Card-game tables (TAKI, Tukki Tukki, Tokaido) on the server: creation, keys, seats, bots,
+moves, restarts, the live feed, and that no answer holds what its key may not see."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from referee.games.engine import get_game
+from referee.server.app import create_app
+from referee.server.cardtables import public_table
+from referee.server.settings import Settings
+
+from .conftest import local_client
+
+
+@pytest.fixture
+def csettings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", demo=False, bot_pause_s=0, ws_hello_s=1.0)
+
+
+@pytest.fixture
+def c(csettings: Settings) -> Iterator[TestClient]:
+    with local_client(create_app(csettings)) as client:
+        yield client
+
+
+def make(c: TestClient, game: str = "taki", players=("Ava", "Ben", None), bots=None,
+         **extra) -> dict:
+    body = {"game": game, "players": list(players), "bots": bots or {}, **extra}
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def seat_key(g: dict, seat: int) -> dict[str, str]:
+    return {"X-Seat-Key": g["seats"][seat]["key"]}
+
+
+def wait_for(pred, timeout_s: float = 10.0):
+    end = time.monotonic() + timeout_s
+    while True:
+        out = pred()
+        if out or time.monotonic() > end:
+            return out
+        time.sleep(0.02)
+
+
+def test_create_play_and_refuse(c: TestClient) -> None:
+    g = make(c, players=["Ava", "Ben"])
+    assert g["code"] is None and g["view"].startswith(f"/g/{g['id']}?v=")
+    assert [s["name"] for s in g["seats"]] == ["Ava", "Ben"]
+    me = c.get(f"/api/games/{g['id']}/seats/0", headers=seat_key(g, 0)).json()
+    assert me["current_player"] == 0 and me["legal"] and me["view"]["me"]["hand"]
+    # not this seat's turn: 409; an illegal action: 422 with the engine's reason; nothing lost
+    r = c.post(f"/api/games/{g['id']}/seats/1/act", headers=seat_key(g, 1),
+               json={"action": "draw"})
+    assert r.status_code == 409 and "not your turn" in r.json()["detail"]
+    hand = me["view"]["me"]["hand"]
+    unplayable = [f"play {h}" for h in hand if f"play {h}" not in me["legal"]]
+    for bad in ["play Z9", *unplayable[:1]]:
+        r = c.post(f"/api/games/{g['id']}/seats/0/act", headers=seat_key(g, 0),
+                   json={"action": bad})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"] == "IllegalMoveError" and "cannot be played now" in \
+            r.json()["detail"]
+    again = c.get(f"/api/games/{g['id']}/seats/0", headers=seat_key(g, 0)).json()
+    assert again == me
+    r = c.post(f"/api/games/{g['id']}/seats/0/act", headers=seat_key(g, 0),
+               json={"action": me["legal"][0]})
+    assert r.status_code == 200
+    assert r.json()["view"]["last"][-1] == {"seat": 0, "name": "Ava",
+                                            "action": me["legal"][0]}
+
+
+@pytest.mark.parametrize("body", [
+    {"game": "chess", "players": ["A", "B"]},
+    {"game": "taki", "players": ["A"]},
+    {"game": "tokaido", "players": ["A", "B", "C", "D", "E", "F"]},
+    {"game": "taki", "players": ["A", "a"]},
+    {"game": "taki", "players": ["A", "B"], "bots": {"5": "easy"}},
+    {"game": "taki", "players": ["A", "B"], "bots": {"1": "genius"}},
+    {"game": "taki", "players": ["A", "B"], "options": {"rounds": 3}},
+    {"game": "tokaido", "players": ["A", "B"], "options": {"characters": ["zz", "yy"]}},
+    {"game": "taki", "players": ["A\u202eB", "C"]},
+    {"game": "taki", "players": ["A", "B"], "secret": "x"},
+])
+def test_bad_tables_are_refused_in_words(c: TestClient, body: dict) -> None:
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"]
+
+
+def test_options_reach_the_engine(c: TestClient) -> None:
+    g = make(c, "tukki", ["Ava", "Ben"], options={"rounds": 2})
+    v = c.get(f"/api/games/{g['id']}").json()
+    assert v["table"]["rounds"] == 2
+    g = make(c, "tokaido", ["Ava", "Ben"], options={"characters": ["priest", "painter"]})
+    assert c.get(f"/api/games/{g['id']}").json()["table"]["characters"] == ["priest", "painter"]
+    g = make(c, "taki", ["Ava", "Ben"], options={"tournament": True})
+    assert c.get(f"/api/games/{g['id']}/seats/0",
+                 headers=seat_key(g, 0)).json()["view"]["me"]["tournament"] is True
+
+
+def test_keys_open_only_their_own(c: TestClient) -> None:
+    g = make(c, players=["Ava", "Ben", "Cy"])
+    gid = g["id"]
+    # a seat key reading or acting for another seat: 403
+    assert c.get(f"/api/games/{gid}/seats/1", headers=seat_key(g, 0)).status_code == 403
+    r = c.post(f"/api/games/{gid}/seats/0/act", headers=seat_key(g, 1),
+               json={"action": "draw"})
+    assert r.status_code == 403
+    # the table key never reads a hand nor acts for a seat
+    table = {"X-Table-Secret": g["secret"]}
+    assert c.get(f"/api/games/{gid}/seats/0", headers=table).status_code == 401
+    assert c.get(f"/api/games/{gid}/seats/0",
+                 headers={"X-Seat-Key": g["secret"]}).status_code == 403
+    assert c.post(f"/api/games/{gid}/seats/0/act", headers=table,
+                  json={"action": "draw"}).status_code == 401
+    # the id alone opens nothing; a wrong view token is 403; the view link reads the public
+    fresh = local_client(c.app)
+    assert fresh.get(f"/api/games/{gid}").status_code == 401
+    assert fresh.get(f"/api/games/{gid}?v=nope").status_code == 403
+    token = g["view"].split("?v=")[1]
+    pub = fresh.get(f"/api/games/{gid}?v={token}")
+    assert pub.status_code == 200
+    assert fresh.get(f"/api/games/{gid}/seats").status_code == 401
+    assert fresh.get(f"/api/games/{gid}/seats", headers=seat_key(g, 0)).status_code == 401
+    # no hand in the public view, the view link's page or the owner's seat list
+    hands = [c.get(f"/api/games/{gid}/seats/{i}", headers=seat_key(g, i)).json()
+             ["view"]["me"]["hand"] for i in range(3)]
+    text = pub.text
+    assert '"hand"' not in text and '"me"' not in text and "seed" not in text
+    page = fresh.get(f"/g/{gid}?v={token}").text
+    assert all(json.dumps(h) not in page for h in hands) and '"hand"' not in page
+    seats = c.get(f"/api/games/{gid}/seats", headers=table).json()
+    assert [s["key"] for s in seats] == [s["key"] for s in g["seats"]]
+    assert "hand" not in json.dumps(seats)
+    # the stored events (with the seed) are served to no one
+    assert c.get(f"/api/games/{gid}/events").status_code in (404, 405)
+    assert c.get(f"/api/tables/{gid}").status_code == 404
+
+
+def test_public_view_never_holds_a_hidden_card() -> None:
+    """For random reachable states of every game: the public table does not change when
+    what any one seat cannot know is dealt anew (so it holds nothing hidden from anyone),
+    and a seat's own observation does not change when what it cannot know is dealt anew."""
+    for name in ("taki", "tukki", "tokaido"):
+        game = get_game(name)
+        rng = random.Random(7)
+        checked = 0
+        for g in range(6):
+            st = game.new_game(2 + g % 2, seed=g)
+            for _ in range(rng.randrange(0, 120)):
+                if st.is_terminal():
+                    break
+                st.apply_action(rng.choice(st.legal_actions()))
+                if rng.random() < 0.15:
+                    pub = public_table(st)
+                    for p in range(st.num_players):
+                        other = st.determinize(p, random.Random(rng.random()))
+                        assert public_table(other) == pub, name
+                        assert other.observation(p) == st.observation(p), name
+                    checked += 1
+        assert checked >= 10, name
+
+
+def test_tukki_drawn_card_is_only_the_drawers(c: TestClient) -> None:
+    g = make(c, "tukki", ["Ava", "Ben"])
+    gid = g["id"]
+    for _ in range(200):  # the opening reveals, then a take from the deck
+        v = c.get(f"/api/games/{gid}").json()
+        cur = v["current_player"]
+        me = c.get(f"/api/games/{gid}/seats/{cur}", headers=seat_key(g, cur)).json()
+        if "take deck" in me["legal"]:
+            c.post(f"/api/games/{gid}/seats/{cur}/act", headers=seat_key(g, cur),
+                   json={"action": "take deck"}).raise_for_status()
+            break
+        c.post(f"/api/games/{gid}/seats/{cur}/act", headers=seat_key(g, cur),
+               json={"action": me["legal"][0]}).raise_for_status()
+    else:
+        pytest.fail("no take from the deck")
+    drawer = c.get(f"/api/games/{gid}/seats/{cur}", headers=seat_key(g, cur)).json()
+    other = c.get(f"/api/games/{gid}/seats/{1 - cur}", headers=seat_key(g, 1 - cur)).json()
+    assert drawer["view"]["me"]["drawn"] not in (None, "?")
+    assert other["view"]["me"]["drawn"] == "?"
+    assert c.get(f"/api/games/{gid}").json()["table"]["drawn"] is None
+    assert other["view"]["table"]["drawn"] is None
+
+
+def test_bots_answer_and_the_game_ends(c: TestClient) -> None:
+    g = make(c, players=["Ava", None], bots={"1": "heuristic"})
+    gid = g["id"]
+    assert g["seats"][1] == {"seat": 1, "name": "Bot 2", "bot": "heuristic", "open": False,
+                             "key": None, "link": None}
+    for _ in range(400):
+        me = wait_for(lambda: (lambda m: m if m["legal"] or m["over"] else None)(
+            c.get(f"/api/games/{gid}/seats/0", headers=seat_key(g, 0)).json()))
+        assert me, "the bot did not answer"
+        if me["over"]:
+            break
+        r = c.post(f"/api/games/{gid}/seats/0/act", headers=seat_key(g, 0),
+                   json={"action": random.Random(len(me["view"]["last"])).choice(me["legal"])})
+        assert r.status_code == 200, r.text
+    else:
+        pytest.fail("no end")
+    v = c.get(f"/api/games/{gid}").json()
+    assert v["over"] and v["scores"] is not None and sorted(v["returns"]) != [0, 0]
+    # a rematch from a seat once it is over; the owner may end it
+    assert c.post(f"/api/games/{gid}/rematch", headers=seat_key(g, 0)).status_code == 200
+    v = c.get(f"/api/games/{gid}").json()
+    assert not v["over"] and v["game_no"] == 2 and v["moves"] == 0 or v["moves"] >= 0
+    assert c.post(f"/api/games/{gid}/rematch", headers=seat_key(g, 0)).status_code == 409
+    r = c.post(f"/api/games/{gid}/end", headers={"X-Table-Secret": g["secret"]})
+    assert r.status_code == 200 and c.get(f"/api/games/{gid}").json()["ended"]
+
+
+def test_join_with_the_room_code(c: TestClient) -> None:
+    g = make(c, players=["Ava", None, None])
+    gid, code = g["id"], g["code"]
+    assert len(code) == 5 and g["seats"][1]["open"] and g["seats"][1]["key"] is None
+    qr = c.get(f"/api/games/{gid}/join.svg")  # the view cookie: the table screen's QR code
+    assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg")
+    assert local_client(c.app).get(f"/api/games/{gid}/join.svg").status_code == 401
+    assert c.post("/api/games/join", json={"code": "ZZZZZ", "name": "Cy"}).status_code == 404
+    assert c.post("/api/games/join", json={"code": code, "name": "ava"}).status_code == 409
+    a = c.post("/api/games/join", json={"code": code.lower(), "name": "Cy"})
+    assert a.status_code == 200 and a.json()["seat"] == 1
+    b = c.post("/api/games/join", json={"code": code, "name": "Dan"}).json()
+    assert b["seat"] == 2
+    assert c.post("/api/games/join", json={"code": code, "name": "Eve"}).status_code == 409
+    # each joined key opens its own seat only; the owner's list keeps it to itself
+    ka = {"X-Seat-Key": a.json()["key"]}
+    assert c.get(f"/api/games/{gid}/seats/1", headers=ka).status_code == 200
+    assert c.get(f"/api/games/{gid}/seats/2", headers=ka).status_code == 403
+    seats = c.get(f"/api/games/{gid}/seats", headers={"X-Table-Secret": g["secret"]}).json()
+    assert [s["name"] for s in seats] == ["Ava", "Cy", "Dan"] and seats[1]["key"] is None
+    assert c.get(f"/api/games/{gid}").json()["code"] is None
+    assert c.get(f"/api/games/{gid}/join.svg").status_code == 409
+    # bounded: a dozen tries a minute from one address
+    codes = [c.post("/api/games/join", json={"code": "QQQQQ", "name": "X"}).status_code
+             for _ in range(12)]
+    assert codes[-1] == 429
+
+
+def test_a_seat_changes_hands(c: TestClient) -> None:
+    g = make(c, players=["Ava", "Ben"])
+    gid, owner = g["id"], {"X-Table-Secret": g["secret"]}
+    assert c.post(f"/api/games/{gid}/seats/1/bot", json={"bot": "random"},
+                  headers=seat_key(g, 1)).status_code == 401
+    r = c.post(f"/api/games/{gid}/seats/1/bot", json={"bot": "random"}, headers=owner)
+    assert r.status_code == 200 and r.json()["key"] is None
+    assert c.get(f"/api/games/{gid}/seats/1", headers=seat_key(g, 1)).status_code == 403
+    r = c.post(f"/api/games/{gid}/seats/1/bot", json={"bot": None}, headers=owner)
+    new = r.json()["key"]
+    assert new and new != g["seats"][1]["key"]
+    assert c.get(f"/api/games/{gid}/seats/1", headers={"X-Seat-Key": new}).status_code == 200
+    assert c.get(f"/api/games/{gid}/seats/1", headers=seat_key(g, 1)).status_code == 403
+
+
+def test_a_table_survives_a_restart(csettings: Settings) -> None:
+    with local_client(create_app(csettings)) as c:
+        g = make(c, players=["Ava", "Ben", None], bots={"1": "random"})
+        gid = g["id"]
+        for _ in range(6):  # Ava plays, the bot answers, until the open seat is to play
+            (cur,) = wait_for(lambda: (lambda v: (v["current_player"],) if v["current_player"]
+                                       != 1 else None)(c.get(f"/api/games/{gid}").json()))
+            if cur == 2:
+                break
+            me = c.get(f"/api/games/{gid}/seats/0", headers=seat_key(g, 0)).json()
+            c.post(f"/api/games/{gid}/seats/0/act", headers=seat_key(g, 0),
+                   json={"action": me["legal"][-1]}).raise_for_status()
+        before = c.get(f"/api/games/{gid}").json()
+        mine = c.get(f"/api/games/{gid}/seats/0", headers=seat_key(g, 0)).json()
+    with local_client(create_app(csettings)) as c:
+        assert c.get(f"/api/games/{gid}", headers=seat_key(g, 0)).json() == before
+        assert c.get(f"/api/games/{gid}/seats/0", headers=seat_key(g, 0)).json() == mine
+        health = c.get("/healthz").json()
+        assert health["damaged"] == 0  # the Tuki service left the card table alone
+
+
+def test_card_tables_count_against_the_limits(tmp_path: Path) -> None:
+    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0, max_tables_per_client=2)
+    with local_client(create_app(s)) as c:
+        make(c, players=["Ava", "Ben"])
+        body = {"players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
+        assert c.post("/api/tables", json=body).status_code == 201
+        assert c.post("/api/games", json={"game": "taki", "players": ["A", "B"]}
+                      ).status_code == 429
+        assert c.post("/api/tables", json=body).status_code == 429
+
+
+def test_live_feed_gives_each_socket_its_own_view(c: TestClient) -> None:
+    g = make(c, players=["Ava", "Ben"])
+    gid = g["id"]
+    hands = [c.get(f"/api/games/{gid}/seats/{i}", headers=seat_key(g, i)).json()
+             ["view"]["me"]["hand"] for i in range(2)]
+    with c.websocket_connect(f"ws://localhost/ws/games/{gid}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "key": g["seats"][1]["key"]}))
+        assert ws.receive_json() == {"type": "welcome", "role": "seat", "seat": 1}
+        msg = ws.receive_json()
+        assert msg["type"] == "seat" and msg["view"]["me"]["hand"] == hands[1]
+        assert json.dumps(hands[0]) not in json.dumps(msg) or hands[0] == hands[1]
+        assert '"hand"' not in json.dumps(msg["view"]["table"])
+        me = c.get(f"/api/games/{gid}/seats/0", headers=seat_key(g, 0)).json()
+        c.post(f"/api/games/{gid}/seats/0/act", headers=seat_key(g, 0),
+               json={"action": me["legal"][0]}).raise_for_status()
+        msg = ws.receive_json()
+        assert msg["view"]["last"][-1]["action"] == me["legal"][0]
+        assert msg["current_player"] == 1 and msg["legal"]
+    # a phone that reconnects gets its own view back at once
+    with c.websocket_connect(f"ws://localhost/ws/games/{gid}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "key": g["seats"][1]["key"]}))
+        assert ws.receive_json()["seat"] == 1
+        back = ws.receive_json()
+        assert back["view"]["me"]["hand"] == hands[1] and back["legal"] == msg["legal"]
+    # the view cookie (set by the creation) gives the public view, with no "me"
+    with c.websocket_connect(f"ws://localhost/ws/games/{gid}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "key": None}))
+        assert ws.receive_json()["role"] == "view"
+        msg = ws.receive_json()
+        assert msg["type"] == "view" and "me" not in msg["view"]
+        assert '"hand"' not in json.dumps(msg)
+    # the table key's socket sees the public view too, never a hand
+    with c.websocket_connect(f"ws://localhost/ws/games/{gid}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "key": g["secret"]}))
+        assert ws.receive_json()["role"] == "table"
+        assert '"hand"' not in json.dumps(ws.receive_json())
+
+
+def test_live_feed_needs_a_hello_and_the_right_origin(c: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    g = make(c, players=["Ava", "Ben"])
+    with c.websocket_connect(f"ws://localhost/ws/games/{g['id']}") as ws:
+        with pytest.raises(WebSocketDisconnect) as e:
+            ws.receive_json()  # no hello within the limit (1 s in the tests)
+        assert e.value.code == 4400
+    with pytest.raises(WebSocketDisconnect) as e:
+        with c.websocket_connect(f"ws://localhost/ws/games/{g['id']}",
+                                 headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    assert e.value.code == 4403
+    with c.websocket_connect(f"ws://localhost/ws/games/{g['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "key": "wrong"}))
+        with pytest.raises(WebSocketDisconnect) as e:
+            ws.receive_json()
+        assert e.value.code == 4403
+
+
+def test_pages_render(c: TestClient) -> None:
+    g = make(c, players=["Ava", None])
+    for lang in ("en", "fa", "he", "ar"):
+        assert c.get(f"/games/new?lang={lang}").status_code == 200
+        assert c.get(f"/games/join?lang={lang}").status_code == 200
+        r = c.get(f"{g['view']}&lang={lang}")
+        assert r.status_code == 200
+        assert ('dir="rtl"' in r.text) == (lang != "en")
+    fresh = local_client(c.app)
+    assert fresh.get(f"/g/{g['id']}").status_code == 401
+    assert fresh.get("/g/nope").status_code == 404
+
+
+def test_a_seat_handed_to_a_bot_loses_its_live_feed(c: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    g = make(c, players=["Ava", "Ben"])
+    with c.websocket_connect(f"ws://localhost/ws/games/{g['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "key": g["seats"][1]["key"]}))
+        assert ws.receive_json()["seat"] == 1
+        assert ws.receive_json()["type"] == "seat"
+        c.post(f"/api/games/{g['id']}/seats/1/bot", json={"bot": "random"},
+               headers={"X-Table-Secret": g["secret"]}).raise_for_status()
+        with pytest.raises(WebSocketDisconnect) as e:
+            for _ in range(5):
+                ws.receive_json()
+        assert e.value.code == 4403
+
+
+def test_the_bot_pause_is_a_setting(monkeypatch) -> None:
+    from referee.server.settings import SettingsError
+
+    monkeypatch.setenv("REFEREE_BOT_PAUSE_S", "0")
+    assert Settings.from_env().bot_pause_s == 0
+    monkeypatch.setenv("REFEREE_BOT_PAUSE_S", "1.5")
+    assert Settings.from_env().bot_pause_s == 1.5
+    monkeypatch.delenv("REFEREE_BOT_PAUSE_S")
+    assert Settings.from_env().bot_pause_s == 0.8
+    for bad in ("abc", "-1", "99"):
+        monkeypatch.setenv("REFEREE_BOT_PAUSE_S", bad)
+        with pytest.raises(SettingsError, match="REFEREE_BOT_PAUSE_S"):
+            Settings.from_env()
