@@ -396,3 +396,31 @@ def test_the_bot_pause_is_a_setting(monkeypatch) -> None:
         monkeypatch.setenv("REFEREE_BOT_PAUSE_S", bad)
         with pytest.raises(SettingsError, match="REFEREE_BOT_PAUSE_S"):
             Settings.from_env()
+
+
+@pytest.mark.parametrize("name", ["taki", "tukki", "tokaido"])
+def test_what_a_seat_is_sent_does_not_change_when_its_unknowns_are_dealt_anew(name) -> None:
+    """Issue 13, item 7: over 10,000 random reachable states per game (random games of every
+    player count), everything a seat is sent (its observation, its legal moves when it is to
+    play, and the public table) stays the same when all that seat cannot know is re-dealt:
+    the others' hands, face-down cards (in Tukki Tukki its own too), the deck order."""
+    game = get_game(name)
+    rng = random.Random(13)
+    counts = range(game.min_players, game.max_players + 1)
+    states, g = 0, 0
+    while states < 10_000:
+        st = game.new_game(counts[g % len(counts)], seed=1000 + g)
+        g += 1
+        stop = states + rng.randrange(50, 400)  # early, middle and late states of many games
+        while not st.is_terminal() and states < min(stop, 10_000):
+            st.apply_action(rng.choice(st.legal_actions()))
+            if st.is_terminal():
+                break
+            p = rng.randrange(st.num_players)
+            other = st.determinize(p, random.Random(rng.random()))
+            assert other.observation(p) == st.observation(p)
+            assert public_table(other) == public_table(st)
+            if st.current_player() == p:
+                assert other.legal_actions() == st.legal_actions()
+            states += 1
+    assert g >= 20  # many games, not one long one
