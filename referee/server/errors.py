@@ -74,17 +74,25 @@ log = logging.getLogger("referee.server")
 _MAX_PROBLEMS, _MAX_MSG = 5, 200
 
 
+def _statuses() -> tuple[tuple[type[BaseException], int], ...]:
+    """(error class, HTTP status), the more specific first; the domain layers' own classes
+    (the server sits on top of them: docs/architecture.md)."""
+    from referee.server.storage import StorageError
+    from referee.tuki.game import IllegalCommandError
+    from referee.vision.errors import PhotoError
+    from referee.vision.photo import PhotoTooLargeError
+
+    return ((UnknownTableError, 404), (MissingSecretError, 401), (WrongSecretError, 403),
+            (UploadTooLargeError, 413), (PhotoTooLargeError, 413), (TableLimitError, 429),
+            (UnknownHostError, 400), (UnsupportedPhotoError, 415), (PhotoError, 415),
+            (ConflictError, 409), (IllegalCommandError, 409), (StorageError, 503))
+
+
 def status_of(e: RefereeError) -> int:
-    """The HTTP status for a domain error (by class name, so that no layer imports the server)."""
-    names = {c.__name__ for c in type(e).__mro__}
-    for name, code in (("UnknownTableError", 404), ("MissingSecretError", 401),
-                       ("WrongSecretError", 403), ("UploadTooLargeError", 413),
-                       ("TableLimitError", 429), ("UnknownHostError", 400),
-                       ("PhotoTooLargeError", 413),
-                       ("UnsupportedPhotoError", 415), ("PhotoError", 415),
-                       ("ConflictError", 409), ("IllegalCommandError", 409),
-                       ("StorageError", 503)):
-        if name in names:
+    """The HTTP status for a domain error: the first class of `_statuses` it is an instance
+    of; any other error in the rules or the input is 422."""
+    for cls, code in _statuses():
+        if isinstance(e, cls):
             return code
     return 422
 
