@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -190,3 +190,113 @@ class ColourCalibrationOut(BaseModel):
     colours: dict[str, list[float]]
     source: dict[str, str]
     profile: str
+
+
+# ---- what the GET routes answer (docs/server.md; referee.server.table.table_view) ----------
+
+
+class PlayerView(BaseModel):
+    seat: int
+    name: str
+    penalties: int
+
+
+class CameraView(BaseModel):
+    """A place's camera now: kind, state (live, stalled, dead, idle...), plain words."""
+
+    kind: str
+    state: str
+    detail: str
+    last_frame_at: float | None
+    retry_in_s: float | None
+
+
+class PlaceView(BaseModel):
+    index: int
+    station: str
+    camera: CameraView
+
+
+class BuilderView(BaseModel):
+    """One builder of the round: where, what state, the verdict (WORLD.md §4) and its photo."""
+
+    seat: int
+    place: int
+    state: str
+    status: str
+    verdict: dict[str, Any] | None
+    decided: Literal["correct", "wrong"] | None
+    deciders: list[int]
+    voted: list[int]
+    photo: str | None
+    overlay: str | None
+    error: str | None
+    reason: str | None
+    timings_ms: dict[str, float]
+    disputed_by: list[int | None]
+    confirmed: Literal["correct", "wrong"] | None
+
+
+class RoundView(BaseModel):
+    number: int
+    final: bool
+    status: str
+    lookout: int
+    card: dict[str, str | None]
+    target: list[str]
+    die: dict[str, Any] | None
+    builders: list[BuilderView]
+    done_order: list[int]
+    taker: int | None
+    why: str
+    replay: bool
+
+
+class TableView(BaseModel):
+    """A Tuki table as every phone of it sees it (no key, no hidden data)."""
+
+    id: str
+    name: str
+    level: str
+    language: str
+    seq: int
+    demo: bool
+    phase: str
+    archived: bool
+    lookout: int
+    final: bool
+    over: bool
+    winners: list[int]
+    end_reason: str
+    void: bool
+    players: list[PlayerView]
+    places: list[PlaceView]
+    round: RoundView | None
+
+
+class EventView(BaseModel):
+    """One stored event of a table: its number, Unix time, kind and data."""
+
+    seq: int
+    at: float
+    kind: str
+    data: dict[str, Any]
+
+
+class TableSummary(BaseModel):
+    """A table in a list: the public list (listed tables) or the admin's (every table)."""
+
+    id: str
+    name: str
+    players: list[str]
+    phase: str
+    demo: bool
+    damaged: str | None
+    archived: bool
+    view_path: str | None
+
+
+class StationSummary(BaseModel):
+    id: str
+    level: str
+    source: str

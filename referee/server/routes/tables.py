@@ -8,7 +8,7 @@ key. Routes only parse, check keys and call the service.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, File, Path, Query, Request, UploadFile
 from fastapi.responses import FileResponse, Response
@@ -31,10 +31,14 @@ from referee.server.schemas import (
     Confirm,
     Decision,
     Dispute,
+    EventView,
     RoundStart,
     SeatLink,
+    StationSummary,
     TableCreate,
     TableCreated,
+    TableSummary,
+    TableView,
     errors,
 )
 
@@ -56,9 +60,9 @@ def _set_view_cookie(response: Response, table_id: str, token: str) -> None:
 
 
 @router.get("/stations")
-def list_stations(service: ServiceDep) -> list[dict[str, Any]]:
+def list_stations(service: ServiceDep) -> list[StationSummary]:
     """The station profiles a build place can use: id, level and where it comes from."""
-    return service.stations()
+    return [StationSummary.model_validate(x) for x in service.stations()]
 
 
 @router.get("/cards/{level}", responses=errors(422))
@@ -96,26 +100,26 @@ def create_table(body: TableCreate, service: ServiceDep, request: Request, respo
 
 
 @router.get("/tables", responses=errors(403, 422))
-def list_tables(service: ServiceDep, x_admin_key: AdminHeader = None) -> list[dict[str, Any]]:
+def list_tables(service: ServiceDep, x_admin_key: AdminHeader = None) -> list[TableSummary]:
     """The tables that chose to be listed: id, name, players, view link. With the admin key,
     every table (also archived and damaged ones)."""
     if x_admin_key:
         service.check_admin(x_admin_key)
-        return service.summaries(everything=True)
-    return service.summaries()
+        return [TableSummary.model_validate(x) for x in service.summaries(everything=True)]
+    return [TableSummary.model_validate(x) for x in service.summaries()]
 
 
 @router.get("/tables/{table_id}", responses=READ)
-def get_table(table_id: TableId, who: TableAccess, service: ServiceDep) -> dict[str, Any]:
+def get_table(table_id: TableId, who: TableAccess, service: ServiceDep) -> TableView:
     """The table's whole view: players, penalties, lookout, round, builders, verdicts."""
-    return service.view(table_id)
+    return TableView.model_validate(service.view(table_id))
 
 
 @router.get("/tables/{table_id}/events", responses=READ)
 def get_events(table_id: TableId, who: TableAccess, service: ServiceDep,
-               after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0) -> list[dict[str, Any]]:
+               after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0) -> list[EventView]:
     """The stored events after number `after` (for catching up and for audits)."""
-    return service.events(table_id, after)
+    return [EventView.model_validate(x) for x in service.events(table_id, after)]
 
 
 @router.get("/tables/{table_id}/seats", responses=READ)
