@@ -5,7 +5,8 @@
 window.refereeErrorWords = function (T, data, fallback) {
   const lang = document.documentElement.lang;
   const kind = T["err.kind." + (data && data.error)];
-  if (lang !== "en" && kind) return kind;
+  // a validator's wording (body.players.0: ...) helps nobody at a table: its plain sentence
+  if (kind && (lang !== "en" || data.error === "RequestValidationError")) return kind;
   const detail = data && typeof data.detail === "string" ? data.detail : "";
   return detail || kind || fallback;
 };
