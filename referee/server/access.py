@@ -19,6 +19,7 @@ from referee.server.keys import (
     Credentials,
     new_key,
     parse_seat_entry,
+    resolve,
     same,
     seat_entry,
     seat_key,
@@ -73,30 +74,11 @@ class KeysAndAccess(ServiceBase):
             link; WrongSecretError: keys, none of which is this table's.
         """
         table = self.get(table_id)
-        found: list[Access] = []
         if creds.table and same(creds.table, table.admin_hash):
-            self._ensure_keys(table, creds.table)
-            found.append(Access("table"))
-        if creds.seat:
-            for seat, (_, digest) in table.seat_keys.items():
-                if digest and same(creds.seat, digest):
-                    found.append(Access("seat", seat))
-        if creds.admin and self.admin_key and hmac.compare_digest(
-                creds.admin.encode("utf-8", "replace"), self.admin_key.encode()):
-            found.append(Access("admin"))
-        if found:
-            return found[0]
-        if creds.any_key:
-            raise WrongSecretError(f"table {table_id!r}: the key does not match (a seat "
-                                   "that changed hands gets a new link)")
-        if creds.view and table.view_token and hmac.compare_digest(
-                creds.view.encode("utf-8", "replace"), table.view_token.encode()):
-            return Access("view")
-        if creds.view:
-            raise WrongSecretError(f"table {table_id!r}: this view link is not the table's; "
-                                   "scan the table's QR code again")
-        raise MissingSecretError(f"table {table_id!r}: open the table's link (scan its QR "
-                                 "code); the table's id alone opens nothing")
+            self._ensure_keys(table, creds.table)  # a table made before seats had keys
+        return resolve(table_id, creds, table.admin_hash,
+                       [(seat, digest) for seat, (_, digest) in table.seat_keys.items()],
+                       self.admin_key, table.view_token)
 
     def seats(self, table_id: str, table_key: str) -> list[dict[str, Any]]:
         """Each seat: its name and its current key, for its private link and QR code.

@@ -66,6 +66,7 @@ from referee.server.keys import (
     key_hash,
     new_key,
     parse_seat_entry,
+    resolve,
     same,
     seat_entry,
     seat_key,
@@ -393,29 +394,9 @@ class CardTableService:
         :raises UnknownTableError; MissingSecretError: no key; WrongSecretError: none fits.
         """
         table = self.get(table_id)
-        found: list[Access] = []
-        if creds.table and same(creds.table, table.admin_hash):
-            found.append(Access("table"))
-        if creds.seat:
-            for i, s in enumerate(table.seats):
-                if s.digest and same(creds.seat, s.digest):
-                    found.append(Access("seat", i))
-        if creds.admin and self.admin_key and secrets.compare_digest(
-                creds.admin.encode("utf-8", "replace"), self.admin_key.encode()):
-            found.append(Access("admin"))
-        if found:
-            return found[0]
-        if creds.any_key:
-            raise WrongSecretError(f"table {table_id!r}: the key does not match (a seat "
-                                   "that changed hands gets a new link)")
-        if creds.view and table.view_token and secrets.compare_digest(
-                creds.view.encode("utf-8", "replace"), table.view_token.encode()):
-            return Access("view")
-        if creds.view:
-            raise WrongSecretError(f"table {table_id!r}: this view link is not the table's; "
-                                   "scan the table's QR code again")
-        raise MissingSecretError(f"table {table_id!r}: open the table's link (scan its QR "
-                                 "code); the table's id alone opens nothing")
+        return resolve(table_id, creds, table.admin_hash,
+                       [(i, s.digest) for i, s in enumerate(table.seats)],
+                       self.admin_key, table.view_token)
 
     def _seat_of(self, table: CardTable, seat: int, seat_key_text: str | None) -> None:
         """:raises UnknownTableError: no such seat; MissingSecretError: no seat key;

@@ -118,3 +118,38 @@ class Credentials:
     @property
     def any_key(self) -> bool:
         return bool(self.admin or self.table or self.seat)
+
+
+def resolve(table_id: str, creds: Credentials, table_hash: str,
+            seats: list[tuple[int, str]], admin: str, view_token: str) -> Access:
+    """What a request's keys open at one table: its table key, else a seat key (`seats`:
+    (seat, stored hash) pairs), else the box's admin key, else the view token. Constant-time
+    comparisons throughout.
+
+    :raises MissingSecretError: no key and no view link; WrongSecretError: keys, none of
+        which is this table's (or a view link that is not).
+    """
+    from referee.server.errors import MissingSecretError, WrongSecretError
+
+    found: list[Access] = []
+    if creds.table and same(creds.table, table_hash):
+        found.append(Access("table"))
+    if creds.seat:
+        found += [Access("seat", seat) for seat, digest in seats
+                  if digest and same(creds.seat, digest)]
+    if creds.admin and admin and hmac.compare_digest(creds.admin.encode("utf-8", "replace"),
+                                                     admin.encode()):
+        found.append(Access("admin"))
+    if found:
+        return found[0]
+    if creds.any_key:
+        raise WrongSecretError(f"table {table_id!r}: the key does not match (a seat that "
+                               "changed hands gets a new link)")
+    if creds.view and view_token and hmac.compare_digest(
+            creds.view.encode("utf-8", "replace"), view_token.encode()):
+        return Access("view")
+    if creds.view:
+        raise WrongSecretError(f"table {table_id!r}: this view link is not the table's; scan "
+                               "the table's QR code again")
+    raise MissingSecretError(f"table {table_id!r}: open the table's link (scan its QR code); "
+                             "the table's id alone opens nothing")

@@ -8,7 +8,6 @@ view. Routes only parse, check keys and call the service.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -31,7 +30,7 @@ from referee.server.routes.deps import (
     credentials,
     view_cookie,
 )
-from referee.server.routes.live import _drain, _hello, same_origin
+from referee.server.routes.live import serve_feed
 from referee.server.routes.pages import _context, templates
 from referee.server.schemas import Language, errors
 from referee.server.text import Name, Text
@@ -309,13 +308,6 @@ def join_qr(game_id: GameId, who: GameAccess, cards: CardsDep, request: Request)
 # ---- the live feed -------------------------------------------------------------------------
 
 
-def _ws_access(cards: CardTableService, game_id: str, key: str | None,
-               cookie: str | None) -> Access:
-    if key:
-        return cards.access(game_id, Credentials(admin=key, table=key, seat=key))
-    return cards.access(game_id, Credentials(view=cookie))
-
-
 live = APIRouter(tags=["live"])
 
 
@@ -325,60 +317,8 @@ async def game_feed(ws: WebSocket, game_id: str) -> None:
     `{"type": "seat", "view", "legal", ...}` (its own view only), anyone else `{"type":
     "view", "view"}` (the public view), at once and after every change."""
     cards: CardTableService = ws.app.state.cards
-    hub = ws.app.state.hub
-    if not same_origin(ws):
-        await ws.close(code=4403, reason="this page is not the box's")
-        return
-    try:
-        cards.get(game_id[:40])
-    except DamagedTableError:
-        await ws.close(code=4409, reason="this table is set aside")
-        return
-    except UnknownTableError:
-        await ws.close(code=4404, reason="no such table")
-        return
-    await ws.accept()
-    key = await _hello(ws, ws.app.state.settings.ws_hello_s)
-    if key is False:
-        await ws.close(code=4400, reason="say hello first")
-        return
-    cookie = ws.cookies.get(view_cookie(game_id))
-    try:
-        who = _ws_access(cards, game_id, key if isinstance(key, str) else None, cookie)
-    except MissingSecretError:
-        await ws.close(code=4401, reason="open the table's link")
-        return
-    except RefereeError:
-        await ws.close(code=4403, reason="this key does not open the table")
-        return
-    await ws.send_text(json.dumps({"type": "welcome", "role": who.role, "seat": who.seat}))
-    queue = hub.subscribe(game_id)
-    reader = asyncio.create_task(_drain(ws))
-    last = ""
-    try:
-        while not reader.done():
-            try:  # a seat that changed hands ends its old feed
-                now = _ws_access(cards, game_id, key if isinstance(key, str) else None, cookie)
-            except RefereeError:
-                now = None
-            if now != who:
-                await ws.close(code=4403, reason="this link opens the table no more")
-                return
-            text = json.dumps(cards.feed_view(game_id, who))
-            if text != last:
-                await ws.send_text(text)
-                last = text
-            waiter = asyncio.create_task(queue.get())
-            await asyncio.wait({waiter, reader}, timeout=5.0,
-                               return_when=asyncio.FIRST_COMPLETED)
-            waiter.cancel()
-    except RuntimeError:
-        pass
-    except Exception:  # a disconnect mid-send
-        pass
-    finally:
-        reader.cancel()
-        hub.unsubscribe(game_id, queue)
+    await serve_feed(ws, game_id, cards.get, cards.access,
+                     lambda who: cards.feed_view(game_id, who), 5.0)
 
 
 # ---- pages ---------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -60,36 +62,42 @@ async def _hello(ws: WebSocket, timeout_s: float) -> str | None | bool:
     return key[:KEY_MAX] if isinstance(key, str) else False
 
 
-def _access(service, table_id: str, key: str | None, cookie: str | None) -> Access:  # noqa: ANN001
+def key_access(access: Callable[[str, Credentials], Access], table_id: str,
+               key: str | None, cookie: str | None) -> Access:
     """What a hello's key (tried as a table, seat and admin key) or the view cookie opens."""
     if key:
-        return service.access(table_id, Credentials(admin=key, table=key, seat=key))
-    return service.access(table_id, Credentials(view=cookie))
+        return access(table_id, Credentials(admin=key, table=key, seat=key))
+    return access(table_id, Credentials(view=cookie))
 
 
-@router.websocket("/ws/tables/{table_id}")
-async def table_feed(ws: WebSocket, table_id: str) -> None:
-    service = ws.app.state.service
+async def serve_feed(ws: WebSocket, table_id: str, get: Callable[[str], Any],
+                     access: Callable[[str, Credentials], Access],
+                     render: Callable[[Access], dict[str, Any]], every_s: float) -> None:
+    """One phone's live feed of one table (Tuki's or a card game's): the origin, the table,
+    the hello and its key checked; then `render(who)` sent at once, after every change the
+    hub announces, and at least every `every_s` seconds when it changed; closed when the
+    key opens the table no more (a seat that changed hands, a deleted table)."""
     hub = ws.app.state.hub
     if not same_origin(ws):
         await ws.close(code=4403, reason="this page is not the box's")
         return
     try:
-        service.get(table_id[:40])
-    except UnknownTableError:
-        await ws.close(code=4404, reason="no such table")
-        return
+        get(table_id[:40])
     except DamagedTableError:
         await ws.close(code=4409, reason="this table is set aside")
         return
+    except UnknownTableError:
+        await ws.close(code=4404, reason="no such table")
+        return
     await ws.accept()
-    key = await _hello(ws, ws.app.state.settings.ws_hello_s)
-    if key is False:
+    hello = await _hello(ws, ws.app.state.settings.ws_hello_s)
+    if hello is False:
         await ws.close(code=4400, reason="say hello first")
         return
+    key = hello if isinstance(hello, str) else None
+    cookie = ws.cookies.get(view_cookie(table_id))
     try:
-        who = _access(service, table_id, key if isinstance(key, str) else None,
-                      ws.cookies.get(view_cookie(table_id)))
+        who = key_access(access, table_id, key, cookie)
     except MissingSecretError:
         await ws.close(code=4401, reason="open the table's link")
         return
@@ -102,22 +110,19 @@ async def table_feed(ws: WebSocket, table_id: str) -> None:
     last = ""
     try:
         while not reader.done():
-            try:  # a deleted table, or a seat key that changed, ends the feed
-                now = _access(service, table_id, key if isinstance(key, str) else None,
-                              ws.cookies.get(view_cookie(table_id)))
+            try:
+                now: Access | None = key_access(access, table_id, key, cookie)
             except RefereeError:
-                await ws.close(code=4403, reason="this link opens the table no more")
-                return
+                now = None
             if now != who:
                 await ws.close(code=4403, reason="this link opens the table no more")
                 return
-            view = service.view(table_id)
-            text = json.dumps({"type": "view", "view": view})
+            text = json.dumps(render(who))
             if text != last:
                 await ws.send_text(text)
                 last = text
             waiter = asyncio.create_task(queue.get())
-            await asyncio.wait({waiter, reader}, timeout=1.0,
+            await asyncio.wait({waiter, reader}, timeout=every_s,
                                return_when=asyncio.FIRST_COMPLETED)
             waiter.cancel()
     except (WebSocketDisconnect, RuntimeError):
@@ -125,6 +130,14 @@ async def table_feed(ws: WebSocket, table_id: str) -> None:
     finally:
         reader.cancel()
         hub.unsubscribe(table_id, queue)
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_feed(ws: WebSocket, table_id: str) -> None:
+    """A Tuki table's feed: the whole view; camera states are looked at every second."""
+    service = ws.app.state.service
+    await serve_feed(ws, table_id, service.get, service.access,
+                     lambda who: {"type": "view", "view": service.view(table_id)}, 1.0)
 
 
 async def _drain(ws: WebSocket) -> None:
