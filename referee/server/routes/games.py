@@ -8,7 +8,6 @@ view. Routes only parse, check keys and call the service.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Cookie, Depends, Header, Path, Request, WebSocket
@@ -17,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from referee.errors import RefereeError
 from referee.server.cardtables import BOT_LEVELS, CardTableService
-from referee.server.errors import DamagedTableError, MissingSecretError, UnknownTableError
-from referee.server.i18n import messages, pick_language
+from referee.server.errors import UnknownTableError
+from referee.server.i18n import pick_language
 from referee.server.keys import Access, Credentials
 from referee.server.net import public_base
 from referee.server.routes.deps import (
@@ -31,7 +30,7 @@ from referee.server.routes.deps import (
     view_cookie,
 )
 from referee.server.routes.live import serve_feed
-from referee.server.routes.pages import _context, templates
+from referee.server.routes.pages import _context, messages_json, refused_page, templates
 from referee.server.schemas import Language, errors
 from referee.server.text import Name, Text
 
@@ -333,9 +332,8 @@ def new_game_page(request: Request, lang: str | None = None,
                   cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
                   accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
     code = _lang(lang, cookie_lang, accept_language)
-    t = messages(code)
     return templates.TemplateResponse(request, "game_new.html", _context(
-        code, messages_json=json.dumps(t, ensure_ascii=False).replace("</", "<\\/")))
+        code, messages_json=messages_json(code)))
 
 
 @pages.get("/games/join", response_class=HTMLResponse)
@@ -343,9 +341,8 @@ def join_page(request: Request, lang: str | None = None,
               cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
               accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
     code = _lang(lang, cookie_lang, accept_language)
-    t = messages(code)
     return templates.TemplateResponse(request, "game_join.html", _context(
-        code, messages_json=json.dumps(t, ensure_ascii=False).replace("</", "<\\/")))
+        code, messages_json=messages_json(code)))
 
 
 @pages.get("/g/{game_id}", response_class=HTMLResponse)
@@ -360,21 +357,11 @@ def game_page(request: Request, game_id: str, cards: CardsDep, lang: str | None 
         table = cards.get(game_id)
         cards.access(game_id, Credentials(view=v or request.cookies.get(view_cookie(game_id))))
     except RefereeError as e:
-        code = _lang(lang, cookie_lang, accept_language)
-        damaged = isinstance(e, DamagedTableError)
-        missing = isinstance(e, UnknownTableError)
-        heading = "err.damaged_table" if damaged else None if missing else "err.link"
-        detail = str(e) if damaged or missing else messages(code)["err.link_detail"]
-        status = 409 if damaged else 404 if missing else (
-            401 if isinstance(e, MissingSecretError) else 403)
-        return templates.TemplateResponse(request, "missing.html",
-                                          _context(code, detail=detail, heading=heading),
-                                          status_code=status)
+        return refused_page(request, e, _lang(lang, cookie_lang, accept_language))
     code = _lang(lang, cookie_lang, str(table.config.get("language", "en")), accept_language)
-    t = messages(code)
     response = templates.TemplateResponse(request, "game.html", _context(
         code, game_id=game_id, game=table.game.name, table_name=str(table.config.get("name")),
-        messages_json=json.dumps(t, ensure_ascii=False).replace("</", "<\\/")))
+        messages_json=messages_json(code)))
     if v:
         response.set_cookie(view_cookie(game_id), v, httponly=True, samesite="strict",
                             max_age=60 * 60 * 24 * 30, path="/")

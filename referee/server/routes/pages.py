@@ -26,7 +26,21 @@ templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent.parent
 LangQuery = str | None
 
 
-def _messages_json(code: str) -> str:
+def refused_page(request: Request, e: RefereeError, code: str) -> HTMLResponse:
+    """The page for a table link that does not open: no such table (404), a table set aside
+    (409), no key or view link (401), or a wrong one (403), in plain words."""
+    damaged = isinstance(e, DamagedTableError)
+    missing = isinstance(e, UnknownTableError)
+    heading = "err.damaged_table" if damaged else None if missing else "err.link"
+    detail = str(e) if damaged or missing else messages(code)["err.link_detail"]
+    status = 409 if damaged else 404 if missing else (
+        401 if isinstance(e, MissingSecretError) else 403)
+    return templates.TemplateResponse(request, "missing.html",
+                                      _context(code, detail=detail, heading=heading),
+                                      status_code=status)
+
+
+def messages_json(code: str) -> str:
     """The page's messages as JSON that is safe inside a <script> element."""
     return json.dumps(messages(code), ensure_ascii=False).replace("</", "<\\/")
 
@@ -52,7 +66,7 @@ def new_table(request: Request, service: ServiceDep, lang: LangQuery = None,
               accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
     code = pick_language(lang, cookie_lang, accept_language)
     return templates.TemplateResponse(request, "new.html", _context(
-        code, stations=service.stations(), messages_json=_messages_json(code)))
+        code, stations=service.stations(), messages_json=messages_json(code)))
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)
@@ -68,21 +82,11 @@ def table_page(request: Request, table_id: str, service: ServiceDep, lang: LangQ
         service.access(table_id, Credentials(view=v or request.cookies.get(
             view_cookie(table_id))))
     except RefereeError as e:  # a phone deserves a page, not JSON
-        code = pick_language(lang, cookie_lang, accept_language)
-        damaged = isinstance(e, DamagedTableError)
-        missing = isinstance(e, UnknownTableError)
-        heading = ("err.damaged_table" if damaged else None if missing
-                   else "err.link")
-        detail = str(e) if damaged or missing else messages(code)["err.link_detail"]
-        status = 409 if damaged else 404 if missing else (
-            401 if isinstance(e, MissingSecretError) else 403)
-        return templates.TemplateResponse(request, "missing.html",
-                                          _context(code, detail=detail, heading=heading),
-                                          status_code=status)
+        return refused_page(request, e, pick_language(lang, cookie_lang, accept_language))
     code = pick_language(lang, cookie_lang, table.language, accept_language)
     response = templates.TemplateResponse(request, "table.html", _context(
         code, table_id=table_id, table_name=table.name, faces=list(FACES),
-        messages_json=_messages_json(code)))
+        messages_json=messages_json(code)))
     if v:  # the link's token as a cookie, so that images and the live feed carry it
         response.set_cookie(view_cookie(table_id), v, httponly=True, samesite="strict",
                             max_age=60 * 60 * 24 * 30, path="/")
@@ -97,4 +101,4 @@ def admin_page(request: Request, lang: LangQuery = None,
     fragment (`/admin#a=KEY`) and then in this browser's storage, never in a URL sent."""
     code = pick_language(lang, cookie_lang, accept_language)
     return templates.TemplateResponse(request, "admin.html", _context(
-        code, messages_json=_messages_json(code)))
+        code, messages_json=messages_json(code)))

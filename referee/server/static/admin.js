@@ -3,12 +3,9 @@
 "use strict";
 (function () {
   const T = JSON.parse(document.getElementById("i18n").textContent);
-  const tr = (k, vars) => {
-    let s = T[k] !== undefined ? T[k] : k;
-    for (const v in vars || {}) s = s.split("{" + v + "}").join(vars[v]);
-    return s;
-  };
+  const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   const $ = (id) => document.getElementById(id);
+  const el = window.refereeUI.el;
   const m = location.hash.match(/a=([A-Za-z0-9_\-]+)/);
   if (m) {
     localStorage.setItem("referee.admin", m[1]);
@@ -16,16 +13,6 @@
   }
   let key = localStorage.getItem("referee.admin");
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const k in attrs || {}) {
-      if (k.startsWith("on")) e.addEventListener(k.slice(2), attrs[k]);
-      else e.setAttribute(k, attrs[k]);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined)
-      e.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
-    return e;
-  }
   async function api(method, path) {
     $("error").textContent = "";
     const r = await fetch(path, {method: method, headers: {"X-Admin-Key": key || ""}});

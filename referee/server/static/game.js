@@ -7,6 +7,8 @@
   const gameId = app.dataset.gameId;
   const game = app.dataset.game;
   const T = JSON.parse(document.getElementById("i18n").textContent);
+  const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
+  const el = window.refereeUI.el;
   const $ = (id) => document.getElementById(id);
   const seatName = "referee.game.seat." + gameId, keyName = "referee.game.key." + gameId;
 
@@ -26,22 +28,6 @@
   let wasMyTurn = false;
   let callLast = false;
 
-  function tr(key, vars) {
-    let s = T[key] !== undefined ? T[key] : key;
-    for (const k in vars || {}) s = s.split("{" + k + "}").join(vars[k]);
-    return s;
-  }
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const k in attrs || {}) {
-      if (k === "class") e.className = attrs[k];
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), attrs[k]);
-      else if (attrs[k] !== false && attrs[k] !== null) e.setAttribute(k, attrs[k]);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined && kid !== false)
-      e.append(typeof kid === "string" || typeof kid === "number" ? document.createTextNode(String(kid)) : kid);
-    return e;
-  }
   const name = (view, seat) => (view.players[seat] && view.players[seat].name) || tr("g.open_seat");
 
   // ---- words -------------------------------------------------------------------------------

@@ -4,6 +4,8 @@
   const app = document.getElementById("app");
   const tableId = app.dataset.table;
   const T = JSON.parse(document.getElementById("i18n").textContent);
+  const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
+  const el = window.refereeUI.el;
   const $ = (id) => document.getElementById(id);
   const keyName = "referee.secret." + tableId;
   const seatName = "referee.seat." + tableId;
@@ -48,22 +50,6 @@
   const fileInputs = {};
 
   const errorWords = (data, fallback) => window.refereeErrorWords(T, data, fallback);
-  function tr(key, vars) {
-    let s = T[key] !== undefined ? T[key] : key;
-    for (const k in vars || {}) s = s.split("{" + k + "}").join(vars[k]);
-    return s;
-  }
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const k in attrs || {}) {
-      if (k === "class") e.className = attrs[k];
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), attrs[k]);
-      else e.setAttribute(k, attrs[k]);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined)
-      e.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
-    return e;
-  }
   // A fault or reason code in plain words: "position:B" -> "The blue stone is in the wrong place."
   function words(kind, item) {
     const code = item.code;
