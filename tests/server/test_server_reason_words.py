@@ -40,6 +40,8 @@ def answered_error_kinds() -> set[str]:
     and die rules, the photo and station checks, and FastAPI's validation."""
     import inspect
 
+    import referee.games.engine as engine
+    import referee.server.cardtables as cardtables
     import referee.server.errors as server_errors
     import referee.server.stations as stations
     import referee.tuki.cards as cards
@@ -49,7 +51,7 @@ def answered_error_kinds() -> set[str]:
     from referee.errors import RefereeError
 
     kinds = {"RequestValidationError", "ServerError"}
-    for mod in (server_errors, stations, cards, die, game, vision_errors):
+    for mod in (server_errors, stations, cards, die, game, vision_errors, engine, cardtables):
         for name, obj in vars(mod).items():
             if inspect.isclass(obj) and issubclass(obj, RefereeError) and \
                     obj.__module__ == mod.__name__:

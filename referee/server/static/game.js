@@ -271,7 +271,7 @@
         headers: {"Content-Type": "application/json", "X-Seat-Key": seatKey},
         body: JSON.stringify({action: action})});
       const body = await r.json();
-      if (!r.ok) { $("act-error").textContent = body.detail || String(r.status); return; }
+      if (!r.ok) { $("act-error").textContent = window.refereeErrorWords(T, body, String(r.status)); return; }
       callLast = false;
       show(Object.assign({type: "seat"}, body));
     } catch (e) {
@@ -285,7 +285,7 @@
         body ? {"Content-Type": "application/json"} : {}),
       body: body ? JSON.stringify(body) : undefined});
     const out = await r.json();
-    if (!r.ok) { $("owner-error").textContent = out.detail || String(r.status); return null; }
+    if (!r.ok) { $("owner-error").textContent = window.refereeErrorWords(T, out, String(r.status)); return null; }
     return out;
   }
   async function renderOwner() {
@@ -315,22 +315,17 @@
   }
   $("rematch").addEventListener("click", async () => {
     const r = await fetch("/api/games/" + gameId + "/rematch", {method: "POST", headers: {"X-Seat-Key": seatKey}});
-    if (!r.ok) $("act-error").textContent = (await r.json()).detail;
+    if (!r.ok) $("act-error").textContent = window.refereeErrorWords(T, await r.json(), String(r.status));
   });
   $("owner-rematch").addEventListener("click", () => ownerCall("/rematch", null));
   $("owner-end").addEventListener("click", () => ownerCall("/end", null));
 
   // ---- live --------------------------------------------------------------------------------
-  let delay = 500;
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(proto + location.host + "/ws/games/" + gameId);
-    ws.onopen = () => {
-      ws.send(JSON.stringify({type: "hello", key: secret || seatKey || null}));
-      delay = 500; $("live").textContent = tr("live.on"); $("live").className = "pill on";
-    };
-    ws.onmessage = (ev) => {
-      const msg = JSON.parse(ev.data);
+  let ownerSeq = "";
+  const seatsKey = (view) => JSON.stringify(view.players);
+  window.refereeUI.live("/ws/games/" + gameId, T, $("live"),
+    () => secret || seatKey || null,
+    (msg) => {
       if (msg.type === "welcome") {
         me = {role: msg.role, seat: msg.seat};
         if (pending) {
@@ -344,25 +339,15 @@
       }
       show(msg);
       if (me.role === "table" && msg.view && ownerSeq !== seatsKey(msg.view)) { ownerSeq = seatsKey(msg.view); renderOwner(); }
-    };
-    ws.onclose = (ev) => {
-      $("live").textContent = tr("live.off"); $("live").className = "pill off";
-      if (ev.code === 4403 && pending) {  // the link's key is not this table's: keep ours
+    },
+    (code) => {
+      if (code === 4403 && pending) {  // the link's key is not this table's: keep ours
         pending = null;
         secret = localStorage.getItem(keyName);
         seatKey = secret ? null : localStorage.getItem(seatName);
-        setTimeout(connect, 100);
-        return;
+        return true;
       }
-      if (ev.code === 4403 || ev.code === 4401 || ev.code === 4404) {
-        $("turn").textContent = tr("err.link_detail");
-        return;
-      }
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 8000);
-    };
-  }
-  let ownerSeq = "";
-  const seatsKey = (view) => JSON.stringify(view.players);
-  connect();
+      $("turn").textContent = tr("err.link_detail");
+      return false;
+    });
 })();

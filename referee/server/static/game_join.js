@@ -11,7 +11,7 @@
     const r = await fetch("/api/games/join", {method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify({code: form.code.value.trim(), name: form.name.value.trim()})});
     const out = await r.json();
-    if (!r.ok) { err.textContent = out.detail || String(r.status); return; }
+    if (!r.ok) { err.textContent = window.refereeErrorWords(JSON.parse(document.getElementById("i18n").textContent), out, String(r.status)); return; }
     location.href = out.link;
   });
 })();

@@ -70,7 +70,7 @@
     const r = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
                                          body: JSON.stringify(body)});
     const out = await r.json();
-    if (!r.ok) { $("form-error").textContent = out.detail || String(r.status); return; }
+    if (!r.ok) { $("form-error").textContent = window.refereeErrorWords(JSON.parse(document.getElementById("i18n").textContent), out, String(r.status)); return; }
     const control = location.origin + out.control, view = location.origin + out.view;
     $("control-link").textContent = control; $("control-link").href = control;
     $("view-link").textContent = view; $("view-link").href = view;

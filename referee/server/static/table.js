@@ -448,36 +448,19 @@
     });
   }, 2000);
 
-  let delay = 500;
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(proto + location.host + "/ws/tables/" + tableId);
-    ws.onopen = () => {
-      // the key goes in the first message, never in the URL; none: the view cookie decides
-      ws.send(JSON.stringify({type: "hello", key: secret || seatKey || null}));
-      delay = 500; $("live").textContent = tr("live.on"); $("live").className = "pill on";
-    };
-    ws.onmessage = (ev) => {
-      const msg = JSON.parse(ev.data);
+  window.refereeUI.live("/ws/tables/" + tableId, T, $("live"),
+    () => secret || seatKey || null,  // none: the view cookie decides
+    (msg) => {
       if (msg.type === "welcome") { me = {role: msg.role, seat: msg.seat}; keepPending(); }
       if (msg.type === "view") { lastView = msg.view; render(msg.view); app.dataset.seq = msg.view.seq; }
-    };
-    ws.onclose = (ev) => {
-      if (ev.code === 4403 && pending) {  // the link's key is not this table's: keep ours
+    },
+    (code) => {
+      if (code === 4403 && pending) {  // the link's key is not this table's: keep ours
         dropPending();
         $("ctl-error").textContent = tr("err.link_key");
-        setTimeout(connect, 100);
-        return;
+        return true;
       }
-      if (ev.code === 4403 || ev.code === 4401) {  // this phone's link opens the table no more
-        $("live").textContent = tr("live.off"); $("live").className = "pill off";
-        $("ctl-error").textContent = tr("err.link_detail");
-        return;
-      }
-      $("live").textContent = tr("live.off"); $("live").className = "pill off";
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 8000);
-    };
-  }
-  connect();
+      $("ctl-error").textContent = tr("err.link_detail");  // this link opens it no more
+      return false;
+    });
 })();

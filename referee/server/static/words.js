@@ -33,3 +33,35 @@ window.refereeUI = {
     return e;
   },
 };
+
+// A table's live feed: the socket says hello with the phone's key (never in the URL), shows
+// "live" in `pill`, hands each message to `message`, and reconnects with a growing pause;
+// when the server refuses the link (4401, 4403, 4404) `refused(code)` decides: true, try
+// again at once (another key was put back), false, stop.
+window.refereeUI.live = function (path, T, pill, hello, message, refused) {
+  let delay = 500;
+  const say = (on) => {
+    pill.textContent = window.refereeUI.tr(T, on ? "live.on" : "live.off");
+    pill.className = "pill " + (on ? "on" : "off");
+  };
+  const connect = () => {
+    const proto = location.protocol === "https:" ? "wss://" : "ws://";
+    const ws = new WebSocket(proto + location.host + path);
+    ws.onopen = () => {
+      ws.send(JSON.stringify({type: "hello", key: hello()}));
+      delay = 500;
+      say(true);
+    };
+    ws.onmessage = (ev) => message(JSON.parse(ev.data));
+    ws.onclose = (ev) => {
+      say(false);
+      if ([4401, 4403, 4404].includes(ev.code)) {
+        if (refused(ev.code)) setTimeout(connect, 100);
+        return;
+      }
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 8000);
+    };
+  };
+  connect();
+};
