@@ -95,8 +95,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         except OSError as e:
             raise StorageError(f"cannot read or make the admin key in "
                                f"{str(settings.data_dir)!r}: {e.strerror}") from None
+        from referee.server.net import lan_address
+
         print(key)
-        print(f"admin page: http://localhost:{settings.port}/admin#a={key}")
+        host = lan_address() or "localhost"  # a phone on the box's network can open it
+        print(f"admin page: http://{host}:{settings.port}/admin#a={key}")
 
     service_app = typer.Typer(no_args_is_help=True,
                               help="The box as an appliance: start the server at boot.")

@@ -3,6 +3,7 @@ two dev-scene photos uploaded as the builders' "done", verdicts and the penalty 
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -258,8 +259,10 @@ def test_four_phones_play_three_rounds_question_a_verdict_and_export_the_set(tmp
                     mine = look.locator(f"li.builder[data-seat='{order[0]}']")
                     expect(mine).to_contain_text("Questioned", timeout=10000)
                     mine.locator("button.danger").click()  # the lookout: it is wrong
+                    # counted (the penalty not given yet) or only a label
                     expect(first.locator(f"li.builder[data-seat='{order[0]}']")
-                           ).to_contain_text("The lookout says", timeout=10000)
+                           ).to_contain_text(re.compile("decided by the lookout|The lookout "
+                                                        "says"), timeout=10000)
                 # the last builder, stopped by the round's end, sends the photo
                 page = phones[order[2]]
                 item = page.locator(f"li.builder[data-seat='{order[2]}']")
@@ -345,7 +348,8 @@ def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
             assert moves >= 6, [p.locator("#turn").inner_text() for p in phones]
             # the bot's seat has answered, in words, on both phones
             for page in phones:
-                expect(page.locator("#last li", has_text="Bot 3").first).to_be_visible()
+                expect(page.locator("#last li", has_text="Bot 3").first).to_be_visible(
+                    timeout=20000)  # a bot's pause and move, on a machine under load
             # each phone's hand is its own (the server's view of each seat)
             for seat, page in enumerate(phones):
                 mine = httpx.get(base + f"/api/games/{g['id']}/seats/{seat}",

@@ -61,14 +61,14 @@
   async function loadCalibration(tables) {
     const stations = await (await fetch("/api/stations")).json();
     $("cal-station").replaceChildren(...stations.map((s) =>
-      el("option", {value: s.id}, s.id + " (" + s.level + ")")));
+      el("option", {value: s.id}, s.id + " (" + tr("level." + s.level) + ")")));
     const cams = [];
     for (const tb of tables) {
       if (tb.damaged || tb.archived) continue;
       const view = await api("GET", "/api/tables/" + tb.id);
       if (!view) continue;
       for (const p of view.places) cams.push(el("option", {value: tb.id + ":" + p.index},
-        tb.name + " · " + (p.index + 1) + " · " + p.station + " (" + p.camera.kind + ")"));
+        tb.name + " · " + (p.index + 1) + " · " + p.station + " (" + tr("cam." + p.camera.kind) + ")"));
     }
     $("cal-camera").replaceChildren(...cams);
     $("calibrate").hidden = !cams.length;

@@ -68,6 +68,8 @@
     const w = Math.max(...rows.map((r) => r.length));
     box.style.gridTemplateColumns = "repeat(" + w + ", 1fr)";
     box.style.aspectRatio = w + " / " + rows.length;
+    // a tall card keeps its whole grid in view: narrower, so it is no taller than ~2 wide ones
+    box.style.width = rows.length > 2 * w ? Math.round(300 * w / rows.length) + "px" : "";
     for (const r of rows) for (let x = 0; x < w; x++) {
       const c = r[x] || ".";
       box.append(el("span", {class: "cell c-" + (c === "." ? "e" : c)}));
@@ -140,7 +142,8 @@
       for (const r of v.reasons || []) ul.append(el("li", {class: "reason"}, words("reason", r)));
       li.append(el("p", {class: "verdict v-" + v.verdict}, tr("verdict." + v.verdict)), ul);
       if (b.decided) li.append(el("p", {class: "muted"},
-        tr("verdict.decided", {v: tr("verdict." + b.decided)})));
+        tr(view.round && b.seat === view.round.lookout ? "verdict.voted" : "verdict.decided",
+          {v: tr("verdict." + b.decided)})));
     }
     if (b.error) li.append(el("p", {class: "error"}, b.error));
     // unsure because of the photo itself (mat not seen, dark, turned...): take it again
@@ -160,11 +163,11 @@
       li.append(el("div", {class: "row wrap acts retake"}, file, btn));
     }
     // a verdict people can question: any player; the lookout then says which is right
-    if (v && v.verdict !== "unsure" && canAct() && view.round && !view.over) {
+    if (v && v.verdict !== "unsure" && !b.decided && canAct() && view.round && !view.over) {
       const q = el("div", {class: "row wrap acts"});
       const mine = me.role === "seat" ? me.seat : null;
       const asked = (b.disputed_by || []).length > 0;
-      if (!(b.disputed_by || []).includes(mine)) q.append(el("button", {class: "button alt",
+      if (!(b.disputed_by || []).includes(mine) && !b.confirmed) q.append(el("button", {class: "button alt",
         type: "button", onclick: () => call("/dispute", {seat: b.seat})}, tr("ctl.dispute")));
       if (asked) q.append(el("p", {class: "muted"}, b.confirmed
         ? tr("verdict.confirmed", {v: tr("verdict." + b.confirmed)}) : tr("verdict.disputed")));
