@@ -28,6 +28,7 @@ from referee.games.taki.actions import (
     A_DRAW,
     A_END,
     A_PASS,
+    BREAK,
     CLOSE,
     COLOR_PLAY,
     DRAW,
@@ -72,6 +73,25 @@ PHASE_NAMES = ("turn", "run", "king", "plus", "answer", "over")  # as facts() gi
 NO_EFFECT = -1
 
 
+def _bits(row: tuple[bool, ...]) -> int:
+    """A row of the match tables as a bit mask over card kinds (bit k: kind k)."""
+    return sum(1 << k for k, ok in enumerate(row) if ok)
+
+
+# The match tables as masks, for the public inferences (TakiState._declined).
+MATCH_BITS = tuple(tuple(_bits(r) for r in rows) for rows in MATCH)
+ON_OPEN_TAKI_BITS = tuple(tuple(_bits(r) for r in rows) for rows in ON_OPEN_TAKI)
+ON_STACK_BITS = _bits(ON_STACK)
+IN_RUN_BITS = tuple(_bits(r) for r in IN_RUN)
+ANY_BITS = _bits(ANY)
+BREAKER_BIT = 1 << BREAKER
+# A hand slot marked "unlikely" for a kind is still dealt that kind with this weight against 1
+# (TakiState.determinize): the inference holds for a player who plays whenever they can, as
+# the heuristic bot does, and a person may hold a card back.
+UNLIKELY_WEIGHT = 0.02
+DEAL_TRIES = 64  # a slot whose likely kinds ran out takes the 64th card it drew
+
+
 class TakiState(State):
     """One TAKI game. Build it with `setup.new_game` or `setup.from_setup`."""
 
@@ -102,6 +122,11 @@ class TakiState(State):
         self._stages = list(stages) if stages else [HAND_SIZE] * self.num_players
         self._rng = rng
         self._legal: list[Action] | None = None
+        # The public record: (seat, action) per action and (seat, n) per n cards drawn.
+        self._log: list[tuple[int, Action | int]] = []
+        # Per seat, one mask per card in hand, oldest first: the kinds that card is unlikely
+        # to be, learnt from public events only (see `_declined`, `_shed`, `determinize`).
+        self._slots: list[list[int]] = [[0] * len(h) for h in self._hands]
 
     # ---- the OpenSpiel-shaped API -------------------------------------------------------
 
@@ -133,6 +158,17 @@ class TakiState(State):
             raise self._refusal(action)
         self._legal = None
         verb = action.verb
+        p = self._cur
+        self._log.append((p, action))
+        if verb == PLAY:
+            self._shed(p, action.card)
+        elif verb == BREAK:
+            self._shed(p, BREAKER)
+        else:  # draw, close, end, pass: the seat declined every kind it could have played
+            declined = self._declined()
+            slots = self._slots[p]
+            for i in range(len(slots)):
+                slots[i] |= declined
         if action.last:
             self._called = True
         if verb == PLAY:
@@ -172,6 +208,8 @@ class TakiState(State):
         c._deck = list(self._deck)
         c._discard = list(self._discard)
         c._stages = list(self._stages)
+        c._log = list(self._log)
+        c._slots = [list(m) for m in self._slots]
         c._rng = random.Random()
         c._rng.setstate(self._rng.getstate())
         c._legal = None
@@ -181,7 +219,13 @@ class TakiState(State):
         """A copy consistent with `observation(player)`: the other hands and the draw pile are
         dealt anew from their cards pooled in sorted order (their count per hand kept), and
         later refills shuffle with a fresh RNG drawn from `rng`. Only the pool's contents
-        (the deck less the seat's hand and the discard pile) and the hand sizes are read.
+        (the deck less the seat's hand and the discard pile), the hand sizes and the public
+        inferences are read.
+
+        The deal is weighted by what the other seats' moves gave away (`_declined`): each
+        card of a hand is drawn from the pool at random, but a kind its slot is marked
+        unlikely to be is kept only with weight UNLIKELY_WEIGHT (a seat that drew on a red
+        lead rarely holds red, until it draws again). The draw pile is the rest, shuffled.
 
         :raises RulesError: no such player.
         """
@@ -189,13 +233,25 @@ class TakiState(State):
         c = self.clone()
         others = [q for q in range(self.num_players) if q != player]
         pool = sorted([k for q in others for k in self._hands[q]] + self._deck)
-        rng.shuffle(pool)
-        at = 0
+        slack = UNLIKELY_WEIGHT
+        rand = rng.random
         for q in others:
-            size = len(self._hands[q])
-            c._hands[q] = sorted(pool[at:at + size])
-            at += size
-        c._deck = pool[at:]
+            hand = []
+            for mask in self._slots[q]:  # oldest first: the most marked slots take first
+                n = len(pool)
+                i = int(rand() * n)
+                if mask:
+                    tries = DEAL_TRIES
+                    while mask >> pool[i] & 1 and rand() >= slack and tries:
+                        i = int(rand() * n)
+                        tries -= 1
+                hand.append(pool[i])
+                pool[i] = pool[-1]
+                pool.pop()
+            hand.sort()
+            c._hands[q] = hand
+        rng.shuffle(pool)
+        c._deck = pool
         c._rng = random.Random(rng.getrandbits(64))
         return c
 
@@ -272,6 +328,46 @@ class TakiState(State):
             out += [LAST_OF[a] for a in out]
         self._legal = out
         return out
+
+    # ---- the public inferences ------------------------------------------------------------
+
+    def _declined(self) -> int:
+        """The kinds the current seat could have played now, as a mask, read from the public
+        state only (never its hand): its draw, `end`, `close` or `pass` says it likely holds
+        none of them. A +3 Breaker played in one's own turn costs 3 cards, so declining it
+        says nothing, except when answering a +3, where it is the only card."""
+        ph = self._phase
+        if ph == ANSWER:
+            return BREAKER_BIT
+        if ph == TURN:
+            if self._pending:
+                bits = ON_STACK_BITS
+            elif self._taki_open:
+                bits = ON_OPEN_TAKI_BITS[self._lead][self._color]
+            else:
+                bits = MATCH_BITS[self._lead][self._color]
+        elif ph == RUN:
+            bits = IN_RUN_BITS[self._run_color]
+        elif ph == KING_PHASE:
+            bits = ANY_BITS
+        else:  # PLUS_PHASE
+            bits = MATCH_BITS[self._lead][self._color]
+        return bits & ~BREAKER_BIT
+
+    def _shed(self, p: int, k: int) -> None:
+        """Seat `p` played kind `k`: drop the oldest of its hand slots not marked unlikely
+        for `k` (slots are marked oldest-most, so this keeps the fewest marks: no inference
+        stronger than the events allow). If every slot was marked, the inference was wrong
+        for `k` (a card held back): the marks for `k` go, and the oldest slot with them."""
+        slots = self._slots[p]
+        bit = 1 << k
+        for i, mask in enumerate(slots):
+            if not mask & bit:
+                del slots[i]
+                return
+        for i in range(len(slots)):
+            slots[i] &= ~bit
+        del slots[0]
 
     # ---- applying ------------------------------------------------------------------------
 
@@ -408,12 +504,17 @@ class TakiState(State):
     def _draw(self, p: int, n: int) -> None:
         deck = self._deck
         hand = self._hands[p]
+        got = 0
         for _ in range(n):
             if not deck:
                 self._refill()
                 if not deck:  # nothing left: the player draws what there is
-                    return
+                    break
             insort(hand, deck.pop())
+            got += 1
+        if got:
+            self._log.append((p, got))
+            self._slots[p].extend([0] * got)  # new cards: nothing known about them
 
     def _refill(self) -> None:
         """The discard pile under the leading card, shuffled, becomes the draw pile."""
@@ -472,7 +573,14 @@ class TakiState(State):
         f["hand"] = [card_name(k) for k in self._hands[player]]
         f["discard"] = [card_name(k) for k in self._discard]
         f["tournament"] = self._tournament
+        f["log"] = self._public_log()
         return f
+
+    def _public_log(self) -> list[list[Any]]:
+        """The public record, oldest first: `[seat, action]` for each action in notation
+        (a card played, `draw`, `close`, ...) and `[seat, "drew N"]` for each N cards drawn
+        (by a `draw`, a +3, a missed "last card" call, a stage); never a drawn card."""
+        return [[p, f"drew {e}" if type(e) is int else str(e)] for p, e in self._log]
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready, hidden cards and the RNG state included."""
@@ -495,5 +603,6 @@ class TakiState(State):
             "winner": self._winner,
             "tournament": self._tournament,
             "stages": list(self._stages),
+            "log": self._public_log(),
             "rng": [version, list(internal), gauss],
         }

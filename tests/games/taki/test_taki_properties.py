@@ -69,6 +69,7 @@ def test_random_games_keep_every_card_in_one_place(seed, players, tournament):
         n += 1
         if n % 10 == 0:
             assert _all_cards(state) == full
+            assert [len(s) for s in state._slots] == [len(h) for h in state._hands]
     assert _all_cards(state) == full
     assert sorted(state.returns()) == [0.0] * (players - 1) + [1.0]
     winner = state.returns().index(1.0)
