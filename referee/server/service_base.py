@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -29,8 +30,9 @@ def plain_words(text: str, *folders: Path) -> str:
     return text
 
 
-class ServiceBase:
-    """The state the parts of the table service share; `TableService` sets it up."""
+class ServiceBase(ABC):
+    """The state the parts of the table service share; `TableService` sets it up and gives
+    the three steps below."""
 
     settings: Settings
     hub: LiveHub
@@ -44,12 +46,14 @@ class ServiceBase:
     _pool: ThreadPoolExecutor
     _capture_pool: ThreadPoolExecutor
 
+    @abstractmethod
     def get(self, table_id: str) -> Table:
-        """:raises UnknownTableError, DamagedTableError: (TableService)"""
-        raise NotImplementedError
+        """The table. :raises UnknownTableError, DamagedTableError:"""
 
+    @abstractmethod
     def _commit(self, table: Table, items: list[tuple[str, dict[str, Any]]]) -> int:
-        raise NotImplementedError
+        """Store the events of one command (one transaction) and fold them; the new seq."""
 
+    @abstractmethod
     def _decide(self, table: Table, cmd: Any) -> list[tuple[str, dict[str, Any]]]:
-        raise NotImplementedError
+        """The events the rules give for a command. :raises IllegalCommandError:"""
