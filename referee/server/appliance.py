@@ -11,11 +11,14 @@
 
 from __future__ import annotations
 
+import logging
 import shlex
 import socket
 import sys
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger("referee.server")
 
 MDNS_NAME = "referee"
 SERVICE_TYPE = "_http._tcp.local."
@@ -97,6 +100,6 @@ class Announcer:
                 if self._info is not None:
                     self._zc.unregister_service(self._info)
                 self._zc.close()
-            except Exception:
-                pass
+            except Exception as e:  # the network went first; nothing is left to undo
+                log.debug("mDNS: could not withdraw the announcement: %s", e)
         self._zc = None

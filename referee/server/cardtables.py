@@ -617,9 +617,8 @@ class CardTableService:
         if who.role not in ("table", "seat"):
             raise ForbiddenError("a rematch needs the table's control link or a seat's link")
         with table.lock:
-            if table.counts:  # the game in play gives its place to the new one
-                pass
-            else:
+            # a game in play gives its place to the new one; a finished one counts again
+            if not table.counts:
                 self._check_limits(str(table.config.get("client", "")))
             started = {"seed": secrets.randbits(62),
                        "players": [s.name for s in table.seats],

@@ -12,17 +12,8 @@
   const $ = (id) => document.getElementById(id);
   const seatName = "referee.game.seat." + gameId, keyName = "referee.game.key." + gameId;
 
-  // keys travel in the fragment (never sent in a URL), then live in this phone's storage;
-  // a key from the link is kept only once the server welcomes it
-  let secret = localStorage.getItem(keyName);
-  let seatKey = secret ? null : localStorage.getItem(seatName);
-  let pending = null;
-  const m = location.hash.match(/[#&]([ks])=([A-Za-z0-9_\-]+)/);
-  if (m) {
-    pending = {kind: m[1], key: m[2]};
-    if (m[1] === "k") { secret = m[2]; seatKey = null; } else { seatKey = m[2]; secret = null; }
-    history.replaceState(null, "", location.pathname + location.search);
-  }
+  // the table's or a seat's key: from the link's fragment, else saved on this phone
+  let {secret, seatKey, pending} = window.refereeUI.linkKeys(keyName, seatName);
   let me = {role: "view", seat: null};
   let state = null;  // the last message: {type: "seat", view, legal, ...} or {type: "view", view}
   let wasMyTurn = false;
@@ -328,11 +319,8 @@
     (msg) => {
       if (msg.type === "welcome") {
         me = {role: msg.role, seat: msg.seat};
-        if (pending) {
-          if (pending.kind === "k") localStorage.setItem(keyName, pending.key);
-          else { localStorage.setItem(seatName, pending.key); localStorage.removeItem(keyName); }
-          pending = null;
-        }
+        if (pending) window.refereeUI.keepKey(keyName, seatName, pending);
+        pending = null;
         $("owner").hidden = me.role !== "table";
         if (me.role === "table") renderOwner();
         return;

@@ -10,24 +10,10 @@
   const keyName = "referee.secret." + tableId;
   const seatName = "referee.seat." + tableId;
 
-  // The control link carries the table's key in the fragment (#k=...), a seat's link its
-  // seat key (#s=...): fragments are never sent to the server in a URL. Keep the key on this
-  // phone and drop it from the address bar.
-  let secret = localStorage.getItem(keyName);
-  let seatKey = secret ? null : localStorage.getItem(seatName);
-  // a key from the link is tried first and kept only once the server welcomes it, so a
-  // mistyped link never overwrites the key saved on this phone
-  let pending = null;
-  const m = location.hash.match(/[#&]([ks])=([A-Za-z0-9_\-]+)/);
-  if (m) {
-    pending = {kind: m[1], key: m[2]};
-    if (m[1] === "k") { secret = m[2]; seatKey = null; } else { seatKey = m[2]; secret = null; }
-    history.replaceState(null, "", location.pathname + location.search);
-  }
+  // the table's or a seat's key: from the link's fragment, else saved on this phone
+  let {secret, seatKey, pending} = window.refereeUI.linkKeys(keyName, seatName);
   function keepPending() {
-    if (!pending) return;
-    if (pending.kind === "k") localStorage.setItem(keyName, pending.key);
-    else { localStorage.setItem(seatName, pending.key); localStorage.removeItem(keyName); }
+    if (pending) window.refereeUI.keepKey(keyName, seatName, pending);
     pending = null;
   }
   function dropPending() {

@@ -65,3 +65,24 @@ window.refereeUI.live = function (path, T, pill, hello, message, refused) {
   };
   connect();
 };
+
+// A table's keys on this phone: the link's fragment (#k= a table key, #s= a seat key; never
+// sent in a URL) is tried first and taken out of the address bar; the key saved on this phone
+// (localStorage) stays until the server welcomes the new one (`keepKey`), so a mistyped
+// link never overwrites it.
+window.refereeUI.linkKeys = function (keyName, seatName) {
+  let secret = localStorage.getItem(keyName);
+  let seatKey = secret ? null : localStorage.getItem(seatName);
+  let pending = null;
+  const m = location.hash.match(/[#&]([ks])=([A-Za-z0-9_\-]+)/);
+  if (m) {
+    pending = {kind: m[1], key: m[2]};
+    if (m[1] === "k") { secret = m[2]; seatKey = null; } else { seatKey = m[2]; secret = null; }
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return {secret: secret, seatKey: seatKey, pending: pending};
+};
+window.refereeUI.keepKey = function (keyName, seatName, pending) {
+  if (pending.kind === "k") localStorage.setItem(keyName, pending.key);
+  else { localStorage.setItem(seatName, pending.key); localStorage.removeItem(keyName); }
+};
