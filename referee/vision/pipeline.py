@@ -26,6 +26,7 @@ from referee.build import MeasuredBuild, Orientation, Unmeasured
 from referee.vision.assemble import assemble
 from referee.vision.choose import choose, ground, pin, template_settings, unknown_stone
 from referee.vision.colour import TABLE, paper_white, table_centres, to_lab
+from referee.vision.depth import fits_at_depth, structure_depth
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import MIRRORED, choose_mat, mirrored, no_mat_reason
@@ -48,6 +49,7 @@ class Measurement:
     channel_fit: dict[tuple[int, int, int], float] = field(default_factory=dict)
     paper_bgr: np.ndarray | None = None
     mats_seen: int = 0  # boards of the mat's markers in the photo (this station's and others)
+    depth_mm: float | None = None  # the structure's front faces behind the line (depth.py)
 
 
 def _problem(code: str, text: str, unit_mm: float, m: Measurement) -> Measurement:
@@ -211,7 +213,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     absent = len([f for f in fits if f.fill >= s.fit.missing_fill]) < len(station.colours)
     odd = not m.channel_fit or model.source != "photo" or (absent and unknown_stone(
         lab, labels, view, unit, band, regions, fits, support, table_band, s))
-    m.build = assemble(fits, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd)
+    # stage 5b: the structure may stand off the build line (WORLD.md §5); measure the build
+    # where it stands, not as the line's plane shows it (the overlay keeps the front view)
+    m.depth_mm = structure_depth(fits, view, pose, unit, s.depth, s.fit.min_stone_fill)
+    placed = fits if m.depth_mm is None else fits_at_depth(fits, view, pose, m.depth_mm)
+    m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd)
     why = colour_doubt(m.channel_fit, model.source, s)
     if why:
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))

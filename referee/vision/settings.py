@@ -98,6 +98,22 @@ class GrooveSettings:
 
 
 @dataclass(frozen=True)
+class DepthSettings:
+    """Stage 5b, the structure's depth off the build line (depth.py; WORLD.md §5, §7)."""
+
+    enabled: bool = True
+    search_mm: float = 12.0         # depths tried, either side of the line (WORLD.md: ~10 mm)
+    step_mm: float = 0.25
+    min_stones: int = 2             # stones whose heights must agree
+    max_off_u: float = 0.2          # each stone this close to a whole unit at the answer
+    clip_u: float = 0.3             # a stone counts at most this far off in the cost
+    apart_mm: float = 4.0           # another depth this far away ...
+    rival_off_u: float = 0.25       # ... with every stone this close to whole units, or ...
+    rival_cost: float = 0.02        # ... a cost this close (per stone): no answer
+    min_shift_mm: float = 2.5       # an answer this near the line is the bars' own spread: 0
+
+
+@dataclass(frozen=True)
 class BuildSettings:
     """Stage 6, the measured build (assemble.py; WORLD.md §4)."""
 
@@ -121,6 +137,7 @@ class VisionSettings:
     rectify: RectifySettings = field(default_factory=RectifySettings)
     fit: FitSettings = field(default_factory=FitSettings)
     grooves: GrooveSettings = field(default_factory=GrooveSettings)
+    depth: DepthSettings = field(default_factory=DepthSettings)
     build: BuildSettings = field(default_factory=BuildSettings)
 
     def to_dict(self) -> dict[str, Any]:

@@ -169,7 +169,8 @@ HARD = FIXTURES / "hard-scenes"
 # orange stone's foot (E02-02), and a grey stone blends into its snow (E05-03)
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "unsure",
-                 "F05-01": "wrong", "F05-05": "correct", "F05-07": "correct"}
+                 "F05-01": "wrong", "F05-05": "correct", "F05-07": "correct",
+                 "W05-04": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
