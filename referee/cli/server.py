@@ -74,7 +74,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             # (phones send only their hello)
             uvicorn.run(app, host=settings.host, port=settings.port, log_level="info",
                         http="h11", h11_max_incomplete_event_size=64 * 1024,
-                        ws_max_size=64 * 1024)
+                        ws_max_size=64 * 1024, ws_per_message_deflate=False)
         finally:
             announcer.stop()
 

@@ -67,6 +67,15 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _cpu_s(pid: int) -> float | None:
+    """The CPU time (user + system) a process has used, in seconds (None: not on Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _stats(xs: list[float]) -> dict[str, float]:
     if not xs:
         return {"p50": 0.0, "p95": 0.0, "max": 0.0}
@@ -145,8 +154,7 @@ async def _bench(host: str, server: subprocess.Popen[bytes], tables: int, phones
     import httpx
 
     base = f"http://{host}"
-    limits = httpx.Limits(max_connections=tables * 2 + 4, max_keepalive_connections=tables * 2)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30.0) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=5.0) as http:
         # the server is up when /healthz answers
         deadline = time.monotonic() + 30
         while True:
@@ -161,21 +169,29 @@ async def _bench(host: str, server: subprocess.Popen[bytes], tables: int, phones
                 raise BenchError("the server did not answer within 30 s")
             await asyncio.sleep(0.1)
         tally = Tally()
+        cpu0, mine0 = _cpu_s(server.pid), time.process_time()
         games = [GAMES[i % 3] if game == "mixed" else game for i in range(tables)]
         try:
             async with asyncio.timeout(timeout_s):
                 await asyncio.gather(*(
-                    _table(http, host, i, games[i], phones, moves, random.Random(seed * 1000 + i),
+                    _table(base, host, i, games[i], phones, moves, random.Random(seed * 1000 + i),
                            tally) for i in range(tables)))
         except TimeoutError:
             raise BenchError(f"the run took longer than its timeout ({timeout_s:g} s); "
                              f"{len(tally.latency_ms)} moves were timed") from None
+        cpu1, mine1 = _cpu_s(server.pid), time.process_time()
     timed = len(tally.latency_ms)
+    moved = max(1, timed + tally.missed)
     return {"tables": tables, "phones": phones, "game": game,
             "moves": timed + tally.missed, "seen_by_every_phone": timed - tally.wrong,
             "missed": tally.missed, "wrong": tally.wrong, "rematches": tally.rematches,
             "tap_to_every_phone_ms": _stats(tally.latency_ms),
             "post_ms": _stats(tally.post_ms),
+            # CPU per move (tables made, phones connected, moves and rematches): the load's
+            # cost, which the other jobs on the machine do not change as they do the times
+            "server_cpu_ms_per_move": None if cpu0 is None or cpu1 is None
+            else round((cpu1 - cpu0) * 1000 / moved, 2),
+            "bench_cpu_ms_per_move": round((mine1 - mine0) * 1000 / moved, 2),
             "server": "referee serve (uvicorn, h11) in a subprocess on 127.0.0.1"}
 
 
@@ -203,8 +219,20 @@ async def _until(phone: Phone, seq: int) -> tuple[float, dict[str, Any]]:
         await phone.changed.wait()
 
 
-async def _table(http: Any, host: str, index: int, game: str, n: int, moves: int,
+async def _table(base: str, host: str, index: int, game: str, n: int, moves: int,
                  rng: random.Random, tally: Tally) -> None:
+    """One table: its own HTTP connection (as a phone has), no cookies kept."""
+    from http.cookiejar import CookieJar, DefaultCookiePolicy
+
+    import httpx
+
+    jar = CookieJar(DefaultCookiePolicy(allowed_domains=[]))  # keys alone open things
+    async with httpx.AsyncClient(base_url=base, timeout=30.0, cookies=jar) as http:
+        await _play(http, host, index, game, n, moves, rng, tally)
+
+
+async def _play(http: Any, host: str, index: int, game: str, n: int, moves: int,
+                rng: random.Random, tally: Tally) -> None:
     from websockets.asyncio.client import connect
 
     r = await http.post("/api/games", json={

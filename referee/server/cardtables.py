@@ -128,6 +128,8 @@ class CardTable:
     ended: bool = False
     games: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # the public view of event `seq`, built once for every phone (every change is an event)
+    public: tuple[int, dict[str, Any]] | None = None
 
     @property
     def over(self) -> bool:
@@ -428,6 +430,13 @@ class CardTableService:
             return self._public(table)
 
     def _public(self, table: CardTable) -> dict[str, Any]:
+        """The public view (a new dict each time; its parts are shared, never changed): built
+        once per event and kept, as every phone of the table asks for the same one."""
+        if table.public is None or table.public[0] != table.seq:
+            table.public = (table.seq, self._build_public(table))
+        return dict(table.public[1])
+
+    def _build_public(self, table: CardTable) -> dict[str, Any]:
         st = table.state
         assert st is not None
         over = st.is_terminal()
