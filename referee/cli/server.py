@@ -197,6 +197,8 @@ def _bench_games(
         phones: int = typer.Option(4, help="Phones (people, no bots) at each table (2 to 5)."),
         moves: int = typer.Option(25, help="Timed moves per table (1 to 10000)."),
         game: str = typer.Option("mixed", help="taki, tukki, tokaido, or mixed (in turn)."),
+        pause_ms: float = typer.Option(0, help="Each table's thinking time between moves, ms "
+                                               "(0: tap as soon as every phone has the move)."),
         timeout: float = typer.Option(300, help="Give up after this many seconds."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")) -> None:
     """Time card tables as their phones see them: from a seat's tap (POST) until every phone
@@ -206,7 +208,7 @@ def _bench_games(
 
     from referee.server.bench_games import run
 
-    result = run(tables, phones, moves, game, timeout)  # BenchError: plain words, exit 2
+    result = run(tables, phones, moves, game, timeout, pause_ms)  # BenchError: plain words, exit 2
     if as_json:
         print(json.dumps(result))
         return
@@ -214,9 +216,10 @@ def _bench_games(
 
     c = Console()
     lat, post = result["tap_to_every_phone_ms"], result["post_ms"]
+    load = ", ".join(str(x) for x in result["load_average_before"])
     c.print(f"{result['moves']} moves on {result['tables']} {result['game']} tables of "
-            f"{result['phones']} phones ({result['wall_s']} s; load average "
-            f"{', '.join(str(x) for x in result['load_average'])} on {result['cpus']} cores)",
+            f"{result['phones']} phones, {result['pause_ms']:g} ms between a table's moves "
+            f"({result['wall_s']} s; load average {load} at the start, {result['cpus']} cores)",
             highlight=False)
     c.print(f"  tap -> every phone of the table: p50 {lat['p50']}  p95 [bold]{lat['p95']}"
             f"[/bold]  max {lat['max']} ms", highlight=False)
@@ -225,6 +228,8 @@ def _bench_games(
     c.print(f"  seen by every phone: {result['seen_by_every_phone']} of {result['moves']}"
             f" (missed {result['missed']}, wrong {result['wrong']}; "
             f"{result['rematches']} rematches)", highlight=False)
+    c.print(f"  CPU per move: server {result['server_cpu_ms_per_move']} ms, this bench "
+            f"{result['bench_cpu_ms_per_move']} ms", highlight=False)
 
 
 def sys_argv0() -> str:

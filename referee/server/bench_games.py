@@ -6,8 +6,10 @@ folder) and, in this process, N tables of P people each (no bots: every move is 
 WebSocket per phone with its seat's key in the hello. On every table at once: the seat
 whose turn it is POSTs one of its legal actions; the time runs from that POST until every
 phone of the table has received the view that holds it (its event number, and the action as
-the last move). A table plays its next move only when all its phones have it, so nothing
-coalesces; a game that ends starts again (the rematch is not timed).
+the last move). A table plays its next move only when all its phones have it (and, with
+`pause_ms`, after that much thinking), so nothing coalesces; a game that ends starts again
+(the rematch is not timed). With no pause every table taps as fast as the server answers:
+the box saturated, far beyond people's pace, so its times are queueing more than latency.
 
 The box's limits (20 tables in play, 5 per address) would refuse 20 tables from one
 address: the bench's own server is started with REFEREE_MAX_TABLES and
@@ -85,7 +87,8 @@ def _stats(xs: list[float]) -> dict[str, float]:
             "max": round(xs[-1], 1)}
 
 
-def check(tables: int, phones: int, moves: int, game: str, timeout_s: float) -> None:
+def check(tables: int, phones: int, moves: int, game: str, timeout_s: float,
+          pause_ms: float = 0) -> None:
     """:raises BenchError: settings the bench cannot run."""
     if not 1 <= tables <= MAX_TABLES:
         raise BenchError(f"--tables must be 1 to {MAX_TABLES}; got {tables}")
@@ -95,18 +98,21 @@ def check(tables: int, phones: int, moves: int, game: str, timeout_s: float) -> 
         raise BenchError(f"--moves must be 1 to 10000; got {moves}")
     if game not in (*GAMES, "mixed"):
         raise BenchError(f"--game must be taki, tukki, tokaido or mixed; got {game!r}")
+    if not 0 <= pause_ms <= 60000:
+        raise BenchError(f"--pause-ms must be 0 to 60000; got {pause_ms:g}")
     if not 1 <= timeout_s <= 3600:
         raise BenchError(f"--timeout must be 1 to 3600 seconds; got {timeout_s:g}")
 
 
 def run(tables: int = 20, phones: int = 4, moves: int = 25, game: str = "mixed",
-        timeout_s: float = 300.0, seed: int = 1) -> dict[str, Any]:
+        timeout_s: float = 300.0, pause_ms: float = 0, seed: int = 1) -> dict[str, Any]:
     """Start the server, play, stop it; the numbers (milliseconds).
 
     :raises BenchError: bad settings, a server that does not start, or a run past its
         timeout.
     """
-    check(tables, phones, moves, game, timeout_s)
+    check(tables, phones, moves, game, timeout_s, pause_ms)
+    load_before = [round(x, 2) for x in os.getloadavg()]
     try:
         import httpx  # noqa: F401
         import websockets  # noqa: F401
@@ -132,7 +138,7 @@ def run(tables: int = 20, phones: int = 4, moves: int = 25, game: str = "mixed",
             try:
                 t0 = time.perf_counter()
                 result = asyncio.run(_bench(f"127.0.0.1:{port}", server, tables, phones,
-                                            moves, game, timeout_s, seed))
+                                            moves, game, timeout_s, pause_ms / 1000, seed))
                 result["wall_s"] = round(time.perf_counter() - t0, 1)
             except BenchError as e:
                 tail = log_path.read_text(errors="replace")[-600:]
@@ -144,13 +150,16 @@ def run(tables: int = 20, phones: int = 4, moves: int = 25, game: str = "mixed",
                 except subprocess.TimeoutExpired:
                     server.kill()
                     server.wait()
+    # the machine's load (1, 5, 15 minutes) as the run began and as it ended: other jobs
+    result["load_average_before"] = load_before
     result["load_average"] = [round(x, 2) for x in os.getloadavg()]
     result["cpus"] = os.cpu_count()
     return result
 
 
 async def _bench(host: str, server: subprocess.Popen[bytes], tables: int, phones: int,
-                 moves: int, game: str, timeout_s: float, seed: int) -> dict[str, Any]:
+                 moves: int, game: str, timeout_s: float, pause_s: float, seed: int
+                 ) -> dict[str, Any]:
     import httpx
 
     base = f"http://{host}"
@@ -174,15 +183,15 @@ async def _bench(host: str, server: subprocess.Popen[bytes], tables: int, phones
         try:
             async with asyncio.timeout(timeout_s):
                 await asyncio.gather(*(
-                    _table(base, host, i, games[i], phones, moves, random.Random(seed * 1000 + i),
-                           tally) for i in range(tables)))
+                    _table(base, host, i, games[i], phones, moves, pause_s,
+                           random.Random(seed * 1000 + i), tally) for i in range(tables)))
         except TimeoutError:
             raise BenchError(f"the run took longer than its timeout ({timeout_s:g} s); "
                              f"{len(tally.latency_ms)} moves were timed") from None
         cpu1, mine1 = _cpu_s(server.pid), time.process_time()
     timed = len(tally.latency_ms)
     moved = max(1, timed + tally.missed)
-    return {"tables": tables, "phones": phones, "game": game,
+    return {"tables": tables, "phones": phones, "game": game, "pause_ms": pause_s * 1000,
             "moves": timed + tally.missed, "seen_by_every_phone": timed - tally.wrong,
             "missed": tally.missed, "wrong": tally.wrong, "rematches": tally.rematches,
             "tap_to_every_phone_ms": _stats(tally.latency_ms),
@@ -220,7 +229,7 @@ async def _until(phone: Phone, seq: int) -> tuple[float, dict[str, Any]]:
 
 
 async def _table(base: str, host: str, index: int, game: str, n: int, moves: int,
-                 rng: random.Random, tally: Tally) -> None:
+                 pause_s: float, rng: random.Random, tally: Tally) -> None:
     """One table: its own HTTP connection (as a phone has), no cookies kept."""
     from http.cookiejar import CookieJar, DefaultCookiePolicy
 
@@ -228,11 +237,11 @@ async def _table(base: str, host: str, index: int, game: str, n: int, moves: int
 
     jar = CookieJar(DefaultCookiePolicy(allowed_domains=[]))  # keys alone open things
     async with httpx.AsyncClient(base_url=base, timeout=30.0, cookies=jar) as http:
-        await _play(http, host, index, game, n, moves, rng, tally)
+        await _play(http, host, index, game, n, moves, pause_s, rng, tally)
 
 
 async def _play(http: Any, host: str, index: int, game: str, n: int, moves: int,
-                rng: random.Random, tally: Tally) -> None:
+                pause_s: float, rng: random.Random, tally: Tally) -> None:
     from websockets.asyncio.client import connect
 
     r = await http.post("/api/games", json={
@@ -261,6 +270,8 @@ async def _play(http: Any, host: str, index: int, game: str, n: int, moves: int,
             await asyncio.wait_for(_until(p, seq), MOVE_TIMEOUT_S)
         seq = int(phones[0].latest["view"]["seq"])
         done = 0
+        if pause_s:  # the tables do not all tap in step
+            await asyncio.sleep(rng.uniform(0, pause_s))
         while done < moves:
             view = phones[0].latest
             if view["over"]:
@@ -300,6 +311,8 @@ async def _play(http: Any, host: str, index: int, game: str, n: int, moves: int,
                         or last[-1]["seat"] != cur):
                     tally.wrong += 1
                     break
+            if pause_s:  # the next player thinks
+                await asyncio.sleep(pause_s)
     finally:
         for task in listeners:
             task.cancel()
