@@ -8,7 +8,8 @@ and it is the fold of its events:
 - `action` {seat, action}: one action in the engine's notation, one transaction each;
 - `seat_claimed` {seat, name}: an open seat taken by someone with the room code;
 - `seat_bot` {seat, bot, name}: the owner gives a seat to a bot (`bot` a level) or back (null);
-- `game_ended` {}: the owner ends the game.
+- `game_ended` {}: the owner ends the game;
+- `table_archived` {}: the box's admin archives the table (kept to read, never played again).
 
 So a table survives a restart and replays exactly (same seed, same actions, same game).
 
@@ -25,6 +26,9 @@ adds that seat's own `observation` and its legal actions. The seed and the store
 never served.
 
 Bots play in a worker thread after `settings.bot_pause_s`.
+
+The box's admin key (the same as for Tuki tables) archives a table or deletes it (its events
+and keys; then no key of it opens anything).
 """
 
 from __future__ import annotations
@@ -126,6 +130,7 @@ class CardTable:
     moves: list[tuple[int, str]] = field(default_factory=list)  # this game's (seat, action)
     seq: int = 0
     ended: bool = False
+    archived: bool = False
     games: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
     # the public view of event `seq`, built once for every phone (every change is an event)
@@ -138,7 +143,7 @@ class CardTable:
     @property
     def counts(self) -> bool:
         """Whether it counts against the box's limits: a game in play."""
-        return not (self.over or self.ended)
+        return not (self.over or self.ended or self.archived)
 
     @property
     def code(self) -> str:
@@ -184,6 +189,8 @@ class CardTable:
             s.joined = False
         elif kind == "game_ended":
             self.ended = True
+        elif kind == "table_archived":
+            self.archived = True
         else:
             raise ValueError(f"unknown event kind {kind[:40]!r}")
         self.seq += 1
@@ -200,6 +207,12 @@ def public_table(state: State) -> dict[str, Any]:
         first = obs[0][k]
         out[k] = first if all(o.get(k) == first for o in obs[1:]) else None
     return out
+
+
+def _listed_name(table: CardTable) -> str:
+    """The table's name with its game's ("Friday (TAKI)"); the game's alone if it has none."""
+    name = str(table.config.get("name", ""))
+    return name if name == table.game.title else f"{name} ({table.game.title})"
 
 
 class CardTableService:
@@ -450,6 +463,7 @@ class CardTableService:
                         for i, s in enumerate(table.seats)],
             "code": table.code if any(s.open for s in table.seats) else None,
             "current_player": cur, "over": over, "ended": table.ended, "game_no": table.games,
+            "archived": table.archived,
             "returns": st.returns() if over else None,
             "scores": st.scores() if over else None,
             "table": public_table(st),
@@ -502,15 +516,30 @@ class CardTableService:
                          if s.name is not None and s.bot is None and not s.joined else None)}
                 for i, s in enumerate(table.seats)]
 
-    def summaries(self) -> list[dict[str, Any]]:
-        """The listed card tables, with their view links (for the start page)."""
-        return [{"id": t.id, "name": f"{t.config.get('name', '')} ({t.game.title})",
-                 "players": [s.name or "?" for s in t.seats], "phase": "over" if t.over
-                 else "playing", "demo": False, "damaged": None, "archived": False,
-                 "view_path": f"/g/{t.id}?v={t.view_token}"}
-                for t in list(self.tables.values()) if t.config.get("listed")]
+    def summaries(self, everything: bool = False) -> list[dict[str, Any]]:
+        """The listed card tables, with their view links (for the start page); `everything`
+        (the admin's list): every card table, also archived ones and those set aside at
+        start (with `damaged`: why, in plain words)."""
+        out: list[dict[str, Any]] = [
+            {"id": t.id, "name": _listed_name(t),
+             "players": [s.name or "?" for s in t.seats], "phase": "over" if t.over
+             else "playing", "demo": False, "damaged": None, "archived": t.archived,
+             "view_path": f"/g/{t.id}?v={t.view_token}"}
+            for t in list(self.tables.values())
+            if everything or (t.config.get("listed") and not t.archived)]
+        if everything:
+            out += [{"id": tid, "name": tid[:60], "players": [], "phase": "damaged",
+                     "demo": False, "damaged": why, "archived": False, "view_path": None}
+                    for tid, why in list(self.damaged.items())]
+        return out
 
     # ---- commands -------------------------------------------------------------------------
+
+    @staticmethod
+    def _playable(table: CardTable) -> None:
+        """:raises ConflictError: the table is archived (read only)."""
+        if table.archived:
+            raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")
 
     def _commit(self, table: CardTable, items: list[tuple[str, dict[str, Any]]],
                 applied: State | None = None, keys: dict[str, str] | None = None) -> None:
@@ -535,6 +564,7 @@ class CardTableService:
         table = self.get(table_id)
         self._seat_of(table, seat, key)
         with table.lock:
+            self._playable(table)
             st = table.state
             assert st is not None
             if table.ended or st.is_terminal():
@@ -580,6 +610,7 @@ class CardTableService:
                                     "screen")
         table = self.tables[table_id]
         with table.lock:
+            self._playable(table)
             open_seats = [i for i, s in enumerate(table.seats) if s.open]
             if not open_seats or table.ended:
                 raise ConflictError("this table has no open seat left")
@@ -606,6 +637,7 @@ class CardTableService:
         if not 0 <= seat < len(table.seats):
             raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
         with table.lock:
+            self._playable(table)
             s = table.seats[seat]
             gen = s.generation + 1
             name = s.name or (f"Bot {seat + 1}" if bot else f"Player {seat + 1}")
@@ -626,6 +658,7 @@ class CardTableService:
         if who.role not in ("table", "seat"):
             raise ForbiddenError("a rematch needs the table's control link or a seat's link")
         with table.lock:
+            self._playable(table)
             # a game in play gives its place to the new one; a finished one counts again
             if not table.counts:
                 self._check_limits(str(table.config.get("client", "")))
@@ -640,17 +673,47 @@ class CardTableService:
         """The owner ends the game. :raises ConflictError: it is over already."""
         table = self._managed(table_id, table_key)
         with table.lock:
+            self._playable(table)
             if table.ended or table.over:
                 raise ConflictError("the game is over already")
             self._commit(table, [("game_ended", {})])
             return table.seq
+
+    # ---- the admin: archive and delete ----------------------------------------------------
+
+    def archive(self, table_id: str) -> int:
+        """Archive a table (the admin's; the route checks the key): kept to read, never
+        played again (no move, seat, bot or rematch), not counted against the limits.
+        Idempotent."""
+        table = self.get(table_id)
+        with table.lock:
+            if not table.archived:
+                self._commit(table, [("table_archived", {})])
+            return table.seq
+
+    def delete(self, table_id: str) -> None:
+        """Delete a table (the admin's; the route checks the key): its events and keys go,
+        so its links and keys open nothing more; its live sockets are closed. A table set
+        aside as damaged can be deleted too."""
+        if table_id not in self.damaged:
+            self.get(table_id)
+        with self._lock:
+            table = self.tables.pop(table_id, None)
+            self.damaged.pop(table_id, None)
+            if table is not None and self.codes.get(table.code) == table_id:
+                del self.codes[table.code]
+        if table is not None:
+            with table.lock:  # a move in progress finishes first; nothing follows it
+                table.archived = True
+        self.store.delete_table(table_id)
+        self.hub.publish(table_id, -1)
 
     # ---- bots -----------------------------------------------------------------------------
 
     def _wake(self, table: CardTable) -> None:
         """Let a bot play when it is a bot's turn (after the pause, in the worker)."""
         st = table.state
-        if self._closed or st is None or table.ended or st.is_terminal():
+        if self._closed or st is None or table.ended or table.archived or st.is_terminal():
             return
         if table.seats[st.current_player()].bot is None:
             return
@@ -665,8 +728,8 @@ class CardTableService:
         try:
             with table.lock:
                 st = table.state
-                if (table.seq != seq or st is None or table.ended or st.is_terminal()
-                        or self._closed):
+                if (table.seq != seq or st is None or table.ended or table.archived
+                        or st.is_terminal() or self._closed):
                     return
                 seat = st.current_player()
                 level = table.seats[seat].bot
