@@ -74,7 +74,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             # (phones send only their hello)
             uvicorn.run(app, host=settings.host, port=settings.port, log_level="info",
                         http="h11", h11_max_incomplete_event_size=64 * 1024,
-                        ws_max_size=64 * 1024)
+                        ws_max_size=64 * 1024, ws_per_message_deflate=False)
         finally:
             announcer.stop()
 
@@ -168,6 +168,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
               f"measure them with: referee eval {out}")
 
     bench_app.command("server")(_bench)
+    bench_app.command("games-live")(_bench_games)
 
 
 def _bench(rounds: int = typer.Option(10, help="Demo rounds to play (1 or more)."),
@@ -189,6 +190,46 @@ def _bench(rounds: int = typer.Option(10, help="Demo rounds to play (1 or more).
         st = result[key]
         c.print(f"  {key}: median {st['median']}  p95 {st['p95']}  max {st['max']}",
                 highlight=False)
+
+
+def _bench_games(
+        tables: int = typer.Option(20, help="Card tables played at once (1 to 50)."),
+        phones: int = typer.Option(4, help="Phones (people, no bots) at each table (2 to 5)."),
+        moves: int = typer.Option(25, help="Timed moves per table (1 to 10000)."),
+        game: str = typer.Option("mixed", help="taki, tukki, tokaido, or mixed (in turn)."),
+        pause_ms: float = typer.Option(0, help="Each table's thinking time between moves, ms "
+                                               "(0: tap as soon as every phone has the move)."),
+        timeout: float = typer.Option(300, help="Give up after this many seconds."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")) -> None:
+    """Time card tables as their phones see them: from a seat's tap (POST) until every phone
+    of that table has the move on its live feed, all tables at once, against a real server
+    started on a loopback port (its table limits raised to --tables for this run only)."""
+    import json
+
+    from referee.server.bench_games import run
+
+    result = run(tables, phones, moves, game, timeout, pause_ms)  # BenchError: plain words, exit 2
+    if as_json:
+        print(json.dumps(result))
+        return
+    from rich.console import Console
+
+    c = Console()
+    lat, post = result["tap_to_every_phone_ms"], result["post_ms"]
+    load = ", ".join(str(x) for x in result["load_average_before"])
+    c.print(f"{result['moves']} moves on {result['tables']} {result['game']} tables of "
+            f"{result['phones']} phones, {result['pause_ms']:g} ms between a table's moves "
+            f"({result['wall_s']} s; load average {load} at the start, {result['cpus']} cores)",
+            highlight=False)
+    c.print(f"  tap -> every phone of the table: p50 {lat['p50']}  p95 [bold]{lat['p95']}"
+            f"[/bold]  max {lat['max']} ms", highlight=False)
+    c.print(f"  the tap's own answer: p50 {post['p50']}  p95 {post['p95']}  max {post['max']} ms",
+            highlight=False)
+    c.print(f"  seen by every phone: {result['seen_by_every_phone']} of {result['moves']}"
+            f" (missed {result['missed']}, wrong {result['wrong']}; "
+            f"{result['rematches']} rematches)", highlight=False)
+    c.print(f"  CPU per move: server {result['server_cpu_ms_per_move']} ms, this bench "
+            f"{result['bench_cpu_ms_per_move']} ms", highlight=False)
 
 
 def sys_argv0() -> str:

@@ -8,7 +8,8 @@ and it is the fold of its events:
 - `action` {seat, action}: one action in the engine's notation, one transaction each;
 - `seat_claimed` {seat, name}: an open seat taken by someone with the room code;
 - `seat_bot` {seat, bot, name}: the owner gives a seat to a bot (`bot` a level) or back (null);
-- `game_ended` {}: the owner ends the game.
+- `game_ended` {}: the owner ends the game;
+- `table_archived` {}: the box's admin archives the table (kept to read, never played again).
 
 So a table survives a restart and replays exactly (same seed, same actions, same game).
 
@@ -25,30 +26,36 @@ adds that seat's own `observation` and its legal actions. The seed and the store
 never served.
 
 Bots play in a worker thread after `settings.bot_pause_s`.
+
+The parts (as referee.server.tables is split): the table and its fold (cardtable.py), what
+each key sees (card_views.py), the bots (card_bots.py), over a shared base (card_base.py);
+here the life cycle, creation, keys and every refusal, the commands and the admin's.
+
+The box's admin key (the same as for Tuki tables) archives a table or deletes it (its events
+and keys; then no key of it opens anything).
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
-from referee.errors import RefereeError
 from referee.games.engine import (
     GAMES,
     GameInfo,
     RulesError,
     State,
     get_game,
-    make_bot,
 )
+from referee.server.card_bots import CardBots
+from referee.server.card_views import CardViews
+from referee.server.cardtable import CardTable
 from referee.server.errors import (
     ConflictError,
     DamagedTableError,
@@ -81,9 +88,6 @@ log = logging.getLogger("referee.server")
 BOT_LEVELS = ("random", "heuristic", "easy", "medium", "hard")
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at a table
 CODE_LEN = 5
-LAST_MOVES = 12  # the moves a view shows
-# keys of an observation that are one seat's own (never in the public view, whatever they hold)
-PRIVATE = {"player", "hand"}
 JOINS_PER_MINUTE = 12  # room-code attempts per client address
 
 
@@ -99,108 +103,7 @@ class JoinLimitError(TableLimitError):
     """Too many room-code attempts from one address (429)."""
 
 
-@dataclass
-class SeatInfo:
-    name: str | None  # None: an open seat, claimed with the room code
-    bot: str | None = None  # a bot level, or None: a person
-    generation: int = 1
-    digest: str = ""  # sha256 of the current key ("" : no key opens it)
-    joined: bool = False  # claimed with the room code: its key is random, not derived
-
-    @property
-    def open(self) -> bool:
-        return self.name is None and self.bot is None
-
-
-@dataclass
-class CardTable:
-    id: str
-    config: dict[str, Any]
-    admin_hash: str
-    game: GameInfo
-    seats: list[SeatInfo] = field(default_factory=list)
-    view_token: str = ""
-    state: State | None = None
-    seed: int = 0
-    options: dict[str, Any] = field(default_factory=dict)
-    moves: list[tuple[int, str]] = field(default_factory=list)  # this game's (seat, action)
-    seq: int = 0
-    ended: bool = False
-    games: int = 0
-    lock: threading.RLock = field(default_factory=threading.RLock)
-
-    @property
-    def over(self) -> bool:
-        return self.state is not None and self.state.is_terminal()
-
-    @property
-    def counts(self) -> bool:
-        """Whether it counts against the box's limits: a game in play."""
-        return not (self.over or self.ended)
-
-    @property
-    def code(self) -> str:
-        return str(self.config.get("code", ""))
-
-    def fold(self, kind: str, data: dict[str, Any], applied: State | None = None) -> None:
-        """One stored event. `applied`: the state with the action already applied (a live
-        action, checked on a copy), else the action is applied here (a replay).
-
-        :raises RefereeError, KeyError, TypeError, ValueError: an event that does not fit.
-        """
-        if kind == "game_started":
-            players = data["players"]
-            bots = {int(k): str(v) for k, v in (data.get("bots") or {}).items()}
-            if not self.seats:
-                self.seats = [SeatInfo(None) for _ in players]
-            for i, name in enumerate(players):
-                self.seats[i].name = None if name is None else str(name)
-                self.seats[i].bot = bots.get(i)
-            self.seed = int(data["seed"])
-            self.options = dict(data.get("options") or {})
-            self.state = self.game.new_game(len(players), seed=self.seed,
-                                            options=self.options or None)
-            self.moves, self.ended = [], False
-            self.games += 1
-        elif kind == "action":
-            seat, text = int(data["seat"]), str(data["action"])
-            assert self.state is not None
-            if applied is None:
-                if self.state.current_player() != seat:
-                    raise ValueError(f"action of seat {seat} out of turn")
-                self.state.apply_text(text)
-            else:
-                self.state = applied
-            self.moves.append((seat, text))
-        elif kind == "seat_claimed":
-            s = self.seats[int(data["seat"])]
-            s.name, s.bot, s.joined = str(data["name"]), None, True
-        elif kind == "seat_bot":
-            s = self.seats[int(data["seat"])]
-            s.bot = None if data.get("bot") is None else str(data["bot"])
-            s.name = str(data["name"])
-            s.joined = False
-        elif kind == "game_ended":
-            self.ended = True
-        else:
-            raise ValueError(f"unknown event kind {kind[:40]!r}")
-        self.seq += 1
-
-
-def public_table(state: State) -> dict[str, Any]:
-    """What every seat may know: the observation's keys that are the same for every seat,
-    without the private ones (a key that differs between seats is null)."""
-    obs = [state.observation(i) for i in range(state.num_players)]
-    out: dict[str, Any] = {}
-    for k in obs[0]:
-        if k in PRIVATE:
-            continue
-        first = obs[0][k]
-        out[k] = first if all(o.get(k) == first for o in obs[1:]) else None
-    return out
-
-
-class CardTableService:
+class CardTableService(CardViews, CardBots):
     """Every card table of the server; thread-safe; each method is one user action."""
 
     def __init__(self, settings: Settings, hub: LiveHub, store: EventStore,
@@ -419,69 +322,6 @@ class CardTableService:
             raise WrongSecretError(f"table {table_id!r}: this needs the table's key")
         return table
 
-    # ---- views ----------------------------------------------------------------------------
-
-    def view(self, table_id: str) -> dict[str, Any]:
-        """The public view: what anyone at the table may see (no hidden card, no seed)."""
-        table = self.get(table_id)
-        with table.lock:
-            return self._public(table)
-
-    def _public(self, table: CardTable) -> dict[str, Any]:
-        st = table.state
-        assert st is not None
-        over = st.is_terminal()
-        cur = None if over or table.ended else st.current_player()
-        names = [s.name for s in table.seats]
-        return {
-            "id": table.id, "game": table.game.name, "title": table.game.title,
-            "name": str(table.config.get("name", "")), "seq": table.seq,
-            "language": str(table.config.get("language", "en")),
-            "players": [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open}
-                        for i, s in enumerate(table.seats)],
-            "code": table.code if any(s.open for s in table.seats) else None,
-            "current_player": cur, "over": over, "ended": table.ended, "game_no": table.games,
-            "returns": st.returns() if over else None,
-            "scores": st.scores() if over else None,
-            "table": public_table(st),
-            "last": [{"seat": s, "name": names[s], "action": a}
-                     for s, a in table.moves[-LAST_MOVES:]],
-            "moves": len(table.moves),
-            # Tokaido: the road's spaces, for drawing it (fixed, public)
-            "spaces": list(getattr(getattr(st, "rules", None), "spaces", []) or [])
-            if table.game.name == "tokaido" else None,
-        }
-
-    def _seat_view(self, table: CardTable, seat: int) -> dict[str, Any]:
-        st = table.state
-        assert st is not None
-        view = self._public(table)
-        view["seat"] = seat
-        view["me"] = st.observation(seat)
-        mine = view["current_player"] == seat and table.seats[seat].bot is None
-        return {"view": view, "seat": seat,
-                "legal": [str(a) for a in st.legal_actions()] if mine else [],
-                "current_player": view["current_player"], "over": view["over"],
-                "returns": view["returns"]}
-
-    def seat_view(self, table_id: str, seat: int, key: str | None) -> dict[str, Any]:
-        """A seat's own view (its observation and legal actions), for its key only.
-
-        :raises UnknownTableError, MissingSecretError, ForbiddenError, WrongSecretError:
-        """
-        table = self.get(table_id)
-        self._seat_of(table, seat, key)
-        with table.lock:
-            return self._seat_view(table, seat)
-
-    def feed_view(self, table_id: str, who: Access) -> dict[str, Any]:
-        """What a live socket of `who` gets: a seat its own view, anyone else the public."""
-        table = self.get(table_id)
-        with table.lock:
-            if who.role == "seat" and who.seat is not None:
-                return {"type": "seat", **self._seat_view(table, who.seat)}
-            return {"type": "view", "view": self._public(table)}
-
     def seats(self, table_id: str, table_key: str | None) -> list[dict[str, Any]]:
         """Each seat for the owner: name, bot, open, and the key of a named person's seat
         (derived from the table key; a seat claimed with the room code keeps its key to
@@ -493,15 +333,13 @@ class CardTableService:
                          if s.name is not None and s.bot is None and not s.joined else None)}
                 for i, s in enumerate(table.seats)]
 
-    def summaries(self) -> list[dict[str, Any]]:
-        """The listed card tables, with their view links (for the start page)."""
-        return [{"id": t.id, "name": f"{t.config.get('name', '')} ({t.game.title})",
-                 "players": [s.name or "?" for s in t.seats], "phase": "over" if t.over
-                 else "playing", "demo": False, "damaged": None, "archived": False,
-                 "view_path": f"/g/{t.id}?v={t.view_token}"}
-                for t in list(self.tables.values()) if t.config.get("listed")]
-
     # ---- commands -------------------------------------------------------------------------
+
+    @staticmethod
+    def _playable(table: CardTable) -> None:
+        """:raises ConflictError: the table is archived (read only)."""
+        if table.archived:
+            raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")
 
     def _commit(self, table: CardTable, items: list[tuple[str, dict[str, Any]]],
                 applied: State | None = None, keys: dict[str, str] | None = None) -> None:
@@ -526,6 +364,7 @@ class CardTableService:
         table = self.get(table_id)
         self._seat_of(table, seat, key)
         with table.lock:
+            self._playable(table)
             st = table.state
             assert st is not None
             if table.ended or st.is_terminal():
@@ -571,6 +410,7 @@ class CardTableService:
                                     "screen")
         table = self.tables[table_id]
         with table.lock:
+            self._playable(table)
             open_seats = [i for i, s in enumerate(table.seats) if s.open]
             if not open_seats or table.ended:
                 raise ConflictError("this table has no open seat left")
@@ -597,6 +437,7 @@ class CardTableService:
         if not 0 <= seat < len(table.seats):
             raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
         with table.lock:
+            self._playable(table)
             s = table.seats[seat]
             gen = s.generation + 1
             name = s.name or (f"Bot {seat + 1}" if bot else f"Player {seat + 1}")
@@ -617,6 +458,7 @@ class CardTableService:
         if who.role not in ("table", "seat"):
             raise ForbiddenError("a rematch needs the table's control link or a seat's link")
         with table.lock:
+            self._playable(table)
             # a game in play gives its place to the new one; a finished one counts again
             if not table.counts:
                 self._check_limits(str(table.config.get("client", "")))
@@ -631,46 +473,37 @@ class CardTableService:
         """The owner ends the game. :raises ConflictError: it is over already."""
         table = self._managed(table_id, table_key)
         with table.lock:
+            self._playable(table)
             if table.ended or table.over:
                 raise ConflictError("the game is over already")
             self._commit(table, [("game_ended", {})])
             return table.seq
 
-    # ---- bots -----------------------------------------------------------------------------
+    # ---- the admin: archive and delete ----------------------------------------------------
 
-    def _wake(self, table: CardTable) -> None:
-        """Let a bot play when it is a bot's turn (after the pause, in the worker)."""
-        st = table.state
-        if self._closed or st is None or table.ended or st.is_terminal():
-            return
-        if table.seats[st.current_player()].bot is None:
-            return
-        try:
-            self._bots.submit(self._bot_move, table, table.seq)
-        except RuntimeError:  # shut down
-            pass
+    def archive(self, table_id: str) -> int:
+        """Archive a table (the admin's; the route checks the key): kept to read, never
+        played again (no move, seat, bot or rematch), not counted against the limits.
+        Idempotent."""
+        table = self.get(table_id)
+        with table.lock:
+            if not table.archived:
+                self._commit(table, [("table_archived", {})])
+            return table.seq
 
-    def _bot_move(self, table: CardTable, seq: int) -> None:
-        if self.settings.bot_pause_s > 0:
-            time.sleep(self.settings.bot_pause_s)
-        try:
-            with table.lock:
-                st = table.state
-                if (table.seq != seq or st is None or table.ended or st.is_terminal()
-                        or self._closed):
-                    return
-                seat = st.current_player()
-                level = table.seats[seat].bot
-                if level is None:
-                    return
-                thinking = st.clone()
-            rng = random.Random(f"{table.id}:{seq}")
-            action = make_bot(table.game, level).choose(thinking, rng)
-            with table.lock:
-                if table.seq != seq:
-                    return
-                self._apply(table, seat, str(action))
-        except (RefereeError, StorageError) as e:
-            log.error("card table %r: a bot could not play", table.id, exc_info=e)
-        except Exception as e:  # the worker must live on
-            log.error("card table %r: a bot failed", table.id, exc_info=e)
+    def delete(self, table_id: str) -> None:
+        """Delete a table (the admin's; the route checks the key): its events and keys go,
+        so its links and keys open nothing more; its live sockets are closed. A table set
+        aside as damaged can be deleted too."""
+        if table_id not in self.damaged:
+            self.get(table_id)
+        with self._lock:
+            table = self.tables.pop(table_id, None)
+            self.damaged.pop(table_id, None)
+            if table is not None and self.codes.get(table.code) == table_id:
+                del self.codes[table.code]
+        if table is not None:
+            with table.lock:  # a move in progress finishes first; nothing follows it
+                table.archived = True
+        self.store.delete_table(table_id)
+        self.hub.publish(table_id, -1)

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from referee.games.engine import get_game
 from referee.server.app import create_app
-from referee.server.cardtables import public_table
+from referee.server.cardtable import public_table
 from referee.server.settings import Settings
 
 from .conftest import local_client

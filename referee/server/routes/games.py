@@ -3,7 +3,8 @@
 Who may do what (docs/server.md "Card games at the table"): the table key (`X-Table-Secret`)
 manages seats, bots, rematch and ending, and never reads a hand; a seat key (`X-Seat-Key`)
 reads and plays its own seat only; the view link (or any key of the table) reads the public
-view. Routes only parse, check keys and call the service.
+view; the box's admin key lists every card table, archives and deletes them. Routes only
+parse, check keys and call the service.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from referee.server.net import public_base
 from referee.server.routes.deps import (
     KEY_MAX,
     AdminHeader,
+    AdminOnly,
     SeatHeader,
+    ServiceDep,
     TableHeader,
     ViewQuery,
     credentials,
@@ -31,7 +34,7 @@ from referee.server.routes.deps import (
 )
 from referee.server.routes.live import serve_feed
 from referee.server.routes.pages import _context, messages_json, refused_page, templates
-from referee.server.schemas import Language, errors
+from referee.server.schemas import Language, TableSummary, errors
 from referee.server.text import Name, Text
 
 router = APIRouter(prefix="/api/games", tags=["card games"])
@@ -205,6 +208,17 @@ def create_game(body: GameCreate, cards: CardsDep, request: Request,
                        seats=_seat_links(cards, table.id, secret))
 
 
+@router.get("", responses=errors(403, 422))
+def list_games(cards: CardsDep, service: ServiceDep,
+               x_admin_key: AdminHeader = None) -> list[TableSummary]:
+    """The card tables that chose to be listed, with their view links. With the box's admin
+    key, every card table (also archived ones and those set aside as damaged)."""
+    if x_admin_key:
+        service.check_admin(x_admin_key)
+        return [TableSummary.model_validate(x) for x in cards.summaries(everything=True)]
+    return [TableSummary.model_validate(x) for x in cards.summaries()]
+
+
 @router.post("/join", responses=errors(404, 409, 422, 429, 503))
 def join(body: JoinIn, cards: CardsDep, request: Request, response: Response) -> JoinOut:
     """Claim an open seat with the table's room code and a name: the seat's key and link
@@ -264,6 +278,22 @@ def rematch(game_id: GameId, who: GameAccess, cards: CardsDep) -> Accepted:
 def end(game_id: GameId, cards: CardsDep, x_table_secret: TableHeader = None) -> Accepted:
     """The owner ends the game."""
     return Accepted(seq=cards.end(game_id, x_table_secret))
+
+
+@router.post("/{game_id}/archive", dependencies=[AdminOnly], responses=ACT)
+def archive(game_id: GameId, cards: CardsDep) -> Accepted:
+    """The box's admin archives a card table: kept to read, never played again, no longer
+    counted against the box's limits."""
+    return Accepted(seq=cards.archive(game_id))
+
+
+@router.delete("/{game_id}", status_code=204, dependencies=[AdminOnly],
+               responses=errors(401, 403, 404, 422, 503))
+def delete_game(game_id: GameId, cards: CardsDep) -> Response:
+    """The box's admin deletes a card table: its events and keys; its links open nothing
+    more."""
+    cards.delete(game_id)
+    return Response(status_code=204)
 
 
 SVG = {"content": {"image/svg+xml": {}}, "description": "a QR code (SVG)"}

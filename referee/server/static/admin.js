@@ -1,4 +1,4 @@
-// The box's admin page: every table, to open, archive or delete. The admin key comes in the
+// The box's admin page: every table (Tuki's and the card games'), to open, archive or delete. The admin key comes in the
 // fragment (#a=KEY), is kept in this browser's storage and travels as X-Admin-Key.
 "use strict";
 (function () {
@@ -29,13 +29,11 @@
     }
     return r.status === 204 ? {} : r.json();
   }
-  async function load() {
-    if (!key) { $("admin-key").hidden = false; return; }
-    const tables = await api("GET", "/api/tables");
-    if (!tables) return;
-    $("admin-key").hidden = true;
-    const ul = $("admin-tables");
+  // one list: the Tuki tables (/api/tables) or the card tables (/api/games), the same buttons
+  function show(list, tables, api_base, confirmKey) {
+    const ul = $(list);
     ul.replaceChildren();
+    $(list + "-title").hidden = false;
     if (!tables.length) ul.append(el("li", {}, tr("tables.none")));
     for (const tb of tables) {
       const name = tb.view_path ? el("a", {class: "big", href: tb.view_path}, tb.name)
@@ -46,15 +44,25 @@
       const acts = el("div", {class: "row wrap acts"});
       if (!tb.archived && !tb.damaged) acts.append(el("button", {class: "button alt",
         type: "button", onclick: async () => {
-          if (await api("POST", "/api/tables/" + tb.id + "/archive")) load();
+          if (await api("POST", api_base + tb.id + "/archive")) load();
         }}, tr("admin.archive")));
       acts.append(el("button", {class: "button danger", type: "button", onclick: async () => {
-        if (!confirm(tr("admin.confirm", {name: tb.name}))) return;
-        if (await api("DELETE", "/api/tables/" + tb.id)) load();
+        if (!confirm(tr(confirmKey, {name: tb.name}))) return;
+        if (await api("DELETE", api_base + tb.id)) load();
       }}, tr("admin.delete")));
       li.append(acts);
       ul.append(li);
     }
+  }
+  async function load() {
+    if (!key) { $("admin-key").hidden = false; return; }
+    const tables = await api("GET", "/api/tables");
+    if (!tables) return;
+    const games = await api("GET", "/api/games");
+    if (!games) return;
+    $("admin-key").hidden = true;
+    show("admin-tables", tables, "/api/tables/", "admin.confirm");
+    show("admin-games", games, "/api/games/", "admin.confirm_game");
     loadCalibration(tables);
   }
   // calibrate a station's colours through a table's place camera (the stack on the build line)

@@ -1,0 +1,109 @@
+"""What a card table shows: the public view (built once per event), a seat's own view, what
+each live socket gets, and the lists of tables (docs/server.md "Card games at the table",
+"What each answer holds")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.server.card_base import CardServiceBase
+from referee.server.cardtable import CardTable, public_table
+from referee.server.keys import Access
+
+LAST_MOVES = 12  # the moves a view shows
+
+
+def _listed_name(table: CardTable) -> str:
+    """The table's name with its game's ("Friday (TAKI)"); the game's alone if it has none."""
+    name = str(table.config.get("name", ""))
+    return name if name == table.game.title else f"{name} ({table.game.title})"
+
+
+class CardViews(CardServiceBase):
+    """The card table service's views: what each key may see, never a hidden card."""
+
+    def view(self, table_id: str) -> dict[str, Any]:
+        """The public view: what anyone at the table may see (no hidden card, no seed)."""
+        table = self.get(table_id)
+        with table.lock:
+            return self._public(table)
+
+    def _public(self, table: CardTable) -> dict[str, Any]:
+        """The public view (a new dict each time; its parts are shared, never changed): built
+        once per event and kept, as every phone of the table asks for the same one."""
+        if table.public is None or table.public[0] != table.seq:
+            table.public = (table.seq, self._build_public(table))
+        return dict(table.public[1])
+
+    def _build_public(self, table: CardTable) -> dict[str, Any]:
+        st = table.state
+        assert st is not None
+        over = st.is_terminal()
+        cur = None if over or table.ended else st.current_player()
+        names = [s.name for s in table.seats]
+        return {
+            "id": table.id, "game": table.game.name, "title": table.game.title,
+            "name": str(table.config.get("name", "")), "seq": table.seq,
+            "language": str(table.config.get("language", "en")),
+            "players": [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open}
+                        for i, s in enumerate(table.seats)],
+            "code": table.code if any(s.open for s in table.seats) else None,
+            "current_player": cur, "over": over, "ended": table.ended, "game_no": table.games,
+            "archived": table.archived,
+            "returns": st.returns() if over else None,
+            "scores": st.scores() if over else None,
+            "table": public_table(st),
+            "last": [{"seat": s, "name": names[s], "action": a}
+                     for s, a in table.moves[-LAST_MOVES:]],
+            "moves": len(table.moves),
+            # Tokaido: the road's spaces, for drawing it (fixed, public)
+            "spaces": list(getattr(getattr(st, "rules", None), "spaces", []) or [])
+            if table.game.name == "tokaido" else None,
+        }
+
+    def _seat_view(self, table: CardTable, seat: int) -> dict[str, Any]:
+        st = table.state
+        assert st is not None
+        view = self._public(table)
+        view["seat"] = seat
+        view["me"] = st.observation(seat)
+        mine = view["current_player"] == seat and table.seats[seat].bot is None
+        return {"view": view, "seat": seat,
+                "legal": [str(a) for a in st.legal_actions()] if mine else [],
+                "current_player": view["current_player"], "over": view["over"],
+                "returns": view["returns"]}
+
+    def seat_view(self, table_id: str, seat: int, key: str | None) -> dict[str, Any]:
+        """A seat's own view (its observation and legal actions), for its key only.
+
+        :raises UnknownTableError, MissingSecretError, ForbiddenError, WrongSecretError:
+        """
+        table = self.get(table_id)
+        self._seat_of(table, seat, key)
+        with table.lock:
+            return self._seat_view(table, seat)
+
+    def feed_view(self, table_id: str, who: Access) -> dict[str, Any]:
+        """What a live socket of `who` gets: a seat its own view, anyone else the public."""
+        table = self.get(table_id)
+        with table.lock:
+            if who.role == "seat" and who.seat is not None:
+                return {"type": "seat", **self._seat_view(table, who.seat)}
+            return {"type": "view", "view": self._public(table)}
+
+    def summaries(self, everything: bool = False) -> list[dict[str, Any]]:
+        """The listed card tables, with their view links (for the start page); `everything`
+        (the admin's list): every card table, also archived ones and those set aside at
+        start (with `damaged`: why, in plain words)."""
+        out: list[dict[str, Any]] = [
+            {"id": t.id, "name": _listed_name(t),
+             "players": [s.name or "?" for s in t.seats], "phase": "over" if t.over
+             else "playing", "demo": False, "damaged": None, "archived": t.archived,
+             "view_path": f"/g/{t.id}?v={t.view_token}"}
+            for t in list(self.tables.values())
+            if everything or (t.config.get("listed") and not t.archived)]
+        if everything:
+            out += [{"id": tid, "name": tid[:60], "players": [], "phase": "damaged",
+                     "demo": False, "damaged": why, "archived": False, "view_path": None}
+                    for tid, why in list(self.damaged.items())]
+        return out
