@@ -21,43 +21,24 @@
 
   const name = (view, seat) => (view.players[seat] && view.players[seat].name) || tr("g.open_seat");
 
-  // ---- words -------------------------------------------------------------------------------
-  function words(action, imperative) {
-    const parts = action.split(" ");
-    const verb = parts[0];
-    let rest = parts.slice(1);
-    const last = rest[rest.length - 1] === "last";
-    if (last) rest = rest.slice(0, -1);
-    let x = rest.join(" ");
-    if (verb === "play" && rest[0] === "COLOR" && rest[1]) x = tr("g.card.COLOR") + " → " + tr("g.color." + rest[1]);
-    else if (verb === "play") x = cardWords(x);
-    else if (verb === "move" && state && state.view.spaces) x = x + " · " + spaceWords(state.view.spaces[+x]);
-    else if (verb === "place" && rest[1] === "land") x = rest[0] + " → " + rest[2];
-    else if (verb === "take" && T["g.thing." + x]) x = tr("g.thing." + x);
-    const key = (imperative ? "g.do." : "g.verb.") + verb;
-    const said = T[key] !== undefined ? tr(key, {x: x}) : action;
-    return last ? said + " · " + tr("g.last_card") : said;
-  }
-  function cardWords(code) {
-    if (T["g.card." + code]) return tr("g.card." + code);
-    const c = code[0], rank = code.slice(1);
-    if ("RGBY".includes(c) && rank) {
-      const r = T["g.rank." + rank] !== undefined ? tr("g.rank." + rank) : rank;
-      return tr("g.color." + c) + " " + r;
-    }
-    return code;
-  }
-  const spaceWords = (kind) => (kind && T["g.space." + kind]) ? tr("g.space." + kind) : (kind || "");
+  // ---- words: cards, places, spaces and moves in the page's language (cardwords.js) --------
+  const W = window.refereeCardWords(T, game, () => state && state.view.spaces);
+  const words = W.action;
 
   // ---- TAKI --------------------------------------------------------------------------------
+  // a card's face: its number, or an action card's sign with its name in words below
+  const SIGN = {"DIR": "⇄", "STOP": "⛔", "PLUS": "+", "KING": "♛", "COLOR": "◐", "BREAKER": "✂"};
   function takiTile(code, attrs) {
     const c = code[0];
-    const colour = ("RGBY".includes(c) && code.length > 1 && code !== "BREAKER") ? c : "X";
+    const colour = ("RGBY".includes(c) && code.length > 1) ? c : "X";
     const rank = colour === "X" ? code : code.slice(1);
-    const face = {"DIR": "⇄", "STOP": "⛔", "PLUS": "+", "TAKI": "TAKI", "SUPERTAKI": "SUPER TAKI",
-                  "KING": "♛", "COLOR": "◐", "BREAKER": "✂"}[rank] || rank;
+    const number = /^[+]?[0-9]+$/.test(rank);
+    const label = number ? rank : (colour === "X" ? W.card(code) : W.rank(rank));
+    const face = number ? [el("span", {class: "num", dir: "ltr"}, rank)]
+      : SIGN[rank] ? [el("span", {class: "sign"}, SIGN[rank]), el("span", {class: "nm"}, label)]
+      : [el("span", {class: "nm big-nm"}, label)];
     return el("button", Object.assign({class: "tcard c" + colour, type: "button",
-      "aria-label": cardWords(code), dir: "ltr"}, attrs || {}), face);
+      "aria-label": W.card(code), title: W.card(code)}, attrs || {}), ...face);
   }
   function takiBoard(view) {
     const t = view.table;
@@ -66,7 +47,7 @@
       ((t.top && "RGBY".includes(t.top[0]) && t.top.length > 1) ? t.top[0] : "X")});
     box.append(el("div", {class: "row wrap center"}, top,
       el("div", {class: "stack tight"},
-        el("span", {class: "swatch s" + t.active_color}, tr("g.active", {c: tr("g.color." + t.active_color)})),
+        el("span", {class: "swatch s" + t.active_color}, tr("g.active", {c: W.colour(t.active_color)})),
         el("span", {}, t.direction === 1 ? tr("g.dir.cw") : tr("g.dir.ccw")),
         t.pending_draw ? el("span", {class: "warn"}, tr("g.pending", {n: t.pending_draw})) : null,
         t.taki_open ? el("span", {class: "warn"}, tr("g.taki_open")) : null,
@@ -94,7 +75,7 @@
       colours.replaceChildren(...["R", "G", "B", "Y"].filter((c) => legal.some(
         (x) => x === "play COLOR " + c || x === "play COLOR " + c + " last")).map((c) =>
         el("button", {class: "button swatch-btn s" + c, type: "button",
-          onclick: () => act(pick("play COLOR " + c))}, tr("g.color." + c))));
+          onclick: () => act(pick("play COLOR " + c))}, W.colour(c))));
     }
     const out = [box, colours];
     if (colourFor) renderColours();
@@ -110,13 +91,14 @@
   // ---- Tukki Tukki -------------------------------------------------------------------------
   const PLACES = ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"];
   function tukkiBox(values, legal, mine) {
-    const grid = el("div", {class: "tbox", dir: "ltr"});
+    const grid = el("div", {class: "tbox"});
     PLACES.forEach((p, i) => {
       const v = values[i];
       const acts = (legal || []).filter((a) => a === "reveal " + p || a === "place " + p);
       grid.append(el("button", {class: "tcell" + (v === "?" ? " down" : "") + (v === "P" ? " parrot" : ""),
-        type: "button", disabled: acts.length ? false : "disabled", "aria-label": p,
-        onclick: () => act(acts[0])}, v === "?" ? "" : v));
+        type: "button", disabled: acts.length ? false : "disabled",
+        "aria-label": W.place(p) + (v === "?" ? "" : " · " + W.card(v)), title: W.place(p),
+        onclick: () => act(acts[0])}, v === "?" ? "" : W.card(v)));
     });
     return grid;
   }
@@ -124,8 +106,8 @@
     const t = view.table;
     const box = el("div", {class: "tukki-board"});
     box.append(el("p", {}, tr("g.round", {n: t.round, of: t.rounds}), " · ",
-      tr("g.bin_top", {c: t.bin.length ? t.bin[t.bin.length - 1] : "–"}), " · ",
-      tr("g.deck", {n: t.deck_size})));
+      tr("g.bin_top", {c: t.bin.length ? W.card(t.bin[t.bin.length - 1]) : "–"}), " · ",
+      tr("g.stock", {n: t.deck_size})));
     if (t.drawn_from) box.append(el("p", {class: "muted"}, tr("g.drawn_from." + t.drawn_from)));
     const boxes = el("div", {class: "boxes"});
     t.boxes.forEach((b, p) => {
@@ -139,7 +121,7 @@
   function tukkiMine(s) {
     const t = s.view.me;
     const parts = [];
-    if (t.drawn) parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: t.drawn})));
+    if (t.drawn) parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: W.card(t.drawn)})));
     parts.push(tukkiBox(t.boxes[s.seat], s.legal, true));
     return {parts: parts, used: (a) => /^(reveal|place) [ab][1-4]$/.test(a)};
   }
@@ -150,21 +132,21 @@
     const road = el("ol", {class: "road", dir: "ltr"});
     spaces.forEach((kind, i) => {
       const here = t.position.map((pos, p) => pos === i ? p : -1).filter((p) => p >= 0);
-      road.append(el("li", {class: "space k-" + kind + (here.length ? " busy" : ""), title: spaceWords(kind)},
-        el("span", {class: "n"}, i), el("span", {class: "kind"}, spaceWords(kind)),
+      road.append(el("li", {class: "space k-" + kind + (here.length ? " busy" : ""), title: W.space(i)},
+        el("span", {class: "n"}, i), el("span", {class: "kind"}, W.spaceKind(kind)),
         ...here.map((p) => el("span", {class: "traveller p" + p}, name(view, p)))));
     });
     const who = el("ul", {class: "travellers"});
     t.position.forEach((pos, p) => who.append(el("li", {}, name(view, p) + " · " +
-      (T["g.char." + t.characters[p]] ? tr("g.char." + t.characters[p]) : t.characters[p]) + " · " +
+      W.character(t.characters[p]) + " · " +
       tr("g.coins", {n: t.coins[p]}) + " · " + tr("g.space_at", {n: pos}))));
     return el("div", {class: "tokaido-board"}, road, who);
   }
   function tokaidoMine(s) {
     const t = s.view.me, p = s.seat;
-    const held = Object.entries(t.collected[p] || {}).map(([k, n]) => k + (n > 1 ? " ×" + n : ""));
-    return {parts: [el("p", {}, tr("g.coins", {n: t.coins[p]})),
-      el("p", {class: "muted"}, held.join(", ") || "–")], used: () => false};
+    const held = Object.entries(t.collected[p] || {}).map(([k, n]) => W.card(k) + (n > 1 ? " ×" + n : ""));
+    return {parts: [el("p", {class: "purse"}, W.character(t.characters[p]) + " · " + tr("g.coins", {n: t.coins[p]})),
+      el("p", {class: "held"}, tr("g.your_things", {list: held.join(tr("g.sep")) || tr("g.nothing")}))], used: () => false};
   }
 
   const BOARD = {taki: takiBoard, tukki: tukkiBoard, tokaido: tokaidoBoard};
@@ -174,6 +156,7 @@
   function render() {
     if (!state) return;
     const view = state.view;
+    app.dataset.seq = view.seq;  // the view shown (tests wait for it to move on)
     document.body.classList.toggle("screen", me.role !== "seat");
     $("who").textContent = me.role === "seat" ? tr("g.you_are", {name: name(view, me.seat)})
       : me.role === "table" ? tr("g.you_own") : tr("g.screen");
