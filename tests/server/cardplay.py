@@ -74,13 +74,23 @@ def tap_once(page, rng: random.Random) -> bool:
     n = buttons.count()
     if n == 0:
         return False
-    buttons.nth(rng.randrange(n)).click()
+    pick = buttons.nth(rng.randrange(n))
+    what = pick.get_attribute("aria-label") or pick.inner_text()
+    pick.click()
     colours = page.locator("#colours button")
     if colours.count():  # a Change Color asks for its colour first
+        what += " → " + colours.first.inner_text()
         colours.nth(rng.randrange(colours.count())).click()
-    page.wait_for_function(
-        f"+document.getElementById('app').dataset.seq > {before} || "
-        "document.getElementById('act-error').textContent !== ''", timeout=10000)
+    try:
+        page.wait_for_function(
+            # the move shown (the live feed may bring it before the answer) and the answer in
+            f"(+document.getElementById('app').dataset.seq > {before} || "
+            "document.getElementById('act-error').textContent !== '') && "
+            "!document.getElementById('app').dataset.busy", timeout=10000)
+    except Exception as e:
+        raise AssertionError(f"a tap on {what!r} changed nothing: seq {seq(page)}, turn "
+                             f"{page.locator('#turn').inner_text()!r}, buttons "
+                             f"{page.locator('#mine button:enabled').all_inner_texts()}") from e
     error = page.locator("#act-error").inner_text()
     assert error == "", error  # every button shown is a legal move
     return True
@@ -99,16 +109,17 @@ def play_to_the_end(pages, seed: int, limit_s: float = 120.0,
         if all(p.locator("#result").is_visible() for p in pages):
             break
         acted = False
+        if shots is not None and not shot_mid and taps >= 6 and \
+                seats[0].locator("#turn.mine").count():  # the first seat's turn, its moves shown
+            for name, p in zip(("seat", "seat2", "table", "viewer"), pages):
+                p.screenshot(path=str(shots / f"{tag}-{name}-play.png"), full_page=True)
+            shot_mid = True
         for page in seats:
             if page.locator("#turn.mine").count():
                 acted = tap_once(page, rng) or acted
                 taps += acted
         for i, p in enumerate(pages):
             seen[i].add(seq(p))
-        if shots is not None and not shot_mid and taps >= 6:
-            for name, p in zip(("seat", "seat2", "table", "viewer"), pages):
-                p.screenshot(path=str(shots / f"{tag}-{name}-play.png"), full_page=True)
-            shot_mid = True
         if not acted:
             pages[0].wait_for_timeout(40)
     else:

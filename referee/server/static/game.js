@@ -19,7 +19,9 @@
   let wasMyTurn = false;
   let callLast = false;
 
-  const name = (view, seat) => (view.players[seat] && view.players[seat].name) || tr("g.open_seat");
+  // a player's name, isolated from the words around it (a Latin name on a right-to-left page)
+  const iso = (text) => "\u2068" + text + "\u2069";
+  const name = (view, seat) => iso((view.players[seat] && view.players[seat].name) || tr("g.open_seat"));
 
   // ---- words: cards, places, spaces and moves in the page's language (cardwords.js) --------
   const W = window.refereeCardWords(T, game, () => state && state.view.spaces);
@@ -121,7 +123,8 @@
   function tukkiMine(s) {
     const t = s.view.me;
     const parts = [];
-    if (t.drawn) parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: W.card(t.drawn)})));
+    // the card this seat drew (another seat's draw from the pile is "?": only words of one's own)
+    if (t.drawn && t.drawn !== "?" && s.view.current_player === s.seat) parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: W.card(t.drawn)})));
     parts.push(tukkiBox(t.boxes[s.seat], s.legal, true));
     return {parts: parts, used: (a) => /^(reveal|place) [ab][1-4]$/.test(a)};
   }
@@ -172,7 +175,7 @@
       (view.players[cur].bot ? " · " + tr("g.bot_thinks") : "");
     $("turn").textContent = turn;
     const lastMv = view.last[view.last.length - 1];
-    $("last-move").textContent = lastMv ? tr("g.last_move", {who: lastMv.name || "?", what: words(lastMv.action)}) : "";
+    $("last-move").textContent = lastMv ? tr("g.last_move", {who: iso(lastMv.name || "?"), what: words(lastMv.action)}) : "";
     $("turn").className = "turn" + (mine ? " mine" : "");
     if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([80, 60, 80]);
     wasMyTurn = mine;
@@ -180,9 +183,9 @@
     if (view.over && view.scores) {
       const best = Math.max(...view.returns);
       $("result").replaceChildren(el("p", {}, tr("g.winners", {names: view.players
-        .filter((p, i) => view.returns[i] === best && best > 0).map((p) => p.name).join(", ")})),
+        .filter((p, i) => view.returns[i] === best && best > 0).map((p) => iso(p.name)).join(tr("g.sep"))})),
         el("ol", {class: "scores"}, ...view.players.map((p, i) =>
-          el("li", {class: view.returns[i] === best ? "won" : ""}, p.name + ": " + view.scores[i]))));
+          el("li", {class: view.returns[i] === best ? "won" : ""}, el("bdi", {}, p.name), ": " + view.scores[i]))));
       $("result").hidden = false;
     } else $("result").hidden = true;
     $("rematch-box").hidden = !(me.role === "seat" && (view.over || view.ended));
@@ -191,11 +194,11 @@
     // players
     $("players").replaceChildren(...view.players.map((p, i) => el("li", {class: "player" +
       (cur === i ? " current" : "") + (me.role === "seat" && me.seat === i ? " me" : "")},
-      el("span", {}, (p.name || tr("g.open_seat")), p.bot ? el("span", {class: "pill"}, tr("g.bot")) : null),
+      el("span", {}, el("bdi", {}, p.name || tr("g.open_seat")), p.bot ? el("span", {class: "pill"}, tr("g.bot")) : null),
       el("span", {class: "muted"}, seatFacts(view, i)))));
     // the last moves, newest first
     $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
-      el("strong", {}, mv.name || "?"), " " + words(mv.action))));
+      el("strong", {}, el("bdi", {}, mv.name || "?")), " " + words(mv.action))));
     // the room code
     $("join-box").hidden = !view.code;
     $("room-code").textContent = view.code || "";
@@ -238,7 +241,8 @@
   let busy = false;
   async function act(action) {
     if (busy || !action || me.role !== "seat") return;
-    busy = true;
+    busy = true;  // a second tap while the first is on its way is dropped
+    app.dataset.busy = "1";
     $("act-error").textContent = "";
     try {
       const r = await fetch("/api/games/" + gameId + "/seats/" + me.seat + "/act", {method: "POST",
@@ -250,7 +254,7 @@
       show(Object.assign({type: "seat"}, body));
     } catch (e) {
       $("act-error").textContent = tr("g.net_error");
-    } finally { busy = false; }
+    } finally { busy = false; delete app.dataset.busy; }
   }
   async function ownerCall(path, body) {
     $("owner-error").textContent = "";

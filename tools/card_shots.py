@@ -1,0 +1,54 @@
+"""Screenshots of the card pages for a person to look at: for each game and language, a seat's
+phone and the table screen during play, and the end screen, at 360 × 640 (full page), under
+/tmp/hui-shots/ (or the folder given). Plays whole games as tests/server/cardplay.py does.
+
+    python tools/card_shots.py [folder] [game ...]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.server.cardplay import new_table, open_phones, play_to_the_end  # noqa: E402
+from tests.server.conftest import free_port, serve  # noqa: E402
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/hui-shots")
+    games = sys.argv[2:] or ["taki", "tukki", "tokaido"]
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ["REFEREE_BOT_PAUSE_S"] = "0"
+    tmp = Path(tempfile.mkdtemp())
+    port = free_port()
+    proc = serve(tmp / "data", port, tmp / "server.log", "--no-demo")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium")
+            for game in games:
+                for lang in ("en", "fa", "he", "ar"):
+                    errors: list[str] = []
+                    g = new_table(base, game, {"rounds": 1} if game == "tukki" else {})
+                    pages = open_phones(browser, base, g, (lang,) * 4, errors)
+                    tag = f"{game}-{lang}"
+                    play_to_the_end(pages, 1, shots=out, tag=tag)
+                    pages[0].screenshot(path=str(out / f"{tag}-seat-end.png"), full_page=True)
+                    pages[2].screenshot(path=str(out / f"{tag}-table-end.png"), full_page=True)
+                    for page in pages:
+                        page.context.close()
+                    print(tag, "errors:", errors or "none")
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
