@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 
-
 def _notation() -> re.Pattern[str]:
     """Engine notation that must never be shown as text (only sent by a button): TAKI card
     codes, Tukki Tukki places and sources, Tokaido spaces by number and card codes."""
@@ -47,7 +46,7 @@ def open_phones(browser, base: str, g: dict[str, Any], langs: tuple[str, str, st
     """The four phones: seat 0, seat 1, the table screen (control link), a viewer."""
     links = [g["seats"][0]["link"], g["seats"][1]["link"], g["control"], g["view"]]
     pages = []
-    for link, lang in zip(links, langs):
+    for link, lang in zip(links, langs, strict=True):
         ctx = browser.new_context(**PHONE)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -111,7 +110,7 @@ def play_to_the_end(pages, seed: int, limit_s: float = 120.0,
         acted = False
         if shots is not None and not shot_mid and taps >= 6 and \
                 seats[0].locator("#turn.mine").count():  # the first seat's turn, its moves shown
-            for name, p in zip(("seat", "seat2", "table", "viewer"), pages):
+            for name, p in zip(("seat", "seat2", "table", "viewer"), pages, strict=True):
                 p.screenshot(path=str(shots / f"{tag}-{name}-play.png"), full_page=True)
             shot_mid = True
         for page in seats:

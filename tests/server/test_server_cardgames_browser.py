@@ -42,7 +42,7 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
         pages = open_phones(browser, base, g, langs, errors)
-        for page, lang in zip(pages, langs):
+        for page, lang in zip(pages, langs, strict=True):
             expect(page.locator("html")).to_have_attribute("dir", "ltr" if lang == "en"
                                                            else "rtl")
         expect(pages[0].locator("#mine")).to_be_visible()
