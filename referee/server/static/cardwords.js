@@ -51,6 +51,20 @@ window.refereeCardWords = function (T, game, spaces) {
     }
     return last ? said + " · " + tr("g.last_card") : said;
   }
+  // a TAKI card's face: its number, or an action card's sign with its name in words below
+  // (TAKI and Super TAKI: the name alone); its colour R G B Y, or X for the colourless cards
+  const SIGN = {"DIR": "⇄", "STOP": "⛔", "PLUS": "+", "KING": "♛", "COLOR": "◐", "BREAKER": "✂"};
+  const takiColour = (code) => (COLOURS.includes(code[0]) && code.length > 1 &&
+    !has("g.card." + code)) ? code[0] : "X";  // BREAKER is no blue card
+  function takiFace(code, el) {
+    const colourless = takiColour(code) === "X";
+    const rank = colourless ? code : code.slice(1);
+    if (/^[+]?[0-9]+$/.test(rank)) return [el("span", {class: "num", dir: "ltr"}, rank)];
+    const label = colourless ? card(code) : rankWords(rank);
+    return SIGN[rank] ? [el("span", {class: "sign"}, SIGN[rank]), el("span", {class: "nm"}, label)]
+      : [el("span", {class: "nm big-nm"}, label)];
+  }
   return {card: card, rank: rankWords, colour: colour, place: place, space: space,
-          spaceKind: spaceKind, character: character, action: action};
+          spaceKind: spaceKind, character: character, action: action,
+          takiColour: takiColour, takiFace: takiFace};
 };

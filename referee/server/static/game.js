@@ -28,25 +28,15 @@
   const words = W.action;
 
   // ---- TAKI --------------------------------------------------------------------------------
-  // a card's face: its number, or an action card's sign with its name in words below
-  const SIGN = {"DIR": "⇄", "STOP": "⛔", "PLUS": "+", "KING": "♛", "COLOR": "◐", "BREAKER": "✂"};
   function takiTile(code, attrs) {
-    const c = code[0];
-    const colour = ("RGBY".includes(c) && code.length > 1) ? c : "X";
-    const rank = colour === "X" ? code : code.slice(1);
-    const number = /^[+]?[0-9]+$/.test(rank);
-    const label = number ? rank : (colour === "X" ? W.card(code) : W.rank(rank));
-    const face = number ? [el("span", {class: "num", dir: "ltr"}, rank)]
-      : SIGN[rank] ? [el("span", {class: "sign"}, SIGN[rank]), el("span", {class: "nm"}, label)]
-      : [el("span", {class: "nm big-nm"}, label)];
+    const colour = W.takiColour(code);
     return el("button", Object.assign({class: "tcard c" + colour, type: "button",
-      "aria-label": W.card(code), title: W.card(code)}, attrs || {}), ...face);
+      "aria-label": W.card(code), title: W.card(code)}, attrs || {}), ...W.takiFace(code, el));
   }
   function takiBoard(view) {
     const t = view.table;
     const box = el("div", {class: "taki-board"});
-    const top = takiTile(t.top || "?", {disabled: true, class: "tcard big c" +
-      ((t.top && "RGBY".includes(t.top[0]) && t.top.length > 1) ? t.top[0] : "X")});
+    const top = takiTile(t.top || "?", {disabled: true, class: "tcard big c" + W.takiColour(t.top || "?")});
     box.append(el("div", {class: "row wrap center"}, top,
       el("div", {class: "stack tight"},
         el("span", {class: "swatch s" + t.active_color}, tr("g.active", {c: W.colour(t.active_color)})),
