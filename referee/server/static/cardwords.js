@@ -8,18 +8,22 @@ window.refereeCardWords = function (T, game, spaces) {
   const has = (key) => T[key] !== undefined;
   const COLOURS = "RGBY";
 
+  // "+3" reads left to right inside right-to-left words too (else it shows as "3+")
+  const signed = (text) => text.replace(/[+][0-9\u06f0-\u06f9]+/g, (m) => "\u2066" + m + "\u2069");
   // TAKI: "R5" red 5, "B+2", "GSTOP", "KING", "COLOR"; Tukki Tukki: "7", "P"; Tokaido: "sushi"
-  function card(code) {
+  const card = (code) => signed(cardName(code));
+  function cardName(code) {
     if (code === null || code === undefined) return "";
     if (game === "tukki") return code === "P" ? tr("g.tukki.parrot") : code;
     if (game === "tokaido") return has("g.tk." + code) ? tr("g.tk." + code) : code;
     if (has("g.card." + code)) return tr("g.card." + code);
     const rank = code.slice(1);
     if (COLOURS.includes(code[0]) && rank)
-      return tr("g.card_of", {colour: colour(code[0]), rank: rankWords(rank)});
+      return tr("g.card_of", {colour: colour(code[0]), rank: rankRaw(rank)});
     return code;
   }
-  const rankWords = (rank) => has("g.rank." + rank) ? tr("g.rank." + rank) : rank;
+  const rankRaw = (rank) => has("g.rank." + rank) ? tr("g.rank." + rank) : rank;
+  const rankWords = (rank) => signed(rankRaw(rank));
   const colour = (c) => tr("g.color." + c);
   // Tukki Tukki's box places: a1-a4 the top row, b1-b4 the bottom row
   const place = (p) => /^[ab][1-4]$/.test(p) ? tr("g.tukki.row." + p[0], {n: p[1]}) : p;

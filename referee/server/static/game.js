@@ -114,7 +114,8 @@
     const t = s.view.me;
     const parts = [];
     // the card this seat drew (another seat's draw from the pile is "?": only words of one's own)
-    if (t.drawn && t.drawn !== "?" && s.view.current_player === s.seat) parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: W.card(t.drawn)})));
+    if (t.drawn && t.drawn !== "?" && s.view.current_player === s.seat)
+      parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: W.card(t.drawn)})));
     parts.push(tukkiBox(t.boxes[s.seat], s.legal, true));
     return {parts: parts, used: (a) => /^(reveal|place) [ab][1-4]$/.test(a)};
   }
@@ -137,9 +138,12 @@
   }
   function tokaidoMine(s) {
     const t = s.view.me, p = s.seat;
-    const held = Object.entries(t.collected[p] || {}).map(([k, n]) => W.card(k) + (n > 1 ? " ×" + n : ""));
-    return {parts: [el("p", {class: "purse"}, W.character(t.characters[p]) + " · " + tr("g.coins", {n: t.coins[p]})),
-      el("p", {class: "held"}, tr("g.your_things", {list: held.join(tr("g.sep")) || tr("g.nothing")}))], used: () => false};
+    const held = Object.entries(t.collected[p] || {}).map(([k, n]) =>
+      W.card(k) + (n > 1 ? " ×" + n : ""));
+    return {parts: [
+      el("p", {class: "purse"}, W.character(t.characters[p]) + " · " + tr("g.coins", {n: t.coins[p]})),
+      el("p", {class: "held"}, tr("g.your_things", {list: held.join(tr("g.sep")) || tr("g.nothing")})),
+    ], used: () => false};
   }
 
   const BOARD = {taki: takiBoard, tukki: tukkiBoard, tokaido: tokaidoBoard};
