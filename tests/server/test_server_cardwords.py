@@ -53,6 +53,7 @@ def tokaido_keys() -> set[str]:
 
     rules = load_rules()
     keys = {"g.road_space", "g.your_things", f"g.tk.{BLIND}"}
+    keys |= {f"g.offer.{d}" for d in ("encounter", "story", "souvenir", "temple")}
     keys |= {f"g.tk.{k.code}" for k in rules.kinds}
     keys |= {f"g.space.{s}" for s in (*SPACE_TYPES, *rules.spaces)}
     keys |= {f"g.char.{c.code}" for c in rules.characters}
@@ -81,6 +82,10 @@ def test_tokaido_cards_and_spaces_are_told_apart(lang):
     for prefix in ("g.tk.", "g.space.", "g.char.", "g.color.", "g.tukki.row."):
         names = [v for k, v in words.items() if k.startswith(prefix)]
         assert len(names) == len(set(names)), (lang, prefix, names)
+    # Tokaido's cards are listed (what one holds, what is on offer): no name holds the list's comma
+    sep = words["g.sep"].strip()
+    assert not [v for k, v in words.items() if k.startswith("g.tk.") and k != "g.tk.blind"
+                and sep in v], lang
 
 
 def test_the_seeds_words_are_used():

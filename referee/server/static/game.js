@@ -134,7 +134,13 @@
     t.position.forEach((pos, p) => who.append(el("li", {}, name(view, p) + " · " +
       W.character(t.characters[p]) + " · " +
       tr("g.coins", {n: t.coins[p]}) + " · " + tr("g.space_at", {n: pos}))));
-    return el("div", {class: "tokaido-board"}, road, who);
+    // what is on offer, face up for all: encounters, story cards, souvenirs, temples
+    const counted = (d) => Object.entries(d || {}).map(([k, n]) => W.card(k) + (n > 1 ? " ×" + n : ""));
+    const offer = el("ul", {class: "offer"}, ...[
+      ["encounter", (t.encounter_face || []).map(W.card)], ["story", (t.story_face || []).map(W.card)],
+      ["souvenir", counted(t.souvenirs)], ["temple", counted(t.temples)],
+    ].map(([k, list]) => el("li", {}, tr("g.offer." + k, {list: list.join(tr("g.sep")) || "–"}))));
+    return el("div", {class: "tokaido-board"}, road, offer, who);
   }
   function tokaidoMine(s) {
     const t = s.view.me, p = s.seat;
