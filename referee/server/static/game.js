@@ -19,54 +19,27 @@
   let wasMyTurn = false;
   let callLast = false;
 
-  const name = (view, seat) => (view.players[seat] && view.players[seat].name) || tr("g.open_seat");
+  // a player's name, isolated from the words around it (a Latin name on a right-to-left page)
+  const iso = (text) => "\u2068" + text + "\u2069";
+  const name = (view, seat) => iso((view.players[seat] && view.players[seat].name) || tr("g.open_seat"));
 
-  // ---- words -------------------------------------------------------------------------------
-  function words(action, imperative) {
-    const parts = action.split(" ");
-    const verb = parts[0];
-    let rest = parts.slice(1);
-    const last = rest[rest.length - 1] === "last";
-    if (last) rest = rest.slice(0, -1);
-    let x = rest.join(" ");
-    if (verb === "play" && rest[0] === "COLOR" && rest[1]) x = tr("g.card.COLOR") + " → " + tr("g.color." + rest[1]);
-    else if (verb === "play") x = cardWords(x);
-    else if (verb === "move" && state && state.view.spaces) x = x + " · " + spaceWords(state.view.spaces[+x]);
-    else if (verb === "place" && rest[1] === "land") x = rest[0] + " → " + rest[2];
-    else if (verb === "take" && T["g.thing." + x]) x = tr("g.thing." + x);
-    const key = (imperative ? "g.do." : "g.verb.") + verb;
-    const said = T[key] !== undefined ? tr(key, {x: x}) : action;
-    return last ? said + " · " + tr("g.last_card") : said;
-  }
-  function cardWords(code) {
-    if (T["g.card." + code]) return tr("g.card." + code);
-    const c = code[0], rank = code.slice(1);
-    if ("RGBY".includes(c) && rank) {
-      const r = T["g.rank." + rank] !== undefined ? tr("g.rank." + rank) : rank;
-      return tr("g.color." + c) + " " + r;
-    }
-    return code;
-  }
-  const spaceWords = (kind) => (kind && T["g.space." + kind]) ? tr("g.space." + kind) : (kind || "");
+  // ---- words: cards, places, spaces and moves in the page's language (cardwords.js) --------
+  const W = window.refereeCardWords(T, game, () => state && state.view.spaces);
+  const words = W.action;
 
   // ---- TAKI --------------------------------------------------------------------------------
   function takiTile(code, attrs) {
-    const c = code[0];
-    const colour = ("RGBY".includes(c) && code.length > 1 && code !== "BREAKER") ? c : "X";
-    const rank = colour === "X" ? code : code.slice(1);
-    const face = {"DIR": "⇄", "STOP": "⛔", "PLUS": "+", "TAKI": "TAKI", "SUPERTAKI": "SUPER TAKI",
-                  "KING": "♛", "COLOR": "◐", "BREAKER": "✂"}[rank] || rank;
+    const colour = W.takiColour(code);
     return el("button", Object.assign({class: "tcard c" + colour, type: "button",
-      "aria-label": cardWords(code), dir: "ltr"}, attrs || {}), face);
+      "aria-label": W.card(code), title: W.card(code)}, attrs || {}), ...W.takiFace(code, el));
   }
   function takiBoard(view) {
     const t = view.table;
     const box = el("div", {class: "taki-board"});
-    const top = takiTile(t.top || "?", {disabled: true, class: "tcard big c" +
-      ((t.top && "RGBY".includes(t.top[0]) && t.top.length > 1) ? t.top[0] : "X")});
+    const top = takiTile(t.top || "?", {disabled: true, class: "tcard big c" + W.takiColour(t.top || "?")});
     box.append(el("div", {class: "row wrap center"}, top,
       el("div", {class: "stack tight"},
-        el("span", {class: "swatch s" + t.active_color}, tr("g.active", {c: tr("g.color." + t.active_color)})),
+        el("span", {class: "swatch s" + t.active_color}, tr("g.active", {c: W.colour(t.active_color)})),
         el("span", {}, t.direction === 1 ? tr("g.dir.cw") : tr("g.dir.ccw")),
         t.pending_draw ? el("span", {class: "warn"}, tr("g.pending", {n: t.pending_draw})) : null,
         t.taki_open ? el("span", {class: "warn"}, tr("g.taki_open")) : null,
@@ -94,7 +67,7 @@
       colours.replaceChildren(...["R", "G", "B", "Y"].filter((c) => legal.some(
         (x) => x === "play COLOR " + c || x === "play COLOR " + c + " last")).map((c) =>
         el("button", {class: "button swatch-btn s" + c, type: "button",
-          onclick: () => act(pick("play COLOR " + c))}, tr("g.color." + c))));
+          onclick: () => act(pick("play COLOR " + c))}, W.colour(c))));
     }
     const out = [box, colours];
     if (colourFor) renderColours();
@@ -110,13 +83,14 @@
   // ---- Tukki Tukki -------------------------------------------------------------------------
   const PLACES = ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"];
   function tukkiBox(values, legal, mine) {
-    const grid = el("div", {class: "tbox", dir: "ltr"});
+    const grid = el("div", {class: "tbox"});
     PLACES.forEach((p, i) => {
       const v = values[i];
       const acts = (legal || []).filter((a) => a === "reveal " + p || a === "place " + p);
       grid.append(el("button", {class: "tcell" + (v === "?" ? " down" : "") + (v === "P" ? " parrot" : ""),
-        type: "button", disabled: acts.length ? false : "disabled", "aria-label": p,
-        onclick: () => act(acts[0])}, v === "?" ? "" : v));
+        type: "button", disabled: acts.length ? false : "disabled",
+        "aria-label": W.place(p) + (v === "?" ? "" : " · " + W.card(v)), title: W.place(p),
+        onclick: () => act(acts[0])}, v === "?" ? "" : W.card(v)));
     });
     return grid;
   }
@@ -124,8 +98,8 @@
     const t = view.table;
     const box = el("div", {class: "tukki-board"});
     box.append(el("p", {}, tr("g.round", {n: t.round, of: t.rounds}), " · ",
-      tr("g.bin_top", {c: t.bin.length ? t.bin[t.bin.length - 1] : "–"}), " · ",
-      tr("g.deck", {n: t.deck_size})));
+      tr("g.bin_top", {c: t.bin.length ? W.card(t.bin[t.bin.length - 1]) : "–"}), " · ",
+      tr("g.stock", {n: t.deck_size})));
     if (t.drawn_from) box.append(el("p", {class: "muted"}, tr("g.drawn_from." + t.drawn_from)));
     const boxes = el("div", {class: "boxes"});
     t.boxes.forEach((b, p) => {
@@ -139,7 +113,9 @@
   function tukkiMine(s) {
     const t = s.view.me;
     const parts = [];
-    if (t.drawn) parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: t.drawn})));
+    // the card this seat drew (another seat's draw from the pile is "?": only words of one's own)
+    if (t.drawn && t.drawn !== "?" && s.view.current_player === s.seat)
+      parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: W.card(t.drawn)})));
     parts.push(tukkiBox(t.boxes[s.seat], s.legal, true));
     return {parts: parts, used: (a) => /^(reveal|place) [ab][1-4]$/.test(a)};
   }
@@ -150,21 +126,30 @@
     const road = el("ol", {class: "road", dir: "ltr"});
     spaces.forEach((kind, i) => {
       const here = t.position.map((pos, p) => pos === i ? p : -1).filter((p) => p >= 0);
-      road.append(el("li", {class: "space k-" + kind + (here.length ? " busy" : ""), title: spaceWords(kind)},
-        el("span", {class: "n"}, i), el("span", {class: "kind"}, spaceWords(kind)),
+      road.append(el("li", {class: "space k-" + kind + (here.length ? " busy" : ""), title: W.space(i)},
+        el("span", {class: "n"}, i), el("span", {class: "kind"}, W.spaceKind(kind)),
         ...here.map((p) => el("span", {class: "traveller p" + p}, name(view, p)))));
     });
     const who = el("ul", {class: "travellers"});
     t.position.forEach((pos, p) => who.append(el("li", {}, name(view, p) + " · " +
-      (T["g.char." + t.characters[p]] ? tr("g.char." + t.characters[p]) : t.characters[p]) + " · " +
+      W.character(t.characters[p]) + " · " +
       tr("g.coins", {n: t.coins[p]}) + " · " + tr("g.space_at", {n: pos}))));
-    return el("div", {class: "tokaido-board"}, road, who);
+    // what is on offer, face up for all: encounters, story cards, souvenirs, temples
+    const counted = (d) => Object.entries(d || {}).map(([k, n]) => W.card(k) + (n > 1 ? " ×" + n : ""));
+    const offer = el("ul", {class: "offer"}, ...[
+      ["encounter", (t.encounter_face || []).map(W.card)], ["story", (t.story_face || []).map(W.card)],
+      ["souvenir", counted(t.souvenirs)], ["temple", counted(t.temples)],
+    ].map(([k, list]) => el("li", {}, tr("g.offer." + k, {list: list.join(tr("g.sep")) || "–"}))));
+    return el("div", {class: "tokaido-board"}, road, offer, who);
   }
   function tokaidoMine(s) {
     const t = s.view.me, p = s.seat;
-    const held = Object.entries(t.collected[p] || {}).map(([k, n]) => k + (n > 1 ? " ×" + n : ""));
-    return {parts: [el("p", {}, tr("g.coins", {n: t.coins[p]})),
-      el("p", {class: "muted"}, held.join(", ") || "–")], used: () => false};
+    const held = Object.entries(t.collected[p] || {}).map(([k, n]) =>
+      W.card(k) + (n > 1 ? " ×" + n : ""));
+    return {parts: [
+      el("p", {class: "purse"}, W.character(t.characters[p]) + " · " + tr("g.coins", {n: t.coins[p]})),
+      el("p", {class: "held"}, tr("g.your_things", {list: held.join(tr("g.sep")) || tr("g.nothing")})),
+    ], used: () => false};
   }
 
   const BOARD = {taki: takiBoard, tukki: tukkiBoard, tokaido: tokaidoBoard};
@@ -174,6 +159,7 @@
   function render() {
     if (!state) return;
     const view = state.view;
+    app.dataset.seq = view.seq;  // the view shown (tests wait for it to move on)
     document.body.classList.toggle("screen", me.role !== "seat");
     $("who").textContent = me.role === "seat" ? tr("g.you_are", {name: name(view, me.seat)})
       : me.role === "table" ? tr("g.you_own") : tr("g.screen");
@@ -189,7 +175,7 @@
       (view.players[cur].bot ? " · " + tr("g.bot_thinks") : "");
     $("turn").textContent = turn;
     const lastMv = view.last[view.last.length - 1];
-    $("last-move").textContent = lastMv ? tr("g.last_move", {who: lastMv.name || "?", what: words(lastMv.action)}) : "";
+    $("last-move").textContent = lastMv ? tr("g.last_move", {who: iso(lastMv.name || "?"), what: words(lastMv.action)}) : "";
     $("turn").className = "turn" + (mine ? " mine" : "");
     if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([80, 60, 80]);
     wasMyTurn = mine;
@@ -197,9 +183,9 @@
     if (view.over && view.scores) {
       const best = Math.max(...view.returns);
       $("result").replaceChildren(el("p", {}, tr("g.winners", {names: view.players
-        .filter((p, i) => view.returns[i] === best && best > 0).map((p) => p.name).join(", ")})),
+        .filter((p, i) => view.returns[i] === best && best > 0).map((p) => iso(p.name)).join(tr("g.sep"))})),
         el("ol", {class: "scores"}, ...view.players.map((p, i) =>
-          el("li", {class: view.returns[i] === best ? "won" : ""}, p.name + ": " + view.scores[i]))));
+          el("li", {class: view.returns[i] === best ? "won" : ""}, el("bdi", {}, p.name), ": " + view.scores[i]))));
       $("result").hidden = false;
     } else $("result").hidden = true;
     $("rematch-box").hidden = !(me.role === "seat" && (view.over || view.ended));
@@ -208,11 +194,11 @@
     // players
     $("players").replaceChildren(...view.players.map((p, i) => el("li", {class: "player" +
       (cur === i ? " current" : "") + (me.role === "seat" && me.seat === i ? " me" : "")},
-      el("span", {}, (p.name || tr("g.open_seat")), p.bot ? el("span", {class: "pill"}, tr("g.bot")) : null),
+      el("span", {}, el("bdi", {}, p.name || tr("g.open_seat")), p.bot ? el("span", {class: "pill"}, tr("g.bot")) : null),
       el("span", {class: "muted"}, seatFacts(view, i)))));
     // the last moves, newest first
     $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
-      el("strong", {}, mv.name || "?"), " " + words(mv.action))));
+      el("strong", {}, el("bdi", {}, mv.name || "?")), " " + words(mv.action))));
     // the room code
     $("join-box").hidden = !view.code;
     $("room-code").textContent = view.code || "";
@@ -255,7 +241,8 @@
   let busy = false;
   async function act(action) {
     if (busy || !action || me.role !== "seat") return;
-    busy = true;
+    busy = true;  // a second tap while the first is on its way is dropped
+    app.dataset.busy = "1";
     $("act-error").textContent = "";
     try {
       const r = await fetch("/api/games/" + gameId + "/seats/" + me.seat + "/act", {method: "POST",
@@ -267,7 +254,7 @@
       show(Object.assign({type: "seat"}, body));
     } catch (e) {
       $("act-error").textContent = tr("g.net_error");
-    } finally { busy = false; }
+    } finally { busy = false; delete app.dataset.busy; }
   }
   async function ownerCall(path, body) {
     $("owner-error").textContent = "";

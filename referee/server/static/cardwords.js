@@ -1,0 +1,74 @@
+// The card games' things in the page's language: cards, colours, box places, road spaces and
+// moves. The words are messages of i18n/<lang>.json (never code); an action still travels in
+// the engine's notation, only what a person reads is words. tests/server/test_server_cardwords.py
+// checks that every card, colour, place and space an engine can produce has its message.
+"use strict";
+window.refereeCardWords = function (T, game, spaces) {
+  const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
+  const has = (key) => T[key] !== undefined;
+  const COLOURS = "RGBY";
+
+  // "+3" reads left to right inside right-to-left words too (else it shows as "3+")
+  const signed = (text) => text.replace(/[+][0-9\u06f0-\u06f9]+/g, (m) => "\u2066" + m + "\u2069");
+  // TAKI: "R5" red 5, "B+2", "GSTOP", "KING", "COLOR"; Tukki Tukki: "7", "P"; Tokaido: "sushi"
+  const card = (code) => signed(cardName(code));
+  function cardName(code) {
+    if (code === null || code === undefined) return "";
+    if (game === "tukki") return code === "P" ? tr("g.tukki.parrot") : code;
+    if (game === "tokaido") return has("g.tk." + code) ? tr("g.tk." + code) : code;
+    if (has("g.card." + code)) return tr("g.card." + code);
+    const rank = code.slice(1);
+    if (COLOURS.includes(code[0]) && rank)
+      return tr("g.card_of", {colour: colour(code[0]), rank: rankRaw(rank)});
+    return code;
+  }
+  const rankRaw = (rank) => has("g.rank." + rank) ? tr("g.rank." + rank) : rank;
+  const rankWords = (rank) => signed(rankRaw(rank));
+  const colour = (c) => tr("g.color." + c);
+  // Tukki Tukki's box places: a1-a4 the top row, b1-b4 the bottom row
+  const place = (p) => /^[ab][1-4]$/.test(p) ? tr("g.tukki.row." + p[0], {n: p[1]}) : p;
+  const spaceKind = (kind) => (kind && has("g.space." + kind)) ? tr("g.space." + kind) : (kind || "");
+  const space = (i) => tr("g.road_space", {n: i, kind: spaceKind((spaces() || [])[i])});
+  const character = (code) => has("g.char." + code) ? tr("g.char." + code) : code;
+
+  // an action in words: "played red 5", or as a button "Play red 5"
+  function action(text, imperative) {
+    const parts = text.split(" ");
+    const verb = parts[0];
+    let rest = parts.slice(1);
+    const last = game === "taki" && rest[rest.length - 1] === "last";
+    if (last) rest = rest.slice(0, -1);
+    const pre = imperative ? "g.do." : "g.verb.";
+    let said;
+    if (game === "taki" && verb === "play" && rest[0] === "COLOR" && rest[1])
+      said = tr(pre + "play", {x: tr("g.color_to", {c: colour(rest[1])})});
+    else if (game === "tukki" && verb === "place" && rest[1] === "land")
+      said = tr(pre + "place_land", {x: place(rest[0]), y: place(rest[2])});
+    else {
+      let x = rest.join(" ");
+      if (verb === "play") x = card(x);
+      else if (verb === "move") x = space(+x);
+      else if (verb === "reveal" || verb === "place") x = place(x);
+      else if (verb === "take" && game === "tukki") x = has("g.thing." + x) ? tr("g.thing." + x) : x;
+      else if (verb === "take") x = card(x);
+      said = has(pre + verb) ? tr(pre + verb, {x: x}) : text;
+    }
+    return last ? said + " · " + tr("g.last_card") : said;
+  }
+  // a TAKI card's face: its number, or an action card's sign with its name in words below
+  // (TAKI and Super TAKI: the name alone); its colour R G B Y, or X for the colourless cards
+  const SIGN = {"DIR": "⇄", "STOP": "⛔", "PLUS": "+", "KING": "♛", "COLOR": "◐", "BREAKER": "✂"};
+  const takiColour = (code) => (COLOURS.includes(code[0]) && code.length > 1 &&
+    !has("g.card." + code)) ? code[0] : "X";  // BREAKER is no blue card
+  function takiFace(code, el) {
+    const colourless = takiColour(code) === "X";
+    const rank = colourless ? code : code.slice(1);
+    if (/^[+]?[0-9]+$/.test(rank)) return [el("span", {class: "num", dir: "ltr"}, rank)];
+    const label = colourless ? card(code) : rankWords(rank);
+    return SIGN[rank] ? [el("span", {class: "sign"}, SIGN[rank]), el("span", {class: "nm"}, label)]
+      : [el("span", {class: "nm big-nm"}, label)];
+  }
+  return {card: card, rank: rankWords, colour: colour, place: place, space: space,
+          spaceKind: spaceKind, character: character, action: action,
+          takiColour: takiColour, takiFace: takiFace};
+};

@@ -1,0 +1,127 @@
+"""A whole card game played in Debian's Chromium: four phones (360 × 640) on one table, the
+two people's seats tapping random legal cards and buttons, two bots answering in the server,
+the table screen (the control link) and a viewer (the view link) watching. Shared by the
+browser tests and tools/card_shots.py (the screenshots a person looks at)."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _notation() -> re.Pattern[str]:
+    """Engine notation that must never be shown as text (only sent by a button): TAKI card
+    codes, Tukki Tukki places and sources, Tokaido spaces by number and card codes."""
+    from referee.games.taki.cards import CARD_NAMES
+    from referee.games.tokaido.data import load_rules
+
+    taki = [re.escape(c) for c in CARD_NAMES if c[0] in "RGBY" or c.isalpha()]
+    codes = [re.escape(k.code) for k in load_rules().kinds]
+    odd = [c for c in codes if "-" in c or c[-1].isdigit()]  # no word of any language
+    return re.compile(r"(?<![\w+])(?:" + "|".join(taki) + r")(?!\w)|\b[ab][1-4]\b"
+                      r"|\b(?:move \d+|take (?:bin|deck|blind|" + "|".join(codes) + r"))\b"
+                      r"|\b(?:" + "|".join(odd) + r")\b")
+
+
+NOTATION = _notation()
+PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+
+
+def new_table(base: str, game: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A 4-seat table: Ava and Ben are people, seats 3 and 4 bots."""
+    import httpx
+
+    body = {"game": game, "players": ["Ava", "Ben", "Cy", "Dee"],
+            "bots": {"2": "heuristic", "3": "heuristic"}, "options": options or {}}
+    r = httpx.post(base + "/api/games", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def open_phones(browser, base: str, g: dict[str, Any], langs: tuple[str, str, str, str],
+                errors: list[str]) -> list:
+    """The four phones: seat 0, seat 1, the table screen (control link), a viewer."""
+    links = [g["seats"][0]["link"], g["seats"][1]["link"], g["control"], g["view"]]
+    pages = []
+    for link, lang in zip(links, langs, strict=True):
+        ctx = browser.new_context(**PHONE)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        url = link.replace("#", f"&lang={lang}#") if "#" in link else link + f"&lang={lang}"
+        page.goto(base + url)
+        pages.append(page)
+    for page in pages:
+        page.wait_for_function("document.getElementById('app').dataset.seq !== undefined",
+                               timeout=15000)
+    return pages
+
+
+def seq(page) -> int:
+    return int(page.locator("#app").get_attribute("data-seq") or -1)
+
+
+def tap_once(page, rng: random.Random) -> bool:
+    """One random legal tap on a seat's phone whose turn it is; whether it acted."""
+    before = seq(page)
+    last = page.locator("#call-last")
+    if last.count() and rng.random() < 0.7 and not last.is_checked():
+        last.check()
+    buttons = page.locator("#mine button:enabled")
+    n = buttons.count()
+    if n == 0:
+        return False
+    pick = buttons.nth(rng.randrange(n))
+    what = pick.get_attribute("aria-label") or pick.inner_text()
+    pick.click()
+    colours = page.locator("#colours button")
+    if colours.count():  # a Change Color asks for its colour first
+        what += " → " + colours.first.inner_text()
+        colours.nth(rng.randrange(colours.count())).click()
+    try:
+        page.wait_for_function(
+            # the move shown (the live feed may bring it before the answer) and the answer in
+            f"(+document.getElementById('app').dataset.seq > {before} || "
+            "document.getElementById('act-error').textContent !== '') && "
+            "!document.getElementById('app').dataset.busy", timeout=10000)
+    except Exception as e:
+        raise AssertionError(f"a tap on {what!r} changed nothing: seq {seq(page)}, turn "
+                             f"{page.locator('#turn').inner_text()!r}, buttons "
+                             f"{page.locator('#mine button:enabled').all_inner_texts()}") from e
+    error = page.locator("#act-error").inner_text()
+    assert error == "", error  # every button shown is a legal move
+    return True
+
+
+def play_to_the_end(pages, seed: int, limit_s: float = 120.0,
+                    shots: Path | None = None, tag: str = "") -> dict[str, Any]:
+    """Random legal taps on the two seats until every phone shows the scores."""
+    rng = random.Random(seed)
+    seats = pages[:2]
+    seen = [{seq(p)} for p in pages]  # the views each phone showed
+    taps = 0
+    shot_mid = False
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        if all(p.locator("#result").is_visible() for p in pages):
+            break
+        acted = False
+        if shots is not None and not shot_mid and taps >= 6 and \
+                seats[0].locator("#turn.mine").count():  # the first seat's turn, its moves shown
+            for name, p in zip(("seat", "seat2", "table", "viewer"), pages, strict=True):
+                p.screenshot(path=str(shots / f"{tag}-{name}-play.png"), full_page=True)
+            shot_mid = True
+        for page in seats:
+            if page.locator("#turn.mine").count():
+                acted = tap_once(page, rng) or acted
+                taps += acted
+        for i, p in enumerate(pages):
+            seen[i].add(seq(p))
+        if not acted:
+            pages[0].wait_for_timeout(40)
+    else:
+        raise AssertionError(f"no end within {limit_s} s after {taps} taps: "
+                             + " | ".join(p.locator("#turn").inner_text() for p in pages))
+    return {"taps": taps, "views_seen": [len(s) for s in seen]}

@@ -1,0 +1,71 @@
+"""Whole TAKI, Tukki Tukki and Tokaido games in Debian's Chromium: four phones at 360 × 640
+(two people's seats tapping random legal cards and buttons, the table screen, a viewer), two
+bots answering without a pause; every phone follows the game to its scores, in words."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .cardplay import NOTATION, new_table, open_phones, play_to_the_end, seq
+from .conftest import free_port, serve
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture
+def base(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_BOT_PAUSE_S", "0")
+    port = free_port()
+    proc = serve(tmp_path / "data", port, tmp_path / "server.log", "--no-demo")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+@pytest.mark.parametrize("game, options, langs, seed", [
+    ("taki", {}, ("en", "ar", "he", "fa"), 1),
+    # a table of 2 rounds (the game's own option): 5 take ~26 s here, too long for the suite
+    ("tukki", {"rounds": 2}, ("he", "en", "fa", "ar"), 2),
+    ("tokaido", {}, ("fa", "he", "en", "ar"), 3),
+])
+def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, seed):
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    g = new_table(base, game, options)
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        pages = open_phones(browser, base, g, langs, errors)
+        for page, lang in zip(pages, langs, strict=True):
+            expect(page.locator("html")).to_have_attribute("dir", "ltr" if lang == "en"
+                                                           else "rtl")
+        expect(pages[0].locator("#mine")).to_be_visible()
+        expect(pages[2].locator("#owner")).to_be_visible()  # the control link's screen
+        expect(pages[3].locator("#mine")).to_be_hidden()
+        out = play_to_the_end(pages, seed)
+        final = httpx.get(base + f"/api/games/{g['id']}", params={"v": g["view"].split("v=")[1]}
+                          ).json()
+        assert final["over"] and final["scores"] is not None
+        for page in pages:
+            expect(page.locator("#result")).to_be_visible()
+            expect(page.locator("#result .scores li")).to_have_count(4)
+            assert seq(page) == final["seq"]  # every phone shows the last view
+            for i, who in enumerate(("Ava", "Ben", "Cy", "Dee")):
+                expect(page.locator("#result .scores li").nth(i)).to_contain_text(
+                    f"{who}: {final['scores'][i]}")
+            # the last moves of others, in words: no engine notation on any screen
+            text = page.locator("#app").inner_text()
+            assert not NOTATION.search(text), NOTATION.search(text)
+            assert page.locator("#last li").count() > 0
+        # each phone followed the game, not only its start and end
+        assert min(out["views_seen"]) > 5, out
+        assert out["taps"] > 5, out
+        pages[0].screenshot(path=str(tmp_path / f"{game}-end.png"), full_page=True)
+        browser.close()
+    assert errors == []
