@@ -44,6 +44,7 @@ from referee.errors import RefereeError
 from referee.games.engine import (
     GAMES,
     GameInfo,
+    CodedError,
     RulesError,
     State,
     get_game,
@@ -88,7 +89,16 @@ JOINS_PER_MINUTE = 12  # room-code attempts per client address
 
 
 class IllegalMoveError(ServerError):
-    """An action the rules refuse now, or one that is not in the game's notation (422)."""
+    """An action the rules refuse now, or one that is not in the game's notation (422).
+
+    `code` and `params` are the engine's (`CodedError`): the answer carries them so that a
+    phone says the refusal in its own language (i18n `refusal.<code>`)."""
+
+    def __init__(self, message: str, code: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params or {}
 
 
 class NotYourTurnError(ConflictError):
@@ -544,6 +554,9 @@ class CardTableService:
         try:
             action = table.game.parse_action(text)
             trial.apply_action(action)
+        except CodedError as e:
+            raise IllegalMoveError(f"{text[:40]!r} cannot be played now: {e}", e.code,
+                                   e.params) from None
         except RulesError as e:
             raise IllegalMoveError(f"{text[:40]!r} cannot be played now: {e}") from None
         self._commit(table, [("action", {"seat": seat, "action": str(action)})], trial)
