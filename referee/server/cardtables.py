@@ -43,8 +43,8 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.games.engine import (
     GAMES,
-    GameInfo,
     CodedError,
+    GameInfo,
     RulesError,
     State,
     get_game,
