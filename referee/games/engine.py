@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import importlib
 import random
+import string
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol, Self
 
 from referee.errors import RefereeError
 
@@ -26,11 +27,70 @@ class RulesError(RefereeError, ValueError):
     """Base of all rules errors; its message says what was expected and what came."""
 
 
-class NotationError(RulesError):
-    """A text that is no action, card or setup in the game's notation."""
+# Every coded error's English template by its code, `game.what` (e.g. `taki.no-match`), with
+# `{param}` fields; filled by each engine's module of refusals (`register_refusals`).
+REFUSALS: dict[str, str] = {}
+# Per game: how a parameter's value reads in English (param name -> value -> words), for the
+# few values that are no number, seat or notation (TAKI's colour letters: R -> red).
+_ENGLISH: dict[str, dict[str, Mapping[Any, str]]] = {}
 
 
-class IllegalActionError(RulesError):
+def register_refusals(game: str, templates: Mapping[str, str],
+                      english: Mapping[str, Mapping[Any, str]] | None = None) -> None:
+    """Add `game`'s codes (each starting with `game.`) and their English templates.
+
+    :raises ValueError: a code outside the game's prefix, or one registered twice with
+        another template.
+    """
+    for code, template in templates.items():
+        if not code.startswith(game + ".") or REFUSALS.get(code, template) != template:
+            raise ValueError(f"refusal code {code!r}: not {game}'s, or registered twice")
+        REFUSALS[code] = template
+    if english:
+        _ENGLISH.setdefault(game, {}).update(english)
+
+
+class _Words(string.Formatter):
+    """Fills a template: lists joined by ", ", other values by `str` or the game's words."""
+
+    def __init__(self, game: str) -> None:
+        self.words = _ENGLISH.get(game, {})
+
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        value = kwargs[str(key)]
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        named = self.words.get(str(key))
+        return named.get(value, value) if named is not None else value
+
+
+def refusal_words(code: str, params: Mapping[str, Any]) -> str:
+    """The English sentence of a coded error: its template with `params` filled in.
+
+    :raises KeyError: no template has this code, or it names a parameter not given.
+    """
+    return _Words(code.split(".", 1)[0]).vformat(REFUSALS[code], (), params)
+
+
+class CodedError(RulesError):
+    """A rules error with a stable machine code and its parameters, so that any language can
+    say it (the server's i18n keys `refusal.<code>`); `str()` is the English sentence.
+
+    Parameters are JSON values: cards and actions in the game's notation, seats as ints,
+    colours as the engine's colour letters, places and spaces as the notation writes them.
+    """
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(refusal_words(code, params))
+
+
+class NotationError(CodedError):
+    """A text that is no action, card or box in the game's notation."""
+
+
+class IllegalActionError(CodedError):
     """A well-formed action that the rules do not allow now; the message names the rule."""
 
 
@@ -38,10 +98,47 @@ class SetupError(RulesError):
     """An explicit setup that cannot be (a card more often than the deck holds, ...)."""
 
 
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent copy of `rng` that draws the same numbers (no fresh OS seeding, which
+    costs as much again: this is half of every `State.clone`)."""
+    c = random.Random.__new__(random.Random)
+    c.setstate(rng.getstate())
+    return c
+
+
+def rng_to_json(rng: random.Random) -> list[Any]:
+    """`rng`'s whole state as JSON: [version, [625 ints], gauss_next]."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: Any) -> random.Random:
+    """The RNG `rng_to_json` saved.
+
+    :raises SetupError: `data` is no saved RNG state.
+    """
+    try:
+        version, internal, gauss = data
+        rng = random.Random.__new__(random.Random)
+        rng.setstate((version, tuple(internal), gauss))
+    except (TypeError, ValueError, OverflowError) as e:
+        raise SetupError(f"rng: expected a saved RNG state [version, [625 ints], gauss], "
+                         f"not one ({e})") from None
+    return rng
+
+
 class State(ABC):
-    """One game in progress. Mutable: `apply_action` changes it in place; `clone` copies it."""
+    """One game in progress. Mutable: `apply_action` changes it in place; `clone` copies it.
+
+    A subclass keeps its chance RNG in `_rng` and names, for `clone`, the attributes that
+    hold lists it changes in place (`_lists`) and lists of such lists (`_nested`); every other
+    attribute is immutable or replaced whole, so the copy may share it.
+    """
 
     num_players: int
+    _rng: random.Random
+    _lists: ClassVar[tuple[str, ...]] = ()
+    _nested: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def current_player(self) -> int:
@@ -86,8 +183,19 @@ class State(ABC):
             raise RulesError(f"no player {player!r}: expected a seat 0-{self.num_players - 1}")
         return player
 
-    @abstractmethod
-    def clone(self) -> State: ...
+    def clone(self) -> Self:
+        """An independent copy: the same position and the same future chance (its RNG copied).
+        Search bots call this millions of times, so it copies only what `_lists` and `_nested`
+        name and shares the rest."""
+        c = object.__new__(type(self))
+        d = self.__dict__.copy()
+        for k in self._lists:
+            d[k] = d[k][:]
+        for k in self._nested:
+            d[k] = [x[:] for x in d[k]]
+        d["_rng"] = copy_rng(self._rng)
+        c.__dict__ = d
+        return c
 
     @abstractmethod
     def determinize(self, player: int, rng: random.Random) -> State:
@@ -107,7 +215,17 @@ class State(ABC):
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
-        """The whole state, JSON-ready, including hidden cards and the RNG state (for storage)."""
+        """The whole state, JSON-ready, including hidden cards and the RNG state; `from_dict`
+        reads it back to a state with the same legal actions, views and future."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """The state `to_dict` wrote.
+
+        :raises SetupError: `data` is not what `to_dict` writes.
+        :raises NotationError: a card or action in it is not in the notation.
+        """
 
     def apply_text(self, text: str) -> None:
         """Parse `text` in the game's notation and apply it."""
@@ -150,6 +268,17 @@ class GameInfo:
     # 0..1 value for a seat of the position a rollout reached (finished, cut at the round's
     # end, or stopped at its `depth`), 0.5 for level with the best rival.
     search_value: Callable[..., float] | None = None  # (state, seat) -> value
+
+    def check_players(self, players: object) -> int:
+        """`players` if the game takes that many (min_players to max_players, rules data).
+
+        :raises SetupError: anything else (a bool is no count).
+        """
+        if (isinstance(players, bool) or not isinstance(players, int)
+                or not self.min_players <= players <= self.max_players):
+            raise SetupError(f"{self.title} takes {self.min_players}-{self.max_players} "
+                             f"players, not {players!r}")
+        return players
 
 
 GAMES = ("taki", "tukki", "tokaido")

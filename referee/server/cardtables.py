@@ -48,6 +48,7 @@ from typing import Any
 
 from referee.games.engine import (
     GAMES,
+    CodedError,
     GameInfo,
     RulesError,
     State,
@@ -92,7 +93,16 @@ JOINS_PER_MINUTE = 12  # room-code attempts per client address
 
 
 class IllegalMoveError(ServerError):
-    """An action the rules refuse now, or one that is not in the game's notation (422)."""
+    """An action the rules refuse now, or one that is not in the game's notation (422).
+
+    `code` and `params` are the engine's (`CodedError`): the answer carries them so that a
+    phone says the refusal in its own language (i18n `refusal.<code>`)."""
+
+    def __init__(self, message: str, code: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params or {}
 
 
 class NotYourTurnError(ConflictError):
@@ -383,6 +393,9 @@ class CardTableService(CardViews, CardBots):
         try:
             action = table.game.parse_action(text)
             trial.apply_action(action)
+        except CodedError as e:
+            raise IllegalMoveError(f"{text[:40]!r} cannot be played now: {e}", e.code,
+                                   e.params) from None
         except RulesError as e:
             raise IllegalMoveError(f"{text[:40]!r} cannot be played now: {e}") from None
         self._commit(table, [("action", {"seat": seat, "action": str(action)})], trial)

@@ -1,6 +1,7 @@
 """Domain errors become HTTP answers here, in one place; routes never build error responses.
 
-Every answer is `{"detail": "<plain words>", "error": "<class name>"}`.
+Every answer is `{"detail": "<plain words>", "error": "<class name>"}`; an error with a
+machine code (an engine's refusal) adds `"code"` and `"params"`, for the phone's language.
 """
 
 from __future__ import annotations
@@ -117,8 +118,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RefereeError)
     async def _referee_error(request: Request, e: RefereeError) -> JSONResponse:
-        return JSONResponse({"detail": str(e), "error": type(e).__name__},
-                            status_code=status_of(e))
+        body: dict[str, Any] = {"detail": str(e), "error": type(e).__name__}
+        code = getattr(e, "code", None)
+        if isinstance(code, str):
+            body["code"] = code
+            body["params"] = getattr(e, "params", {})
+        return JSONResponse(body, status_code=status_of(e))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, e: RequestValidationError) -> JSONResponse:

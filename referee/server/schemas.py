@@ -149,6 +149,10 @@ class ErrorOut(BaseModel):
     detail: str
     error: str
     problems: list[Problem] | None = None
+    code: str | None = Field(None, description="a refusal's machine code, e.g. taki.no-match "
+                             "(i18n key refusal.<code>)")
+    params: dict[str, Any] | None = Field(None, description="the refusal's parameters: cards "
+                                          "and actions in notation, seats as ints")
 
 
 class SeatLink(BaseModel):

@@ -79,6 +79,24 @@ def test_create_play_and_refuse(c: TestClient) -> None:
                                             "action": me["legal"][0]}
 
 
+def test_a_refusal_carries_its_code_and_params(c: TestClient) -> None:
+    """A 422 for an action says it in plain English and, for the phone's language, with the
+    engine's code and parameters (i18n refusal.<code>)."""
+    g = make(c, players=["Ava", "Ben"])
+    url, key = f"/api/games/{g['id']}/seats/0/act", seat_key(g, 0)
+    r = c.post(url, headers=key, json={"action": "close"})  # nothing to close at a turn's start
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["error"] == "IllegalMoveError" and "(rule a turn)" in body["detail"]
+    assert (body["code"], body["params"]) == ("taki.not-at-turn-start", {"action": "close"})
+    r = c.post(url, headers=key, json={"action": "play Z9"})
+    assert r.status_code == 422
+    assert (r.json()["code"], r.json()["params"]) == ("taki.card-unknown", {"text": "Z9"})
+    r = c.post(f"/api/games/{g['id']}/seats/1/act", headers=seat_key(g, 1),
+               json={"action": "draw"})
+    assert r.status_code == 409 and "code" not in r.json()  # no engine refusal, no code
+
+
 @pytest.mark.parametrize("body", [
     {"game": "chess", "players": ["A", "B"]},
     {"game": "taki", "players": ["A"]},

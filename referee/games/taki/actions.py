@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from referee.games.engine import NotationError
+from referee.games.engine import NotationError, register_refusals
 from referee.games.taki.cards import (
     CARD_NAMES,
     CHANGE_COLOR,
@@ -18,6 +18,20 @@ from referee.games.taki.cards import (
     NKINDS,
     parse_card,
 )
+
+# Why a text is no action (NotationError codes; parameter `text` as written)
+register_refusals("taki", {
+    "taki.action-not-text": "expected a TAKI action as text, got {text}",
+    "taki.action-unknown": ("not a TAKI action: '{text}'; expected 'play CARD', 'play COLOR "
+                            "R|G|B|Y', 'draw', 'close', 'end', 'break' or 'pass', optionally "
+                            "followed by ' last', written with single spaces"),
+    "taki.action-no-argument": "'{text}': '{verb}' takes no argument",
+    "taki.action-needs-card": "'{text}': play needs a card, e.g. 'play R5'",
+    "taki.color-names-colour": ("'{text}': a Change Color names the next colour: 'play COLOR "
+                                "R', 'play COLOR G', 'play COLOR B' or 'play COLOR Y'"),
+    "taki.only-color-takes-colour": ("'{text}': only a Change Color takes a colour; expected "
+                                     "'play {card}'"),
+})
 
 PLAY, DRAW, CLOSE, END, BREAK, PASS = range(6)
 VERBS = ("play", "draw", "close", "end", "break", "pass")
@@ -77,27 +91,23 @@ def parse_action(text: str) -> Action:
     :raises NotationError: `text` is not an action; the message says what is expected.
     """
     if not isinstance(text, str):
-        raise NotationError(f"expected a TAKI action as text, got {text!r}")
+        raise NotationError("taki.action-not-text", text=repr(text))
     a = BY_TEXT.get(text)
     if a is not None:
         return a
     words = text.split()
     if words and words[-1] == "last":
         words = words[:-1]
-    expected = ("expected 'play CARD', 'play COLOR R|G|B|Y', 'draw', 'close', 'end', 'break' "
-                "or 'pass', optionally followed by ' last', written with single spaces")
     if not words or words[0] not in VERBS:
-        raise NotationError(f"not a TAKI action: {text!r}; {expected}")
+        raise NotationError("taki.action-unknown", text=text)
     if words[0] != "play":
-        raise NotationError(f"{text!r}: '{words[0]}' takes no argument; {expected}")
+        raise NotationError("taki.action-no-argument", text=text, verb=words[0])
     if len(words) < 2:
-        raise NotationError(f"{text!r}: play needs a card, e.g. 'play R5'")
+        raise NotationError("taki.action-needs-card", text=text)
     card = parse_card(words[1])  # raises with the card's own reason
     if card == CHANGE_COLOR:
         if len(words) != 3 or words[2] not in COLOR_BY_NAME:
-            raise NotationError(f"{text!r}: a Change Color names the next colour: "
-                                "'play COLOR R', 'play COLOR G', 'play COLOR B' or 'play COLOR Y'")
+            raise NotationError("taki.color-names-colour", text=text)
     elif len(words) != 2:
-        raise NotationError(f"{text!r}: only a Change Color takes a colour; expected "
-                            f"'play {words[1]}'")
-    raise NotationError(f"not a TAKI action: {text!r}; {expected}")
+        raise NotationError("taki.only-color-takes-colour", text=text, card=words[1])
+    raise NotationError("taki.action-unknown", text=text)

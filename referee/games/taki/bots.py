@@ -25,7 +25,8 @@ from referee.games.taki.cards import (
     SUPERTAKI,
     TAKI,
 )
-from referee.games.taki.state import RUN, TakiState
+from referee.games.taki.phases import RUN
+from referee.games.taki.state import TakiState
 
 
 class HeuristicBot:

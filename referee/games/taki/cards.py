@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import TypeAlias
 
-from referee.games.engine import NotationError
+from referee.games.engine import NotationError, register_refusals
 from referee.paths import MODELS
 
 Card: TypeAlias = int  # a card kind, 0..56
@@ -38,6 +38,18 @@ SYMBOL_OF: tuple[int, ...] = tuple(
     k % 13 if k < 52 else (TAKI if k == SUPERTAKI else -1 - k) for k in range(NKINDS))
 
 
+# Why a text is no card (NotationError codes; parameters: `text` as written, `card` notation)
+register_refusals("taki", {
+    "taki.card-capitals": "no TAKI card '{text}'; cards are written in capitals: {card}",
+    "taki.card-no-2": "no TAKI card '{text}'; TAKI has no 2 card",
+    "taki.card-rank": ("no TAKI card '{text}'; the rank '{rank}' is none of 1 3 4 5 6 7 8 9 "
+                       "STOP +2 DIR PLUS TAKI"),
+    "taki.card-unknown": ("no TAKI card '{text}': expected a colour R G B Y followed by a rank "
+                          "(1 3 4 5 6 7 8 9 STOP +2 DIR PLUS TAKI), e.g. R5, G+2, BSTOP, or "
+                          "one of SUPERTAKI, KING, +3, BREAKER, COLOR"),
+})
+
+
 def card_name(card: Card) -> str:
     """The notation of a card kind, e.g. 34 -> 'BSTOP'."""
     return CARD_NAMES[card]
@@ -56,17 +68,14 @@ def parse_card(text: str) -> Card:
     card = CARD_BY_NAME.get(text)
     if card is not None:
         return card
-    hint = ""
     up = text.upper()
     if up in CARD_BY_NAME:
-        hint = f"; cards are written in capitals: {up}"
-    elif up[:1] in COLOR_BY_NAME and up[1:] == "2":
-        hint = "; TAKI has no 2 card"
-    elif up[:1] in COLOR_BY_NAME and up[1:] not in RANKS:
-        hint = f"; the rank {text[1:]!r} is none of {' '.join(RANKS)}"
-    raise NotationError(
-        f"no TAKI card {text!r}{hint}: expected a colour R G B Y followed by a rank "
-        f"({' '.join(RANKS)}), e.g. R5, G+2, BSTOP, or one of {', '.join(COLORLESS_NAMES)}")
+        raise NotationError("taki.card-capitals", text=text, card=up)
+    if up[:1] in COLOR_BY_NAME and up[1:] == "2":
+        raise NotationError("taki.card-no-2", text=text)
+    if up[:1] in COLOR_BY_NAME and up[1:] not in RANKS:
+        raise NotationError("taki.card-rank", text=text, rank=text[1:])
+    raise NotationError("taki.card-unknown", text=text)
 
 
 def _load_deck() -> tuple[tuple[int, ...], int]:

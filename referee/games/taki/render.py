@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.games.taki.cards import COLOR_OF, COLORS, card_name
-from referee.games.taki.state import PHASE_NAMES, TakiState
+from referee.games.taki.state import TakiState
 
 STYLES = ("bold red", "bold green", "bold blue", "bold yellow")
 
@@ -38,7 +38,7 @@ def render(state: TakiState, seat: int | None) -> Group:
         head.append(f"  +2 stack: draw {f['pending_draw']}", style="bold")
     if f["taki_open"]:
         head.append(f"  TAKI open ({f['run_color']})", style="bold")
-    head.append(f"  phase {PHASE_NAMES[state.phase]}  deck {f['deck_size']}")
+    head.append(f"  phase {state.phase}  deck {f['deck_size']}")
     table = Table(show_header=True, header_style="bold")
     table.add_column("seat")
     table.add_column("cards", justify="right")

@@ -27,7 +27,6 @@ from referee.games.taki.cards import (
 from referee.games.taki.state import TakiState
 from referee.paths import MODELS
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
 OPTION_DEFAULTS: dict[str, Any] = json.loads(
     (MODELS / "taki" / "options.json").read_text(encoding="utf-8"))["defaults"]
 SETUP_KEYS = ("hands", "deck", "discard", "active_color", "direction", "current",
@@ -53,12 +52,6 @@ def read_options(options: dict[str, Any] | None) -> dict[str, Any]:
     return out
 
 
-def _check_players(players: Any) -> int:
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise SetupError(f"TAKI takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players!r}")
-    return players
-
-
 def new_game(players: int, seed: int = 0, options: dict[str, Any] | None = None) -> TakiState:
     """Shuffle, deal 8 cards each, flip the leading card (again while it is no number card).
 
@@ -67,7 +60,7 @@ def new_game(players: int, seed: int = 0, options: dict[str, Any] | None = None)
 
     :raises SetupError: players outside 2-10, or a bad option.
     """
-    n = _check_players(players)
+    n = TakiState.game.check_players(players)
     opts = read_options(options)
     rng = random.Random(seed)
     deck = list(FULL_DECK)
@@ -115,7 +108,7 @@ def from_setup(setup: dict[str, Any], seed: int = 0, options: dict[str, Any] | N
     raw_hands = setup.get("hands")
     if not isinstance(raw_hands, list):
         raise SetupError(f"setup hands: expected a list of card lists, got {raw_hands!r}")
-    n = _check_players(len(raw_hands))
+    n = TakiState.game.check_players(len(raw_hands))
     if players is not None and players != n:
         raise SetupError(f"the scenario says {players} players but the setup deals {n} hands")
     hands = [_cards(h, f"hands[{i}]") for i, h in enumerate(raw_hands)]

@@ -19,9 +19,17 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from typing import Any, Final, Literal
+from typing import Any
 
-from referee.games.engine import TERMINAL, GameInfo, IllegalActionError, State
+from referee.games.engine import (
+    TERMINAL,
+    GameInfo,
+    RulesError,
+    SetupError,
+    State,
+    rng_from_json,
+    rng_to_json,
+)
 from referee.games.taki.actions import (
     A_BREAK,
     A_CLOSE,
@@ -38,6 +46,7 @@ from referee.games.taki.actions import (
     PLAY,
     PLAY_OF,
     Action,
+    parse_action,
 )
 from referee.games.taki.cards import (
     ANY,
@@ -60,16 +69,11 @@ from referee.games.taki.cards import (
     SUPERTAKI,
     TAKI,
     card_name,
+    parse_card,
 )
+from referee.games.taki.phases import ANSWER, KING_PHASE, OVER, PLUS_PHASE, RUN, TURN, Phase
+from referee.games.taki.refusals import refusal
 
-Phase = Literal[0, 1, 2, 3, 4, 5]  # TakiState.phase: an index into PHASE_NAMES
-TURN: Final = 0
-RUN: Final = 1
-KING_PHASE: Final = 2
-PLUS_PHASE: Final = 3
-ANSWER: Final = 4
-OVER: Final = 5
-PHASE_NAMES = ("turn", "run", "king", "plus", "answer", "over")  # as facts() gives them
 NO_EFFECT = -1
 
 
@@ -96,6 +100,8 @@ class TakiState(State):
     """One TAKI game. Build it with `setup.new_game` or `setup.from_setup`."""
 
     game: GameInfo
+    _lists = ("_deck", "_discard", "_stages", "_log")
+    _nested = ("_hands", "_slots")
 
     def __init__(self, hands: list[list[int]], deck: list[int], discard: list[int],
                  color: int, *, rng: random.Random, direction: int = 1, current: int = 0,
@@ -155,7 +161,7 @@ class TakiState(State):
         if legal is None:
             legal = self._gen()
         if action not in legal or type(action) is not Action:
-            raise self._refusal(action)
+            raise refusal(self, action)
         self._legal = None
         verb = action.verb
         p = self._cur
@@ -174,7 +180,7 @@ class TakiState(State):
         if verb == PLAY:
             self._play(action.card, action.color)
         elif verb == DRAW:
-            if self._phase == TURN:
+            if self._phase is TURN:
                 n = self._pending or 1  # "draws the total and loses the turn"
                 self._pending = 0
             else:  # after a Plus: draw one card and the turn ends
@@ -182,7 +188,7 @@ class TakiState(State):
             self._draw(self._cur, n)
             self._end_turn(NO_EFFECT)
         elif verb == CLOSE or verb == END:
-            if self._phase == KING_PHASE:
+            if self._phase is KING_PHASE:
                 self._end_turn(NO_EFFECT)
             else:
                 self._end_run(closed=verb == CLOSE)
@@ -201,20 +207,6 @@ class TakiState(State):
         return [len(h) + (s * (s - 1) // 2 if self._tournament else 0)
                 for h, s in zip(self._hands, self._stages, strict=True)]
 
-    def clone(self) -> TakiState:
-        c = object.__new__(TakiState)
-        c.__dict__.update(self.__dict__)
-        c._hands = [list(h) for h in self._hands]
-        c._deck = list(self._deck)
-        c._discard = list(self._discard)
-        c._stages = list(self._stages)
-        c._log = list(self._log)
-        c._slots = [list(m) for m in self._slots]
-        c._rng = random.Random()
-        c._rng.setstate(self._rng.getstate())
-        c._legal = None
-        return c
-
     def determinize(self, player: int, rng: random.Random) -> TakiState:
         """A copy consistent with `observation(player)`: the other hands and the draw pile are
         dealt anew from their cards pooled in sorted order (their count per hand kept), and
@@ -231,6 +223,7 @@ class TakiState(State):
         """
         player = self.check_seat(player)
         c = self.clone()
+        c._legal = None  # the current seat's hand may be dealt anew
         others = [q for q in range(self.num_players) if q != player]
         pool = sorted([k for q in others for k in self._hands[q]] + self._deck)
         slack = UNLIKELY_WEIGHT
@@ -291,11 +284,11 @@ class TakiState(State):
 
     def _gen(self) -> list[Action]:
         ph = self._phase
-        hand = self._hands[self._cur] if ph != OVER else []
-        if ph == ANSWER:
+        hand = self._hands[self._cur] if ph is not OVER else []
+        if ph is ANSWER:
             self._legal = [A_BREAK, A_PASS] if BREAKER in hand else [A_PASS]
             return self._legal
-        if ph == TURN:
+        if ph is TURN:
             if self._pending:
                 ok = ON_STACK
             elif self._taki_open:
@@ -303,12 +296,12 @@ class TakiState(State):
             else:
                 ok = MATCH[self._lead][self._color]
             tail: tuple[Action, ...] = (A_DRAW,)
-        elif ph == RUN:
+        elif ph is RUN:
             ok = IN_RUN[self._run_color]
             tail = (A_CLOSE, A_END) if self._run_len else (A_END,)
-        elif ph == KING_PHASE:
+        elif ph is KING_PHASE:
             ok, tail = ANY, (A_END,)
-        elif ph == PLUS_PHASE:
+        elif ph is PLUS_PHASE:
             ok, tail = MATCH[self._lead][self._color], (A_DRAW,)
         else:
             self._legal = []
@@ -337,18 +330,18 @@ class TakiState(State):
         none of them. A +3 Breaker played in one's own turn costs 3 cards, so declining it
         says nothing, except when answering a +3, where it is the only card."""
         ph = self._phase
-        if ph == ANSWER:
+        if ph is ANSWER:
             return BREAKER_BIT
-        if ph == TURN:
+        if ph is TURN:
             if self._pending:
                 bits = ON_STACK_BITS
             elif self._taki_open:
                 bits = ON_OPEN_TAKI_BITS[self._lead][self._color]
             else:
                 bits = MATCH_BITS[self._lead][self._color]
-        elif ph == RUN:
+        elif ph is RUN:
             bits = IN_RUN_BITS[self._run_color]
-        elif ph == KING_PHASE:
+        elif ph is KING_PHASE:
             bits = ANY_BITS
         else:  # PLUS_PHASE
             bits = MATCH_BITS[self._lead][self._color]
@@ -388,12 +381,12 @@ class TakiState(State):
             self._color = named
         ph = self._phase
         rank = RANK_OF[k]
-        if ph == RUN:  # action cards inside a run have no effect (yet)
+        if ph is RUN:  # action cards inside a run have no effect (yet)
             self._run_len += 1
             if not hand and rank != PLUS:  # a Plus still acts when the run ends
                 self._emptied(p)
             return
-        if ph == TURN and self._taki_open:
+        if ph is TURN and self._taki_open:
             if col == self._run_color and not self._pending:  # continue the open TAKI
                 self._phase = RUN
                 self._run_len = 1
@@ -527,17 +520,12 @@ class TakiState(State):
         self._rng.shuffle(rest)
         self._deck.extend(rest)
 
-    def _refusal(self, a: Any) -> IllegalActionError:
-        from referee.games.taki.refusals import refusal
-
-        return refusal(self, a)
-
     # ---- views ---------------------------------------------------------------------------
 
     def _public(self) -> dict[str, Any]:
         return {
             "current_player": None if self._cur == TERMINAL else self._cur,
-            "phase": PHASE_NAMES[self._phase],
+            "phase": self._phase.value,
             "hand_size": [len(h) for h in self._hands],
             "top": card_name(self._discard[-1]),
             "leading": card_name(self._lead),
@@ -583,8 +571,8 @@ class TakiState(State):
         return [[p, f"drew {e}" if type(e) is int else str(e)] for p, e in self._log]
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole state, JSON-ready, hidden cards and the RNG state included."""
-        version, internal, gauss = self._rng.getstate()
+        """The whole state, JSON-ready, hidden cards, the public inferences (`slots`: per seat
+        one mask per card in hand) and the RNG state included; `from_dict` reads it back."""
         return {
             "hands": [[card_name(k) for k in h] for h in self._hands],
             "deck": [card_name(k) for k in reversed(self._deck)],
@@ -593,10 +581,10 @@ class TakiState(State):
             "active_color": COLORS[self._color],
             "direction": self._dir,
             "current": self._cur,
-            "phase": PHASE_NAMES[self._phase],
+            "phase": self._phase.value,
             "pending_draw": self._pending,
             "taki_open": self._taki_open,
-            "run_color": self._run_color,
+            "run_color": COLORS[self._run_color] if self._run_color >= 0 else None,
             "run_length": self._run_len,
             "called_last": self._called,
             "answering": self._owner,
@@ -604,5 +592,39 @@ class TakiState(State):
             "tournament": self._tournament,
             "stages": list(self._stages),
             "log": self._public_log(),
-            "rng": [version, list(internal), gauss],
+            "slots": [list(m) for m in self._slots],
+            "rng": rng_to_json(self._rng),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TakiState:
+        """The state `to_dict` wrote.
+
+        :raises SetupError: a missing key or a value of the wrong kind.
+        :raises NotationError: a card or logged action that is not in the notation.
+        """
+        try:
+            hands = [[parse_card(c) for c in h] for h in data["hands"]]
+            s = cls(hands, [parse_card(c) for c in reversed(data["deck"])],
+                    [parse_card(c) for c in data["discard"]], COLORS.index(data["active_color"]),
+                    rng=rng_from_json(data["rng"]), direction=int(data["direction"]),
+                    current=int(data["current"]), pending=int(data["pending_draw"]),
+                    taki_open=bool(data["taki_open"]), tournament=bool(data["tournament"]),
+                    stages=[int(x) for x in data["stages"]], above_lead=int(data["above_lead"]))
+            s._phase = Phase(data["phase"])
+            run = data["run_color"]
+            s._run_color = -1 if run is None else COLORS.index(run)
+            s._run_len = int(data["run_length"])
+            s._called = bool(data["called_last"])
+            s._owner = int(data["answering"])
+            s._winner = int(data["winner"])
+            s._log = [(int(p), int(e[5:]) if e.startswith("drew ") else parse_action(e))
+                      for p, e in data["log"]]
+            s._slots = [[int(m) for m in row] for row in data["slots"]]
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            if isinstance(e, RulesError):
+                raise
+            raise SetupError(f"not a stored TAKI state: {type(e).__name__} {e}") from None
+        if [len(r) for r in s._slots] != [len(h) for h in s._hands]:
+            raise SetupError("not a stored TAKI state: slots and hands differ in size")
+        return s

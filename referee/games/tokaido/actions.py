@@ -13,9 +13,14 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from referee.games.engine import NotationError
+from referee.games.engine import NotationError, register_refusals
 
 BLIND = "blind"
+# Why a text is no action (NotationError code; `text` as written)
+register_refusals("tokaido", {
+    "tokaido.action-unknown": ("not a Tokaido action: '{text}'; expected 'move N', 'take CODE', "
+                               "'take blind' or 'skip'"),
+})
 _MOVE = re.compile(r"move\s+(\d+)")
 _TAKE = re.compile(r"take\s+([a-z0-9][a-z0-9-]*)")
 
@@ -57,5 +62,4 @@ def parse_action(text: str) -> Action:
         return move(int(m.group(1)))
     if m := _TAKE.fullmatch(t):
         return take(m.group(1))
-    raise NotationError(f"not a Tokaido action: {text!r}; expected 'move N', 'take CODE', "
-                        "'take blind' or 'skip'")
+    raise NotationError("tokaido.action-unknown", text=str(text))

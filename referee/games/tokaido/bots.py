@@ -70,7 +70,7 @@ class HeuristicBot:
     """Greedy: at a space, the best immediate gain; on the road, gain minus STEP_COST a step."""
 
     def choose(self, state: TokaidoState, rng: random.Random) -> Action:
-        if state.phase != MOVE:
+        if state.phase is not MOVE:
             return _best_take(state)[1]
         p = state.current_player()
         start = state.pos[p]
@@ -79,7 +79,7 @@ class HeuristicBot:
             s = state.clone()
             s.apply_action(a)
             assert isinstance(a.arg, int)  # on the road every legal action is 'move N'
-            gain = _best_take(s)[0] if s.phase != MOVE and s.current_player() == p else 0.0
+            gain = _best_take(s)[0] if s.phase is not MOVE and s.current_player() == p else 0.0
             value = gain - STEP_COST * (a.arg - start - 1)
             key = (value, -a.arg, a)
             if best is None or key[:2] > best[:2]:
@@ -98,7 +98,7 @@ class QuickBot:
 
     def choose(self, state: TokaidoState, rng: random.Random) -> Action:
         legal = state.legal_actions()
-        if state.phase == MOVE:
+        if state.phase is MOVE:
             x = rng.random()
             if x < self.NEAREST or len(legal) == 1:
                 return legal[0]

@@ -22,13 +22,6 @@ SETUP_KEYS = ("players", "characters", "position", "arrival", "coins", "collecte
 OPTION_KEYS = ("characters",)
 
 
-def _check_players(rules: Rules, n: object) -> int:
-    if not isinstance(n, int) or not rules.min_players <= n <= rules.max_players:
-        raise SetupError(f"Tokaido takes {rules.min_players}-{rules.max_players} players, "
-                         f"not {n!r}")
-    return n
-
-
 def _characters(rules: Rules, n: int, chosen: object, rng: random.Random) -> list[str]:
     if chosen is None:
         return rng.sample([c.code for c in rules.characters], n)
@@ -44,7 +37,7 @@ def _characters(rules: Rules, n: int, chosen: object, rng: random.Random) -> lis
 
 def _deal(state: TokaidoState, pools: dict[str, list[int]], given: dict[str, Any]) -> None:
     """Lay out every display the setup does not give, from the cards left in `pools`."""
-    rules, rng = state.rules, state.rng
+    rules, rng = state.rules, state._rng
     for deck, key, rows, sizes in (("meal", "meal_rows", state.meal_rows, rules.meal_rows),
                                    ("panorama", "panorama_rows", state.pano_rows,
                                     rules.panorama_rows)):
@@ -164,8 +157,8 @@ def from_setup(setup: dict[str, Any], seed: int = 0, options: dict[str, Any] | N
                          f"{', '.join(SETUP_KEYS)}; options {', '.join(OPTION_KEYS)}")
     sized = [len(setup[k]) for k in ("characters", "position", "coins", "collected")
              if isinstance(setup.get(k), list)]
-    n = _check_players(rules, players if players is not None else
-                       setup.get("players", sized[0] if sized else None))
+    n = TokaidoState.game.check_players(players if players is not None else
+                                        setup.get("players", sized[0] if sized else None))
     rng = random.Random(seed)
     chars = _characters(rules, n, setup.get("characters", options.get("characters")), rng)
     state = TokaidoState(rules, chars, rng)

@@ -10,18 +10,65 @@ when all stand in Edo. Actions: see actions.py; cards are kind indices into `Rul
 from __future__ import annotations
 
 import random
-from typing import Any, Final, Literal
+from enum import StrEnum
+from typing import Any
 
-from referee.games.engine import TERMINAL, IllegalActionError, State
+from referee.games.engine import (
+    TERMINAL,
+    IllegalActionError,
+    RulesError,
+    SetupError,
+    State,
+    register_refusals,
+    rng_from_json,
+    rng_to_json,
+)
 from referee.games.tokaido.actions import BLIND, SKIP, Action
-from referee.games.tokaido.data import Character, Kind, Rules
+from referee.games.tokaido.data import Character, Kind, Rules, load_rules
 from referee.games.tokaido.scoring import breakdown
 
-Phase = Literal["move", "action", "meal", "end"]  # TokaidoState.phase, as facts() gives it
-MOVE: Final = "move"
-ACTION: Final = "action"
-MEAL: Final = "meal"
-END: Final = "end"
+
+class Phase(StrEnum):
+    """TokaidoState.phase; its value is the name facts() and views give."""
+
+    MOVE = "move"
+    ACTION = "action"
+    MEAL = "meal"
+    END = "end"
+
+
+MOVE = Phase.MOVE
+ACTION = Phase.ACTION
+MEAL = Phase.MEAL
+END = Phase.END
+
+# Why an action is refused (IllegalActionError codes): `action` in notation, `seat` the
+# acting seat, `space` and `at` road space indices, `kind` a space's type (temple, inn, ...),
+# `card` a card code, `legal` the actions allowed instead (notation).
+register_refusals("tokaido", {
+    "tokaido.not-an-action": "not a Tokaido action: {action}",
+    "tokaido.game-over": "{action}: the game is over (all travellers are in Edo)",
+    "tokaido.must-move": "{action}: seat {seat} must move now (seed step 2); expected 'move N'",
+    "tokaido.move-back": ("move {space}: seat {seat} stands on {at}; travellers move forward "
+                          "only, never back (seed step 2)"),
+    "tokaido.past-stop": ("move {space}: the {kind} at {at} comes first; nobody walks past an "
+                          "inn (seed step 7)"),
+    "tokaido.space-taken": ("move {space}: space {space} is taken by seat {seat}; only inns "
+                            "are shared (seed step 10)"),
+    "tokaido.finish-space": ("{action}: seat {seat} must first finish the {kind} at {at}; "
+                             "expected one of: {legal}"),
+    "tokaido.finish-meal": ("{action}: seat {seat} must first finish the inn meal; expected one "
+                            "of: {legal}"),
+    "tokaido.no-skip": ("skip: the {kind} at {at} cannot be skipped; the seed says one must "
+                        "take a card (steps 3-4); expected one of: {legal}"),
+    "tokaido.no-such-card": "{action}: no card is called '{card}'; expected one of: {legal}",
+    "tokaido.too-dear": ("{action}: it costs {cost} coins and seat {seat} has {coins}; expected "
+                         "one of: {legal}"),
+    "tokaido.not-on-offer": ("{action}: not on offer at the {kind} at {at}; expected one of: "
+                             "{legal}"),
+    "tokaido.not-on-offer-meal": ("{action}: not on offer at the inn meal; expected one of: "
+                                  "{legal}"),
+})
 _MOVES: dict[int, Action] = {}
 _TAKES: dict[str, Action] = {}
 
@@ -43,6 +90,10 @@ def _take(code: str) -> Action:
 class TokaidoState(State):
     """One game. Decks: encounter and story piles keep their top at the END of the list."""
 
+    _lists = ("pos", "stamp", "coins", "supply", "enc_face", "enc_deck", "story_face",
+              "story_deck", "queue", "edo_order", "characters", "_chars")
+    _nested = ("held", "meal_rows", "pano_rows")
+
     def __init__(self, rules: Rules, characters: list[str], rng: random.Random) -> None:
         n = len(characters)
         nk = len(rules.kinds)
@@ -50,7 +101,7 @@ class TokaidoState(State):
         self.num_players = n
         self.characters = list(characters)
         self._chars: list[Character] = [rules.character(c) for c in characters]
-        self.rng = rng
+        self._rng = rng
         self.pos = [0] * n
         self.stamp = list(range(n))  # arrival order on one's space: seat order in Kyoto
         self.clock = n
@@ -72,40 +123,39 @@ class TokaidoState(State):
     # ----- the State API -------------------------------------------------------------------
 
     def current_player(self) -> int:
-        return TERMINAL if self.phase == END else self.actor
+        return TERMINAL if self.phase is END else self.actor
 
     def is_terminal(self) -> bool:
-        return self.phase == END
+        return self.phase is END
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        if self.phase == END or (player is not None and player != self.actor):
+        if self.phase is END or (player is not None and player != self.actor):
             return []
         p = self.actor
-        if self.phase == MOVE:
+        if self.phase is MOVE:
             start = self.pos[p]
             stop = self.rules.next_stop[start]
             taken = set(self.pos)
             return [_move(i) for i in range(start + 1, stop) if i not in taken] + [_move(stop)]
         opts = self._options(p)
-        if self.phase == MEAL or self.rules.spaces[self.pos[p]] in self.rules.optional_spaces:
+        if self.phase is MEAL or self.rules.spaces[self.pos[p]] in self.rules.optional_spaces:
             opts.append(SKIP)
         return opts
 
     def apply_action(self, action: Any) -> None:
         if not isinstance(action, Action):
-            raise IllegalActionError(f"not a Tokaido action: {action!r}")
-        if self.phase == END:
-            raise IllegalActionError(f"{action}: the game is over (all travellers are in Edo)")
+            raise IllegalActionError("tokaido.not-an-action", action=repr(action))
+        if self.phase is END:
+            raise IllegalActionError("tokaido.game-over", action=str(action))
         p = self.actor
-        if self.phase == MOVE:
+        if self.phase is MOVE:
             if action.verb != "move" or not isinstance(action.arg, int):
-                raise IllegalActionError(f"{action}: seat {p} must move now (seed step 2); "
-                                         f"expected 'move N'")
+                raise IllegalActionError("tokaido.must-move", action=str(action), seat=p)
             self._check_move(p, action.arg)
             self._arrive(p, action.arg)
         else:
             if action not in self.legal_actions():
-                raise IllegalActionError(self._why_not(p, action))
+                raise self._why_not(p, action)
             if action.verb == "take":
                 self._do_take(p, str(action.arg))
             self.phase = MOVE
@@ -131,27 +181,11 @@ class TokaidoState(State):
 
     def winner(self) -> int | None:
         """Most points, then more coins, then earlier in Edo (RULINGS.md Ties); None before end."""
-        if self.phase != END:
+        if self.phase is not END:
             return None
         pts = self.scores()
         return max(range(self.num_players),
                    key=lambda p: (pts[p], self.coins[p], -self.edo_order.index(p)))
-
-    def clone(self) -> TokaidoState:
-        s = object.__new__(TokaidoState)
-        s.__dict__.update(self.__dict__)
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
-        s.pos, s.stamp, s.coins = self.pos[:], self.stamp[:], self.coins[:]
-        s.held = [h[:] for h in self.held]
-        s.meal_rows = [r[:] for r in self.meal_rows]
-        s.pano_rows = [r[:] for r in self.pano_rows]
-        s.supply = self.supply[:]
-        s.enc_face, s.enc_deck = self.enc_face[:], self.enc_deck[:]
-        s.story_face, s.story_deck = self.story_face[:], self.story_deck[:]
-        s.queue, s.edo_order = self.queue[:], self.edo_order[:]
-        s.characters, s._chars = self.characters[:], self._chars[:]
-        return s
 
     def determinize(self, player: int, rng: random.Random) -> TokaidoState:
         """A copy consistent with `observation(player)`: the encounter and story piles (all
@@ -166,7 +200,7 @@ class TokaidoState(State):
         rng.shuffle(c.enc_deck)
         c.story_deck = sorted(self.story_deck)
         rng.shuffle(c.story_deck)
-        c.rng = random.Random(rng.getrandbits(64))
+        c._rng = random.Random(rng.getrandbits(64))
         return c
 
     # ----- moving and the inns -------------------------------------------------------------
@@ -174,14 +208,12 @@ class TokaidoState(State):
     def _check_move(self, p: int, n: int) -> None:
         start, stop = self.pos[p], self.rules.next_stop[self.pos[p]]
         if n <= start:
-            raise IllegalActionError(f"move {n}: seat {p} stands on {start}; travellers move "
-                                     f"forward only, never back (seed step 2)")
+            raise IllegalActionError("tokaido.move-back", space=n, seat=p, at=start)
         if n > stop:
-            raise IllegalActionError(f"move {n}: the {self.rules.spaces[stop]} at {stop} comes "
-                                     f"first; nobody walks past an inn (seed step 7)")
+            raise IllegalActionError("tokaido.past-stop", space=n, kind=self.rules.spaces[stop],
+                                     at=stop)
         if n != stop and n in self.pos:
-            raise IllegalActionError(f"move {n}: space {n} is taken by seat "
-                                     f"{self.pos.index(n)}; only inns are shared (seed step 10)")
+            raise IllegalActionError("tokaido.space-taken", space=n, seat=self.pos.index(n))
 
     def _arrive(self, p: int, n: int) -> None:
         self.pos[p] = n
@@ -205,7 +237,7 @@ class TokaidoState(State):
 
     def _acting(self) -> bool:
         """Whether a traveller who just arrived does the space's action now."""
-        return self.phase == ACTION
+        return self.phase is ACTION
 
     def _advance(self) -> None:
         """Find the next decision: inn meals, inn departures, the end, or the rearmost move."""
@@ -268,7 +300,7 @@ class TokaidoState(State):
 
     def _options(self, p: int) -> list[Action]:
         """The takes at p's space, without `skip`; empty when the space can do nothing."""
-        if self.phase == MEAL:
+        if self.phase is MEAL:
             return self._meal_options(p)
         kinds = self.rules.kinds
         space = self.rules.spaces[self.pos[p]]
@@ -314,23 +346,27 @@ class TokaidoState(State):
         if ab.deck == kind.deck:
             self.coins[p] += ab.coins
 
-    def _why_not(self, p: int, action: Action) -> str:
-        space = self.rules.spaces[self.pos[p]]
-        where = "the inn meal" if self.phase == MEAL else f"the {space} at {self.pos[p]}"
-        legal = ", ".join(str(a) for a in self.legal_actions())
+    def _why_not(self, p: int, action: Action) -> IllegalActionError:
+        at = self.pos[p]
+        meal = self.phase is MEAL
+        where = {} if meal else {"kind": self.rules.spaces[at], "at": at}
+        legal = [str(a) for a in self.legal_actions()]
+        act = str(action)
         if action.verb == "move":
-            return f"{action}: seat {p} must first finish {where}; expected one of: {legal}"
-        if action == SKIP:
-            return (f"skip: {where} cannot be skipped; the seed says one must take a card "
-                    f"(steps 3-4); expected one of: {legal}")
+            return IllegalActionError("tokaido.finish-meal" if meal else "tokaido.finish-space",
+                                      action=act, seat=p, legal=legal, **where)
+        if action == SKIP:  # a meal can always be skipped
+            return IllegalActionError("tokaido.no-skip", legal=legal, **where)
         kind = self.rules.by_code.get(str(action.arg))
         if kind is None and action.arg != BLIND:
-            return f"{action}: no card is called {action.arg!r}; expected one of: {legal}"
+            return IllegalActionError("tokaido.no-such-card", action=act, card=str(action.arg),
+                                      legal=legal)
         cost = self.price(p, kind) if kind is not None else None
         if cost is not None and cost > self.coins[p]:
-            return (f"{action}: it costs {cost} coins and seat {p} has "
-                    f"{self.coins[p]}; expected one of: {legal}")
-        return f"{action}: not on offer at {where}; expected one of: {legal}"
+            return IllegalActionError("tokaido.too-dear", action=act, cost=cost, seat=p,
+                                      coins=self.coins[p], legal=legal)
+        return IllegalActionError("tokaido.not-on-offer-meal" if meal
+                                  else "tokaido.not-on-offer", action=act, legal=legal, **where)
 
     # ----- views ---------------------------------------------------------------------------
 
@@ -344,7 +380,7 @@ class TokaidoState(State):
 
     def _public(self) -> dict[str, Any]:
         return {
-            "phase": self.phase,
+            "phase": self.phase.value,
             "current_player": self.current_player(),
             "characters": self.characters[:],
             "position": self.pos[:],
@@ -386,11 +422,60 @@ class TokaidoState(State):
         }
 
     def to_dict(self) -> dict[str, Any]:
-        version, internal, gauss = self.rng.getstate()
+        """The whole state, JSON-ready: the public view, the arrival stamps, the inn's stage,
+        both piles top first and the RNG state; `from_dict` reads it back."""
         return {
             **self._public(),
             "stamp": self.stamp[:], "clock": self.clock, "inn_stage": self.inn_stage,
+            "actor": self.actor,
             "encounter_deck": self._codes(self.enc_deck[::-1]),
             "story_deck": self._codes(self.story_deck[::-1]),
-            "rng": [version, list(internal), gauss],
+            "rng": rng_to_json(self._rng),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TokaidoState:
+        """The state `to_dict` wrote (the rules data read afresh).
+
+        :raises SetupError: a missing key, an unknown card code or character, or a value of the
+            wrong kind.
+        """
+        rules = load_rules()
+        try:
+            def idx(code: str) -> int:
+                return rules.by_code[code].idx
+
+            def counts(m: dict[str, int]) -> list[int]:
+                row = [0] * len(rules.kinds)
+                for code, c in m.items():
+                    row[idx(code)] = int(c)
+                return row
+
+            s = cls(rules, list(data["characters"]), rng_from_json(data["rng"]))
+            s.phase = Phase(data["phase"])
+            s.actor = int(data["actor"])
+            s.pos = [int(x) for x in data["position"]]
+            s.stamp = [int(x) for x in data["stamp"]]
+            s.clock = int(data["clock"])
+            s.coins = [int(x) for x in data["coins"]]
+            s.held = [counts(h) for h in data["collected"]]
+            s.meal_rows = [counts(r) for r in data["meal_rows"]]
+            s.pano_rows = [counts(r) for r in data["panorama_rows"]]
+            s.supply = [a + b for a, b in zip(counts(data["temples"]), counts(data["souvenirs"]),
+                                              strict=True)]
+            s.enc_face = [idx(c) for c in data["encounter_face"]]
+            s.enc_deck = [idx(c) for c in reversed(data["encounter_deck"])]
+            s.story_face = [idx(c) for c in data["story_face"]]
+            s.story_deck = [idx(c) for c in reversed(data["story_deck"])]
+            s.inn_stage = int(data["inn_stage"])
+            s.queue = [int(x) for x in data["inn_queue"]]
+            s.edo_order = [int(x) for x in data["edo_order"]]
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            if isinstance(e, RulesError):
+                raise
+            raise SetupError(f"not a stored Tokaido state: {type(e).__name__} {e}") from None
+        n = s.num_players
+        if any(len(x) != n for x in (s.pos, s.stamp, s.coins, s.held)):
+            raise SetupError("not a stored Tokaido state: one position, stamp, coin count and "
+                             "collection per seat")
+        return s

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from referee.games.engine import NotationError
+from referee.games.engine import NotationError, register_refusals
 from referee.games.tukki.cards import PLACES, Place, parse_place
 
 
@@ -51,6 +51,13 @@ ALL_ACTIONS: tuple[Action, ...] = (
 )
 
 _SYNTAX = "expected 'take bin', 'take deck', 'place a3', 'place a3 land b2', 'throw' or 'reveal b2'"
+# Why a text is no action (NotationError codes; `text` as written, `place` a bad place)
+register_refusals("tukki", {
+    "tukki.action-unknown": "bad action '{text}': " + _SYNTAX,
+    "tukki.action-place": "bad action '{text}': unknown place '{place}': expected a1-a4 or b1-b4",
+    "tukki.land-on-itself": ("bad action '{text}': the parrot cannot land where the new card "
+                             "goes"),
+})
 
 
 def parse_action(text: str) -> Action:
@@ -59,7 +66,7 @@ def parse_action(text: str) -> Action:
     :raises NotationError: the text is no Tukki Tukki action.
     """
     if not isinstance(text, str):
-        raise NotationError(f"not an action: {text!r}; {_SYNTAX}")
+        raise NotationError("tukki.action-unknown", text=repr(text))
     words = text.lower().split()
     try:
         match words:
@@ -76,8 +83,10 @@ def parse_action(text: str) -> Action:
             case ["place", p, "land", q]:
                 i, j = parse_place(p), parse_place(q)
                 if i == j:
-                    raise NotationError("the parrot cannot land where the new card goes")
+                    raise NotationError("tukki.land-on-itself", text=text)
                 return PLACE_LAND[i][j]
     except NotationError as e:
-        raise NotationError(f"bad action {text!r}: {e}") from None
-    raise NotationError(f"bad action {text!r}: {_SYNTAX}")
+        if e.code != "tukki.place-unknown":
+            raise
+        raise NotationError("tukki.action-place", text=text, place=e.params["text"]) from None
+    raise NotationError("tukki.action-unknown", text=text)

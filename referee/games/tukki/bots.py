@@ -56,9 +56,9 @@ class HeuristicBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if state.phase == TAKE:
+        if state.phase is TAKE:
             return self._take(state, legal)
-        if state.phase == PLACE_PHASE:
+        if state.phase is PLACE_PHASE:
             return self._place(state, legal)
         return self._reveal(state, legal, rng)
 

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import TypeAlias
 
-from referee.games.engine import NotationError, SetupError
+from referee.games.engine import NotationError, SetupError, register_refusals
 from referee.paths import MODELS
 
 Card: TypeAlias = int  # 0-12, or PARROT
@@ -28,6 +28,13 @@ _PLACE_INDEX = {name: i for i, name in enumerate(PLACES)}
 _CARD_NAMES = tuple(str(v) for v in range(13)) + ("P",)
 _CARD_INDEX = {name: i for i, name in enumerate(_CARD_NAMES)}
 _CARD_INDEX["p"] = PARROT
+
+
+# Why a text is no card or place (NotationError codes; parameter `text` as written)
+register_refusals("tukki", {
+    "tukki.card-unknown": "unknown card '{text}': expected 0-12 or P",
+    "tukki.place-unknown": "unknown place '{text}': expected a1-a4 or b1-b4",
+})
 
 
 def card_name(card: Card) -> str:
@@ -43,7 +50,7 @@ def parse_card(text: str) -> Card:
     try:
         return _CARD_INDEX[text.strip()]
     except (KeyError, AttributeError):
-        raise NotationError(f"unknown card {text!r}: expected 0-12 or P") from None
+        raise NotationError("tukki.card-unknown", text=str(text)) from None
 
 
 def place_name(place: Place) -> str:
@@ -59,7 +66,7 @@ def parse_place(text: str) -> Place:
     try:
         return _PLACE_INDEX[text.strip().lower()]
     except (KeyError, AttributeError):
-        raise NotationError(f"unknown place {text!r}: expected a1-a4 or b1-b4") from None
+        raise NotationError("tukki.place-unknown", text=str(text)) from None
 
 
 def partner(place: Place) -> Place:

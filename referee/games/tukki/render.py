@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.games.tukki.cards import PARROT, card_name
-from referee.games.tukki.state import PHASES, TukkiState
+from referee.games.tukki.state import TukkiState
 
 _HIDDEN = "▒▒"
 
@@ -25,7 +25,7 @@ def render(state: TukkiState, seat: int | None) -> Group:
     and the card it drew from the deck.
     """
     parts: list[Text | Table] = [Text(f"Tukki Tukki, round {state.round}/{state.rounds}, "
-                                      f"phase {PHASES[state.phase]}", style="bold")]
+                                      f"phase {state.phase}", style="bold")]
     boxes = Table.grid(padding=(0, 3))
     for p in range(state.num_players):
         box, up = state.boxes[p], state.up[p]

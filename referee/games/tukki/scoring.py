@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.games.engine import NotationError, SetupError
+from referee.games.engine import NotationError, SetupError, register_refusals
 from referee.games.tukki.cards import PARROT, Card, Rules, card_name, load_rules, parse_card
 
 
@@ -53,6 +53,17 @@ class BoxScore:
         return {"score": self.score, "columns": [c.to_dict() for c in self.columns]}
 
 
+# Why a text or list is no box (NotationError codes; `text` as written)
+register_refusals("tukki", {
+    "tukki.box-not-text": "a box must be text, not {text}",
+    "tukki.box-slashes": "box '{text}': expected top row / bottom row, with one '/'",
+    "tukki.box-rows": "box '{text}': expected 4 cards in each row, got {top} / {bottom}",
+    "tukki.box-size": "box '{text}': expected 8 cards (top row / bottom row), got {cards}",
+    "tukki.box-card": "box '{text}': unknown card '{card}': expected 0-12 or P",
+    "tukki.box-cards": "a box is 8 cards 0-12 or P (a1-a4, b1-b4), not [{cards}]",
+})
+
+
 def parse_box(text: str) -> list[Card]:
     """A box from text, top row / bottom row: `"5 5 P 9 / 5 5 7 9"` -> 8 cards a1-a4, b1-b4.
 
@@ -61,22 +72,21 @@ def parse_box(text: str) -> list[Card]:
     :raises NotationError: not 4 + 4 cards, or a card that is not 0-12 or P.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a box must be text, not {text!r}")
+        raise NotationError("tukki.box-not-text", text=repr(text))
     rows = text.split("/")
     if len(rows) > 2:
-        raise NotationError(f"box {text!r}: expected top row / bottom row, with one '/'")
+        raise NotationError("tukki.box-slashes", text=text)
     cells = [[t for t in re.split(r"[\s,]+", r.strip()) if t] for r in rows]
     if len(rows) == 2 and any(len(r) != 4 for r in cells):
-        raise NotationError(f"box {text!r}: expected 4 cards in each row, got "
-                            f"{len(cells[0])} / {len(cells[1])}")
+        raise NotationError("tukki.box-rows", text=text, top=len(cells[0]),
+                            bottom=len(cells[1]))
     flat = [t for r in cells for t in r]
     if len(flat) != 8:
-        raise NotationError(f"box {text!r}: expected 8 cards (top row / bottom row), "
-                            f"got {len(flat)}")
+        raise NotationError("tukki.box-size", text=text, cards=len(flat))
     try:
         return [parse_card(t) for t in flat]
     except NotationError as e:
-        raise NotationError(f"box {text!r}: {e}") from None
+        raise NotationError("tukki.box-card", text=text, card=e.params["text"]) from None
 
 
 def column_value(top: Card, bottom: Card) -> int | None:
@@ -101,7 +111,7 @@ def score_box(cards: Sequence[Card], rules: Rules | None = None) -> BoxScore:
         five parrots.
     """
     if len(cards) != 8 or any(not isinstance(c, int) or not 0 <= c <= PARROT for c in cards):
-        raise NotationError(f"a box is 8 cards 0-12 or P (a1-a4, b1-b4), not {list(cards)!r}")
+        raise NotationError("tukki.box-cards", cards=[str(c) for c in cards])
     rules = rules or load_rules()
     over = [f"{k} x {card_name(c)} (the deck has {rules.counts.get(c, 0)})"
             for c, k in sorted(Counter(cards).items()) if k > rules.counts.get(c, 0)]

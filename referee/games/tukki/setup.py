@@ -45,20 +45,13 @@ def _rounds(options: dict[str, Any] | None, rules: Rules) -> int:
     return rounds
 
 
-def _check_players(players: object, rules: Rules) -> int:
-    if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
-        raise SetupError(f"Tukki Tukki takes {rules.min_players}-{rules.max_players} players, "
-                         f"not {players!r}")
-    return players
-
-
 def new_game(players: int, seed: int = 0, options: dict[str, Any] | None = None) -> TukkiState:
     """A new game: round 1 dealt from a deck shuffled by `random.Random(seed)`.
 
     :raises SetupError: a player count outside 2-6 (rules data), or a bad option.
     """
     rules = load_rules()
-    n = _check_players(players, rules)
+    n = TukkiState.game.check_players(players)
     state = TukkiState(n, rules, random.Random(seed), _rounds(options, rules))
     state.deal_round()
     return state
@@ -83,7 +76,7 @@ def from_setup(setup: dict[str, Any], seed: int = 0, options: dict[str, Any] | N
     rules = load_rules()
     if not isinstance(setup, dict) or not isinstance(setup.get("boxes"), list):
         raise SetupError(f"setup needs 'boxes': a list of place-to-card maps, got {setup!r}")
-    n = _check_players(len(setup["boxes"]), rules)
+    n = TukkiState.game.check_players(len(setup["boxes"]))
     if players is not None and players != n:
         raise SetupError(f"setup has {n} boxes but players is {players}")
     state = TukkiState(n, rules, random.Random(seed), _rounds(options, rules))

@@ -20,9 +20,20 @@ first, as in the setup keys.
 from __future__ import annotations
 
 import random
-from typing import Any, Final, Literal, NoReturn, cast
+from enum import StrEnum
+from typing import Any, Literal, NoReturn, cast
 
-from referee.games.engine import TERMINAL, IllegalActionError, NotationError, State
+from referee.games.engine import (
+    TERMINAL,
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    SetupError,
+    State,
+    register_refusals,
+    rng_from_json,
+    rng_to_json,
+)
 from referee.games.tukki.actions import (
     PLACE,
     PLACE_LAND,
@@ -33,21 +44,68 @@ from referee.games.tukki.actions import (
     Action,
     parse_action,
 )
-from referee.games.tukki.cards import PARROT, PLACES, Card, Rules, card_name
+from referee.games.tukki.cards import (
+    PARROT,
+    PLACES,
+    Card,
+    Rules,
+    card_name,
+    load_rules,
+    parse_card,
+    parse_place,
+)
 from referee.games.tukki.scoring import box_score
 
-Phase = Literal[0, 1, 2, 3, 4]  # TukkiState.phase: an index into PHASES
-OPENING: Final = 0
-TAKE: Final = 1
-PLACE_PHASE: Final = 2
-REVEAL_PHASE: Final = 3
-OVER: Final = 4
-PHASES = ("opening", "take", "place", "reveal", "over")  # the names observations give
+
+class Phase(StrEnum):
+    """TukkiState.phase; its value is the name observations give."""
+
+    OPENING = "opening"
+    TAKE = "take"
+    PLACE = "place"
+    REVEAL = "reveal"
+    OVER = "over"
+
+
+OPENING = Phase.OPENING
+TAKE = Phase.TAKE
+PLACE_PHASE = Phase.PLACE
+REVEAL_PHASE = Phase.REVEAL
+OVER = Phase.OVER
 UNKNOWN = "?"
+
+# Why an action is refused (IllegalActionError codes): `action` in notation, `seat` the
+# current player, `place` a box place a1-b4.
+_BY = "{action} refused for player {seat}: "
+register_refusals("tukki", {
+    "tukki.not-an-action": "not a Tukki Tukki action: {action}",
+    "tukki.game-over": "{action}: the game is over",
+    "tukki.reveal-not-now": _BY + "a card is revealed only in the opening or after 'throw' "
+                              "(option c)",
+    "tukki.place-or-throw-first": _BY + "place the drawn card or throw it first",
+    "tukki.already-up": _BY + "{place} is already face up; reveal a face-down card",
+    "tukki.take-not-now": _BY + "a card is taken only at the start of a turn",
+    "tukki.opening-first": _BY + "each player first reveals 2 cards",
+    "tukki.bin-empty": _BY + "the bin is empty",
+    "tukki.nothing-to-take": _BY + "the deck is empty and the bin has no card under its top",
+    "tukki.take-first": _BY + "take a card from the bin or the deck first",
+    "tukki.place-not-now": _BY + "it is not the time to place a card",
+    "tukki.parrot-must-land": _BY + "the parrot on {place} floats and must land in place of a "
+                                "face-down card: say 'place {place} land X'",
+    "tukki.no-floating-parrot": _BY + "only a face-up parrot replaced by option (a) floats; "
+                                "{place} holds no face-up parrot",
+    "tukki.land-face-up": _BY + "a floating parrot lands only in place of a face-down card; "
+                          "{place} is face up",
+    "tukki.throw-not-now": _BY + "only a card just drawn from the deck can be thrown",
+    "tukki.bin-card-placed": _BY + "a card taken from the bin must be placed, by (a) or (b)",
+})
 
 
 class TukkiState(State):
     """One game of Tukki Tukki. Build it with `new_game` or `from_setup` (setup.py)."""
+
+    _lists = ("totals", "deck", "bin", "opening_left")
+    _nested = ("boxes", "up")
 
     def __init__(self, num_players: int, rules: Rules, rng: random.Random, rounds: int) -> None:
         self.num_players = num_players
@@ -89,24 +147,24 @@ class TukkiState(State):
     # ----- the State API --------------------------------------------------------------------
 
     def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.current
+        return TERMINAL if self.phase is OVER else self.current
 
     def is_terminal(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        if self.phase == OVER or (player is not None and player != self.current):
+        if self.phase is OVER or (player is not None and player != self.current):
             return []
         up = self.up[self.current]
         phase = self.phase
-        if phase == TAKE:
+        if phase is TAKE:
             out = []
             if self.bin:
                 out.append(TAKE_BIN)
             if self.deck or len(self.bin) > 1:
                 out.append(TAKE_DECK)
             return out
-        if phase == PLACE_PHASE:
+        if phase is PLACE_PHASE:
             out = self.place_actions()
             if self.drawn_from == "deck":
                 out.append(THROW)
@@ -136,10 +194,10 @@ class TukkiState(State):
         if isinstance(action, str):
             action = parse_action(action)
         elif not isinstance(action, Action):
-            raise NotationError(f"not a Tukki Tukki action: {action!r}")
+            raise NotationError("tukki.not-an-action", action=repr(action))
         phase, kind = self.phase, action.kind
-        if phase == OVER:
-            raise IllegalActionError(f"{action}: the game is over")
+        if phase is OVER:
+            raise IllegalActionError("tukki.game-over", action=str(action))
         if kind == "reveal":
             self._reveal(action)
         elif kind == "take":
@@ -151,18 +209,18 @@ class TukkiState(State):
 
     # ----- the actions ----------------------------------------------------------------------
 
-    def _refuse(self, action: Action, why: str) -> NoReturn:
-        raise IllegalActionError(f"{action} refused for player {self.current}: {why}")
+    def _refuse(self, action: Action, code: str, **params: Any) -> NoReturn:
+        raise IllegalActionError(code, action=str(action), seat=self.current, **params)
 
     def _reveal(self, a: Action) -> None:
         p, phase = self.current, self.phase
         if phase not in (OPENING, REVEAL_PHASE):
-            self._refuse(a, "a card is revealed only in the opening or after 'throw' (option c)"
-                         if phase == TAKE else "place the drawn card or throw it first")
+            self._refuse(a, "tukki.reveal-not-now" if phase is TAKE
+                         else "tukki.place-or-throw-first")
         if self.up[p][a.place]:
-            self._refuse(a, f"{PLACES[a.place]} is already face up; reveal a face-down card")
+            self._refuse(a, "tukki.already-up", place=PLACES[a.place])
         self.up[p][a.place] = True
-        if phase == OPENING:
+        if phase is OPENING:
             self.opening_left[p] -= 1
             if self.opening_left[p] == 0:
                 self._next_opener()
@@ -170,17 +228,17 @@ class TukkiState(State):
             self._end_turn()
 
     def _take(self, a: Action) -> None:
-        if self.phase != TAKE:
-            self._refuse(a, "a card is taken only at the start of a turn"
-                         if self.phase != OPENING else "each player first reveals 2 cards")
+        if self.phase is not TAKE:
+            self._refuse(a, "tukki.take-not-now" if self.phase is not OPENING
+                         else "tukki.opening-first")
         if a.source == "bin":
             if not self.bin:
-                self._refuse(a, "the bin is empty")
+                self._refuse(a, "tukki.bin-empty")
             self.drawn = self.bin.pop()
         else:
             if not self.deck:
                 if len(self.bin) < 2:
-                    self._refuse(a, "the deck is empty and the bin has no card under its top")
+                    self._refuse(a, "tukki.nothing-to-take")
                 top = self.bin.pop()  # refill from the bin under its top card
                 self.deck, self.bin = self.bin, [top]
                 self._rng.shuffle(self.deck)
@@ -189,23 +247,20 @@ class TukkiState(State):
         self.phase = PLACE_PHASE
 
     def _place(self, a: Action) -> None:
-        if self.phase != PLACE_PHASE:
-            self._refuse(a, "take a card from the bin or the deck first"
-                         if self.phase == TAKE else "it is not the time to place a card")
+        if self.phase is not PLACE_PHASE:
+            self._refuse(a, "tukki.take-first" if self.phase is TAKE
+                         else "tukki.place-not-now")
         p, i, j = self.current, a.place, a.land
         box, up = self.boxes[p], self.up[p]
         floats = up[i] and box[i] == PARROT
         has_down = not all(up)
         if floats and has_down and j < 0:
-            self._refuse(a, f"the parrot on {PLACES[i]} floats and must land in place of a "
-                         f"face-down card: say 'place {PLACES[i]} land X'")
+            self._refuse(a, "tukki.parrot-must-land", place=PLACES[i])
         if j >= 0:
             if not floats:
-                self._refuse(a, f"only a face-up parrot replaced by option (a) floats; "
-                             f"{PLACES[i]} holds no face-up parrot")
+                self._refuse(a, "tukki.no-floating-parrot", place=PLACES[i])
             if up[j]:
-                self._refuse(a, f"a floating parrot lands only in place of a face-down card; "
-                             f"{PLACES[j]} is face up")
+                self._refuse(a, "tukki.land-face-up", place=PLACES[j])
         old = box[i]
         box[i], up[i] = cast(int, self.drawn), True
         if j >= 0:  # the floating parrot lands; the face-down card goes to the bin unseen
@@ -217,10 +272,10 @@ class TukkiState(State):
         self._end_turn()
 
     def _throw(self, a: Action) -> None:
-        if self.phase != PLACE_PHASE:
-            self._refuse(a, "only a card just drawn from the deck can be thrown")
+        if self.phase is not PLACE_PHASE:
+            self._refuse(a, "tukki.throw-not-now")
         if self.drawn_from != "deck":
-            self._refuse(a, "a card taken from the bin must be placed, by (a) or (b)")
+            self._refuse(a, "tukki.bin-card-placed")
         self.bin.append(cast(int, self.drawn))
         self.drawn, self.drawn_from = None, ""
         self.phase = REVEAL_PHASE
@@ -278,7 +333,7 @@ class TukkiState(State):
 
     def winners(self) -> list[int]:
         """Seats with the lowest total (several share the win); empty before the end."""
-        if self.phase != OVER:
+        if self.phase is not OVER:
             return []
         low = min(self.totals)
         return [p for p, t in enumerate(self.totals) if t == low]
@@ -330,7 +385,7 @@ class TukkiState(State):
             "player": player,
             "round": self.round,
             "rounds": self.rounds,
-            "phase": PHASES[self.phase],
+            "phase": self.phase.value,
             "current_player": self.current_player(),
             "boxes": [self.shown_box(p) for p in range(self.num_players)],
             "values": [self.shown_values(p) for p in range(self.num_players)],
@@ -340,7 +395,7 @@ class TukkiState(State):
             "drawn_from": self.drawn_from or None,
             "finisher": self.finisher,
             "turns_left": self.turns_left,
-            "opening_left": list(self.opening_left) if self.phase == OPENING else None,
+            "opening_left": list(self.opening_left) if self.phase is OPENING else None,
             "totals": list(self.totals),
             "round_scores": None if self.round_scores is None else list(self.round_scores),
             "last_boxes": None if self.last_boxes is None
@@ -352,8 +407,8 @@ class TukkiState(State):
         w = self.winners()
         return {
             "current_player": self.current_player(),
-            "phase": PHASES[self.phase],
-            "is_terminal": self.phase == OVER,
+            "phase": self.phase.value,
+            "is_terminal": self.phase is OVER,
             "box": [self.shown_box(p) for p in range(self.num_players)],
             "values": [self.shown_values(p) for p in range(self.num_players)],
             "bin_top": card_name(self.bin[-1]) if self.bin else None,
@@ -371,13 +426,14 @@ class TukkiState(State):
         }
 
     def to_dict(self) -> dict[str, Any]:
-        v, internal, gauss = self._rng.getstate()
+        """The whole state, JSON-ready, hidden cards and the RNG state included; `from_dict`
+        reads it back."""
         return {
             "game": "tukki",
             "num_players": self.num_players,
             "rounds": self.rounds,
             "round": self.round,
-            "phase": PHASES[self.phase],
+            "phase": self.phase.value,
             "current": self.current,
             "boxes": [[card_name(c) for c in b] for b in self.boxes],
             "up": [[PLACES[i] for i in range(8) if u[i]] for u in self.up],
@@ -392,19 +448,45 @@ class TukkiState(State):
             "round_scores": self.round_scores and list(self.round_scores),
             "last_boxes": self.last_boxes and [[card_name(c) for c in b]
                                                for b in self.last_boxes],
-            "rng": [v, list(internal), gauss],
+            "rng": rng_to_json(self._rng),
         }
 
-    def clone(self) -> TukkiState:
-        s = TukkiState.__new__(TukkiState)
-        s.__dict__.update(self.__dict__)
-        s._rng = random.Random()
-        s._rng.setstate(self._rng.getstate())
-        s.totals = self.totals[:]
-        s.boxes = [b[:] for b in self.boxes]
-        s.up = [u[:] for u in self.up]
-        s.deck, s.bin = self.deck[:], self.bin[:]
-        s.opening_left = self.opening_left[:]
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TukkiState:
+        """The state `to_dict` wrote (the rules data read afresh).
+
+        :raises SetupError: a missing key or a value of the wrong kind.
+        :raises NotationError: a card or place that is not in the notation.
+        """
+        try:
+            s = cls(int(data["num_players"]), load_rules(), rng_from_json(data["rng"]),
+                    int(data["rounds"]))
+            s.round = int(data["round"])
+            s.phase = Phase(data["phase"])
+            s.current = int(data["current"])
+            s.boxes = [[parse_card(c) for c in b] for b in data["boxes"]]
+            ups = [{parse_place(name) for name in u} for u in data["up"]]
+            s.up = [[i in u for i in range(8)] for u in ups]
+            s.deck = [parse_card(c) for c in reversed(data["deck"])]
+            s.bin = [parse_card(c) for c in data["bin"]]
+            s.drawn = None if data["drawn"] is None else parse_card(data["drawn"])
+            drawn_from = data["drawn_from"] or ""
+            if drawn_from not in ("", "bin", "deck"):
+                raise ValueError(f"drawn_from {drawn_from!r}")
+            s.drawn_from = cast(Literal["", "bin", "deck"], drawn_from)
+            s.opening_left = [int(x) for x in data["opening_left"]]
+            s.finisher = None if data["finisher"] is None else int(data["finisher"])
+            s.turns_left = int(data["turns_left"])
+            s.totals = [int(x) for x in data["totals"]]
+            rs, lb = data["round_scores"], data["last_boxes"]
+            s.round_scores = None if rs is None else [int(x) for x in rs]
+            s.last_boxes = None if lb is None else [[parse_card(c) for c in b] for b in lb]
+        except (KeyError, TypeError, ValueError) as e:
+            if isinstance(e, RulesError):
+                raise
+            raise SetupError(f"not a stored Tukki Tukki state: {type(e).__name__} {e}") from None
+        if len(s.boxes) != s.num_players or len(s.up) != s.num_players:
+            raise SetupError("not a stored Tukki Tukki state: one box and one up list per seat")
         return s
 
     def determinize(self, player: int, rng: random.Random) -> TukkiState:

@@ -254,7 +254,8 @@ def seat_state(game_id: GameId, seat: Seat, cards: CardsDep,
 def act(game_id: GameId, seat: Seat, body: ActIn, cards: CardsDep,
         x_seat_key: SeatHeader = None) -> SeatState:
     """The seat plays one of its legal actions (that seat's key only): 409 when it is not
-    its turn, 422 for an action the rules refuse now (the engine's reason in words)."""
+    its turn, 422 for an action the rules refuse now (the engine's reason in words, with its
+    `code` and `params` for the phone's language)."""
     return SeatState(**cards.act(game_id, seat, x_seat_key, body.action))
 
 

@@ -238,6 +238,22 @@
   }
 
   // ---- acting ------------------------------------------------------------------------------
+  // An engine's refusal ({code, params} of a 422) in the page's language (i18n "refusal.<code>"),
+  // or null when the answer has no code this page knows. Seats read as names, colours and
+  // space kinds in words, lists joined; cards and actions stay in notation.
+  function refusalWords(body) {
+    const key = body && typeof body.code === "string" ? "refusal." + body.code : "";
+    if (!key || T[key] === undefined) return null;
+    const vars = {};
+    for (const [k, v] of Object.entries(body.params || {})) {
+      if (Array.isArray(v)) vars[k] = v.join(", ");
+      else if (k === "color") vars[k] = tr("g.color." + v);
+      else if (k === "kind") vars[k] = spaceWords(v);
+      else if (["seat", "owner", "winner"].includes(k) && state && typeof v === "number") vars[k] = name(state.view, v);
+      else vars[k] = String(v);
+    }
+    return tr(key, vars);
+  }
   let busy = false;
   async function act(action) {
     if (busy || !action || me.role !== "seat") return;
@@ -249,7 +265,7 @@
         headers: {"Content-Type": "application/json", "X-Seat-Key": seatKey},
         body: JSON.stringify({action: action})});
       const body = await r.json();
-      if (!r.ok) { $("act-error").textContent = window.refereeErrorWords(T, body, String(r.status)); return; }
+      if (!r.ok) { $("act-error").textContent = refusalWords(body) || window.refereeErrorWords(T, body, String(r.status)); return; }
       callLast = false;
       show(Object.assign({type: "seat"}, body));
     } catch (e) {

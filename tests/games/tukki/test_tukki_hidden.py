@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from referee.games.tukki import new_game
-from referee.games.tukki.state import TukkiState
+from referee.games.tukki.state import TAKE, TukkiState
 
 
 def shuffled_unseen(s: TukkiState, viewer: int, rng: random.Random) -> TukkiState:
@@ -52,7 +52,7 @@ def test_views_do_not_change_when_unseen_cards_are_permuted():
 
 def test_the_drawer_sees_the_deck_card_and_others_do_not():
     s = new_game(3, seed=2)
-    while s.phase != 1:
+    while s.phase != TAKE:
         s.apply_action(s.legal_actions()[0])
     s.apply_text("take deck")
     me = s.current

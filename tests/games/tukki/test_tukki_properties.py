@@ -19,6 +19,7 @@ from referee.games.engine import IllegalActionError
 from referee.games.tukki import new_game
 from referee.games.tukki.actions import ALL_ACTIONS
 from referee.games.tukki.cards import load_rules
+from referee.games.tukki.state import PLACE_PHASE, TAKE
 
 FULL = Counter(load_rules().deck)
 MAX_ACTIONS = 20_000  # 5 rounds; a round cannot outlast the deck's refills forever in practice
@@ -94,9 +95,9 @@ def test_clone_is_independent_and_replays_the_same(seed, players, cut):
 
 def stalling_choice(s, legal, rng):
     """Draw from the deck and swap a face-up card, never revealing: it empties the deck."""
-    if s.phase == 1:
+    if s.phase == TAKE:
         return next((a for a in legal if str(a) == "take deck"), legal[0])
-    if s.phase == 2:
+    if s.phase == PLACE_PHASE:
         up = s.up[s.current]
         keep = [a for a in legal if a.kind == "place" and up[a.place] and a.land < 0]
         return rng.choice(keep or legal)

@@ -12,6 +12,7 @@ from referee.games.engine import IllegalActionError, NotationError, RandomBot, S
 from referee.games.tukki import GAME, from_setup, new_game, parse_action
 from referee.games.tukki.actions import ALL_ACTIONS
 from referee.games.tukki.cards import PARROT, PLACES, load_rules
+from referee.games.tukki.state import OPENING, TAKE
 
 A = {"a1": 3, "a2": 7, "a3": "P", "a4": 12, "b1": 3, "b2": 9, "b3": 5, "b4": 2}
 B = {"a1": 10, "a2": 4, "a3": 6, "a4": 1, "b1": 8, "b2": 4, "b3": 11, "b4": 0}
@@ -23,7 +24,7 @@ def base(**kw) -> dict:
 
 
 def finish_opening(state) -> None:
-    while state.phase == 0:
+    while state.phase == OPENING:
         state.apply_action(state.legal_actions()[0])
 
 
@@ -63,7 +64,7 @@ def test_opening_in_seat_order_two_reveals_each():
     """Round setup: each player reveals 2 cards of their choice (in seat order)."""
     s = new_game(3, seed=1)
     order = []
-    while s.phase == 0:
+    while s.phase == OPENING:
         order.append(s.current_player())
         assert s.legal_actions() == [parse_action(f"reveal {p}") for p, u
                                      in zip(PLACES, s.up[s.current], strict=True) if not u]
@@ -173,7 +174,7 @@ def test_finished_player_has_no_more_turns_and_others_exactly_one():
         turns: list[int] = []
         finisher = None
         while s.round == 1:
-            if s.phase == 1:  # a turn starts
+            if s.phase == TAKE:  # a turn starts
                 turns.append(s.current)
             s.apply_action(rng.choice(s.legal_actions()))
             if finisher is None and s.finisher is not None:
@@ -194,7 +195,7 @@ def test_round_end_reveals_scores_and_deals_a_complete_deck():
 
     assert s.round_scores == [box_score(b) for b in s.last_boxes]
     assert s.totals == s.round_scores
-    assert s.phase == 0 and not any(any(u) for u in s.up)
+    assert s.phase == OPENING and not any(any(u) for u in s.up)
     assert Counter(s.all_cards()) == Counter(load_rules().deck)
     assert len(s.bin) == 1
 
@@ -344,12 +345,12 @@ def test_setup_players_must_match():
 def test_setup_opening_resumes_from_current():
     """A setup with opening reveals still owed starts in the opening, at `current`."""
     s = from_setup(base(up=[["a1"], []], current=1))
-    assert s.phase == 0 and s.current_player() == 1
+    assert s.phase == OPENING and s.current_player() == 1
     s.apply_text("reveal a1")
     s.apply_text("reveal b1")
     assert s.current_player() == 0
     s.apply_text("reveal a2")
-    assert s.phase == 1 and s.current_player() == 1  # 18 beats 10
+    assert s.phase == TAKE and s.current_player() == 1  # 18 beats 10
 
 
 def test_game_info():
@@ -358,4 +359,4 @@ def test_game_info():
     s = GAME.new_game(2, seed=0)
     assert s.game is GAME
     finish_opening(s)
-    assert s.phase == 1
+    assert s.phase == TAKE
