@@ -85,10 +85,19 @@ ON_STACK_BITS = _bits(ON_STACK)
 IN_RUN_BITS = tuple(_bits(r) for r in IN_RUN)
 ANY_BITS = _bits(ANY)
 BREAKER_BIT = 1 << BREAKER
+KING_BIT = 1 << KING
+PLUS_BITS = _bits(tuple(RANK_OF[k] == PLUS for k in range(len(ANY))))
+NUMBER_BITS = _bits(tuple(0 <= RANK_OF[k] < STOP for k in range(len(ANY))))
 # A hand slot marked "unlikely" for a kind is still dealt that kind with this weight against 1
 # (TakiState.determinize): the inference holds for a player who plays whenever they can, as
 # the heuristic bot does, and a person may hold a card back.
 UNLIKELY_WEIGHT = 0.02
+# A seat that names a colour with a Change Color likely holds that colour most: until its next
+# action, each card dealt to it that is not of the colour is kept with this weight against 1.
+NAMED_WEIGHT = 0.4
+# Whether playing a King, or an action card inside a run, marks the plainer cards the seat
+# passed over (see `_passed_over`).
+PASSED_OVER = True
 DEAL_TRIES = 64  # a slot whose likely kinds ran out takes the 64th card it drew
 
 
@@ -127,6 +136,8 @@ class TakiState(State):
         # Per seat, one mask per card in hand, oldest first: the kinds that card is unlikely
         # to be, learnt from public events only (see `_declined`, `_shed`, `determinize`).
         self._slots: list[list[int]] = [[0] * len(h) for h in self._hands]
+        # Per seat, the colour it named with its last action if that was a Change Color, or -1.
+        self._named: list[int] = [-1] * self.num_players
 
     # ---- the OpenSpiel-shaped API -------------------------------------------------------
 
@@ -160,8 +171,19 @@ class TakiState(State):
         verb = action.verb
         p = self._cur
         self._log.append((p, action))
+        named = self._named
+        if named[p] >= 0:
+            named[p] = -1
         if verb == PLAY:
-            self._shed(p, action.card)
+            k = action.card
+            passed = self._passed_over(k) if PASSED_OVER else 0
+            self._shed(p, k)
+            if passed:
+                slots = self._slots[p]
+                for i in range(len(slots)):
+                    slots[i] |= passed
+            if k == CHANGE_COLOR:
+                named[p] = action.color
         elif verb == BREAK:
             self._shed(p, BREAKER)
         else:  # draw, close, end, pass: the seat declined every kind it could have played
@@ -210,6 +232,7 @@ class TakiState(State):
         c._stages = list(self._stages)
         c._log = list(self._log)
         c._slots = [list(m) for m in self._slots]
+        c._named = list(self._named)
         c._rng = random.Random()
         c._rng.setstate(self._rng.getstate())
         c._legal = None
@@ -234,13 +257,21 @@ class TakiState(State):
         others = [q for q in range(self.num_players) if q != player]
         pool = sorted([k for q in others for k in self._hands[q]] + self._deck)
         slack = UNLIKELY_WEIGHT
+        keep = NAMED_WEIGHT
         rand = rng.random
         for q in others:
             hand = []
+            named = self._named[q]
             for mask in self._slots[q]:  # oldest first: the most marked slots take first
                 n = len(pool)
                 i = int(rand() * n)
-                if mask:
+                if named >= 0:
+                    tries = DEAL_TRIES
+                    while tries and ((mask >> pool[i] & 1 and rand() >= slack)
+                                     or (COLOR_OF[pool[i]] != named and rand() >= keep)):
+                        i = int(rand() * n)
+                        tries -= 1
+                elif mask:
                     tries = DEAL_TRIES
                     while mask >> pool[i] & 1 and rand() >= slack and tries:
                         i = int(rand() * n)
@@ -353,6 +384,25 @@ class TakiState(State):
         else:  # PLUS_PHASE
             bits = MATCH_BITS[self._lead][self._color]
         return bits & ~BREAKER_BIT
+
+    def _passed_over(self, k: int) -> int:
+        """The kinds the current seat likely lacks when it plays kind `k` now (before the play),
+        as a mask from the public state only: one keeps a King for when nothing else plays, so
+        a King played on a +2 stack says "no +2", and elsewhere "no other card that plays"
+        (bar Breakers, and Plus cards with 2 cards or fewer in hand, which cannot end a game);
+        inside a run one plays the plain cards before the action card that is to act, so an
+        action card there says "no number card of the run's colour"."""
+        ph = self._phase
+        if k == KING:
+            if ph == RUN or ph == ANSWER:
+                return 0
+            bits = self._declined() & ~KING_BIT
+            if len(self._hands[self._cur]) <= 2:
+                bits &= ~PLUS_BITS
+            return bits
+        if ph == RUN and not NUMBER_BITS >> k & 1:
+            return IN_RUN_BITS[self._run_color] & NUMBER_BITS
+        return 0
 
     def _shed(self, p: int, k: int) -> None:
         """Seat `p` played kind `k`: drop the oldest of its hand slots not marked unlikely
