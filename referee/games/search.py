@@ -161,15 +161,18 @@ class SearchBot:
         visits = [0] * k
         totals = [0.0] * k
         n = 0
+        roll = random.Random()
         while n + k <= max(level.iterations, k):
             deal = state.determinize(me, rng)
             if cut is not None:
                 cut(deal)
-            seed = rng.getrandbits(64)
+            roll.seed(rng.getrandbits(64))
+            seeded = roll.getstate()
             for i in range(k):  # every action on the same deal and rollout seed (less noise)
                 s = deal.clone()
                 s.apply_action(legal[i])
-                roll = random.Random(seed)
+                if i:
+                    roll.setstate(seeded)  # as seeding anew, at a fraction of the cost
                 left = depth
                 while left and not s.is_terminal():
                     s.apply_action(policy(s, roll))

@@ -14,6 +14,7 @@ from referee.games.bench import BenchResult
 from referee.games.engine import RandomBot, play_out
 from referee.games.taki import new_game, render
 from referee.games.taki.bots import HeuristicBot
+from referee.games.taki.cards import COLOR_OF
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "taki"
 
@@ -37,6 +38,27 @@ def test_heuristic_plays_only_legal_moves_with_many_players():
         state = new_game(2 + seed % 9, seed=seed, options={"tournament": seed % 2 == 1})
         n = play_out(state, [HeuristicBot()] * state.num_players, rng, 100_000)
         assert n > 0 and state.is_terminal()
+
+
+def test_the_fast_heuristic_choice_is_the_scored_one():
+    """`HeuristicBot.choose` inlines `_score` for speed (it plays the search's rollouts): it
+    plays what the plain rule plays, the best `_score` with "last card" calls first and ties
+    to the earliest, over games of 2 to 5 seats with random detours for odd states."""
+    bot, n = HeuristicBot(), 0
+    for seed in range(60):
+        state = new_game(2 + seed % 4, seed=seed, options={"tournament": seed % 5 == 0})
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            legal = [a for a in legal if a.last] or legal
+            hand = state.hand(state.current_player())
+            per_color = [sum(1 for k in hand if COLOR_OF[k] == c) for c in range(4)]
+            want = max(legal, key=lambda a: bot._score(state, a, hand, per_color))
+            got = bot.choose(state, rng)
+            assert got == want, (seed, got, want)
+            n += 1
+            state.apply_action(rng.choice(state.legal_actions()) if rng.random() < 0.3 else got)
+    assert n > 10_000
 
 
 def test_render_hides_other_hands_until_the_end():
