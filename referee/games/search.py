@@ -147,7 +147,8 @@ class SearchBot:
         if state.is_terminal():
             raise RulesError("the game is over: there is no move to search")
         me = state.current_player()
-        legal = state.legal_actions()
+        legal = state.legal_actions() if self.game.bot_actions is None \
+            else self.game.bot_actions(state)
         k = len(legal)
         if k == 1:
             return SearchResult(legal[0], [0], [0.0], 0, self._clock() - t0)

@@ -28,6 +28,13 @@ from referee.games.taki.cards import (
 from referee.games.taki.state import RUN, TakiState
 
 
+def bot_actions(state: TakiState) -> list[Action]:
+    """The legal actions a bot weighs: only those with the "last card" call when it is
+    offered (RULINGS.md TAKI "Last card": bots always declare; the call costs nothing)."""
+    legal = state.legal_actions()
+    return [a for a in legal if a.last] or legal
+
+
 class HeuristicBot:
     """Scores each legal action and plays the best; ties go to the earliest in legal order.
 

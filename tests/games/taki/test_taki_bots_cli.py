@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -12,7 +13,8 @@ from referee.cli import app
 from referee.games import baselines
 from referee.games.bench import BenchResult
 from referee.games.engine import RandomBot, play_out
-from referee.games.taki import new_game, render
+from referee.games.search import SearchBot, load_level
+from referee.games.taki import GAME, from_setup, new_game, render
 from referee.games.taki.bots import HeuristicBot
 from referee.games.taki.cards import COLOR_OF
 
@@ -59,6 +61,16 @@ def test_the_fast_heuristic_choice_is_the_scored_one():
             n += 1
             state.apply_action(rng.choice(state.legal_actions()) if rng.random() < 0.3 else got)
     assert n > 10_000
+
+
+def test_the_search_bot_always_calls_last_card():
+    """RULINGS.md TAKI: bots always declare; the search weighs only the called moves."""
+    state = from_setup({"hands": [["R5", "G3"], ["B3", "G4", "Y7"]],
+                        "deck": ["Y1", "Y3", "Y4", "Y5"], "discard": ["R1"]})
+    level = dataclasses.replace(load_level("taki", "hard"), time_ms=None, iterations=40)
+    result = SearchBot(GAME, level).search(state)
+    called = [a for a in state.legal_actions() if a.last]
+    assert called and len(result.visits) == len(called) and result.action in called
 
 
 def test_render_hides_other_hands_until_the_end():
