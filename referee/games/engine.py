@@ -268,6 +268,10 @@ class GameInfo:
     # 0..1 value for a seat of the position a rollout reached (finished, cut at the round's
     # end, or stopped at its `depth`), 0.5 for level with the best rival.
     search_value: Callable[..., float] | None = None  # (state, seat) -> value
+    # For search bots: the legal actions worth searching, a non-empty subset of
+    # `legal_actions()` (TAKI: with the "last card" call whenever it is offered, since
+    # RULINGS.md has bots always declare). None: all of them.
+    bot_actions: Callable[..., list[Any]] | None = None  # (state) -> actions
 
     def check_players(self, players: object) -> int:
         """`players` if the game takes that many (min_players to max_players, rules data).

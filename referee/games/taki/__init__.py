@@ -7,7 +7,7 @@ notation, setup keys, expect keys and every ruling.
 
 from referee.games.engine import GameInfo
 from referee.games.taki.actions import Action, parse_action
-from referee.games.taki.bots import HeuristicBot
+from referee.games.taki.bots import HeuristicBot, bot_actions
 from referee.games.taki.render import render
 from referee.games.taki.setup import from_setup, new_game
 from referee.games.taki.state import TakiState
@@ -22,6 +22,7 @@ GAME = GameInfo(
     parse_action=parse_action,
     bots={"heuristic": HeuristicBot},
     render=render,
+    bot_actions=bot_actions,
 )
 TakiState.game = GAME
 

@@ -29,20 +29,78 @@ from referee.games.taki.phases import RUN
 from referee.games.taki.state import TakiState
 
 
+def bot_actions(state: TakiState) -> list[Action]:
+    """The legal actions a bot weighs: only those with the "last card" call when it is
+    offered (RULINGS.md TAKI "Last card": bots always declare; the call costs nothing)."""
+    legal = state.legal_actions()
+    return [a for a in legal if a.last] or legal
+
+
 class HeuristicBot:
-    """Scores each legal action and plays the best; ties go to the earliest in legal order."""
+    """Scores each legal action and plays the best; ties go to the earliest in legal order.
+
+    It is also the hard search bot's rollout policy, so `choose` is written for speed: one
+    pass over the legal actions, the scores of `_score` inlined (`_score` is the reference;
+    tests check that both choose alike)."""
 
     def choose(self, state: TakiState, rng: random.Random) -> Action:
         legal = state.legal_actions()
-        called = [a for a in legal if a.last]
-        if called:
-            legal = called
+        if len(legal) == 1:
+            return legal[0]
         hand = state.hand(state.current_player())
+        n = len(hand)
+        if n <= 2:
+            called = [a for a in legal if a.last]
+            if called:
+                legal = called
         per_color = [0, 0, 0, 0]
         for k in hand:
-            if COLOR_OF[k] >= 0:
-                per_color[COLOR_OF[k]] += 1
-        return max(legal, key=lambda a: self._score(state, a, hand, per_color))
+            c = COLOR_OF[k]
+            if c >= 0:
+                per_color[c] += 1
+        pending = state.pending_draw
+        in_run = state.phase == RUN
+        best = legal[0]
+        top = -1.0
+        for a in legal:
+            verb = a.verb
+            if verb != PLAY:
+                v = 100.0 if verb == BREAK else 2.0 if verb == CLOSE else 1.0 if verb == END \
+                    else 0.0
+            else:
+                k = a.card
+                rank = RANK_OF[k]
+                if n == 1 and rank != PLUS:
+                    v = 1000.0
+                elif pending:
+                    v = 50.0 if rank == PLUS2 else 40.0
+                elif in_run:
+                    v = 20.0 if rank < STOP else 15.0
+                elif rank >= 0:
+                    same = per_color[COLOR_OF[k]] - 1
+                    if rank < STOP:
+                        v = 12.0 + same
+                    elif rank == TAKI:
+                        v = 10.0 + 4.0 * same
+                    elif rank == PLUS:
+                        v = 13.0 + same if n > 2 else 3.0
+                    elif rank == DIR:
+                        v = 11.0 + same
+                    else:  # STOP, PLUS2
+                        v = 14.0 + same
+                elif k == SUPERTAKI:
+                    v = 9.0 + 4.0 * per_color[state.color]
+                elif k == CHANGE_COLOR:
+                    v = 8.0 + per_color[a.color]
+                elif k == PLUS3:
+                    v = 11.0
+                elif k == KING:
+                    v = 5.0
+                else:  # BREAKER
+                    v = 0.5
+            if v > top:
+                best, top = a, v
+        return best
 
     @staticmethod
     def _score(state: TakiState, a: Action, hand: tuple[int, ...], per_color: list[int]) -> float:

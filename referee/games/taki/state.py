@@ -89,10 +89,19 @@ ON_STACK_BITS = _bits(ON_STACK)
 IN_RUN_BITS = tuple(_bits(r) for r in IN_RUN)
 ANY_BITS = _bits(ANY)
 BREAKER_BIT = 1 << BREAKER
+KING_BIT = 1 << KING
+PLUS_BITS = _bits(tuple(RANK_OF[k] == PLUS for k in range(len(ANY))))
+NUMBER_BITS = _bits(tuple(0 <= RANK_OF[k] < STOP for k in range(len(ANY))))
 # A hand slot marked "unlikely" for a kind is still dealt that kind with this weight against 1
 # (TakiState.determinize): the inference holds for a player who plays whenever they can, as
 # the heuristic bot does, and a person may hold a card back.
 UNLIKELY_WEIGHT = 0.02
+# A seat that names a colour with a Change Color likely holds that colour most: until its next
+# action, each card dealt to it that is not of the colour is kept with this weight against 1.
+NAMED_WEIGHT = 0.4
+# Whether playing a King, or an action card inside a run, marks the plainer cards the seat
+# passed over (see `_passed_over`).
+PASSED_OVER = True
 DEAL_TRIES = 64  # a slot whose likely kinds ran out takes the 64th card it drew
 
 
@@ -100,7 +109,7 @@ class TakiState(State):
     """One TAKI game. Build it with `setup.new_game` or `setup.from_setup`."""
 
     game: GameInfo
-    _lists = ("_deck", "_discard", "_stages", "_log")
+    _lists = ("_deck", "_discard", "_stages", "_log", "_named")
     _nested = ("_hands", "_slots")
 
     def __init__(self, hands: list[list[int]], deck: list[int], discard: list[int],
@@ -133,6 +142,8 @@ class TakiState(State):
         # Per seat, one mask per card in hand, oldest first: the kinds that card is unlikely
         # to be, learnt from public events only (see `_declined`, `_shed`, `determinize`).
         self._slots: list[list[int]] = [[0] * len(h) for h in self._hands]
+        # Per seat, the colour it named with its last action if that was a Change Color, or -1.
+        self._named: list[int] = [-1] * self.num_players
 
     # ---- the OpenSpiel-shaped API -------------------------------------------------------
 
@@ -166,8 +177,19 @@ class TakiState(State):
         verb = action.verb
         p = self._cur
         self._log.append((p, action))
+        named = self._named
+        if named[p] >= 0:
+            named[p] = -1
         if verb == PLAY:
-            self._shed(p, action.card)
+            k = action.card
+            passed = self._passed_over(k) if PASSED_OVER else 0
+            self._shed(p, k)
+            if passed:
+                slots = self._slots[p]
+                for i in range(len(slots)):
+                    slots[i] |= passed
+            if k == CHANGE_COLOR:
+                named[p] = action.color
         elif verb == BREAK:
             self._shed(p, BREAKER)
         else:  # draw, close, end, pass: the seat declined every kind it could have played
@@ -227,13 +249,21 @@ class TakiState(State):
         others = [q for q in range(self.num_players) if q != player]
         pool = sorted([k for q in others for k in self._hands[q]] + self._deck)
         slack = UNLIKELY_WEIGHT
+        keep = NAMED_WEIGHT
         rand = rng.random
         for q in others:
             hand = []
+            named = self._named[q]
             for mask in self._slots[q]:  # oldest first: the most marked slots take first
                 n = len(pool)
                 i = int(rand() * n)
-                if mask:
+                if named >= 0:
+                    tries = DEAL_TRIES
+                    while tries and ((mask >> pool[i] & 1 and rand() >= slack)
+                                     or (COLOR_OF[pool[i]] != named and rand() >= keep)):
+                        i = int(rand() * n)
+                        tries -= 1
+                elif mask:
                     tries = DEAL_TRIES
                     while mask >> pool[i] & 1 and rand() >= slack and tries:
                         i = int(rand() * n)
@@ -346,6 +376,25 @@ class TakiState(State):
         else:  # PLUS_PHASE
             bits = MATCH_BITS[self._lead][self._color]
         return bits & ~BREAKER_BIT
+
+    def _passed_over(self, k: int) -> int:
+        """The kinds the current seat likely lacks when it plays kind `k` now (before the play),
+        as a mask from the public state only: one keeps a King for when nothing else plays, so
+        a King played on a +2 stack says "no +2", and elsewhere "no other card that plays"
+        (bar Breakers, and Plus cards with 2 cards or fewer in hand, which cannot end a game);
+        inside a run one plays the plain cards before the action card that is to act, so an
+        action card there says "no number card of the run's colour"."""
+        ph = self._phase
+        if k == KING:
+            if ph == RUN or ph == ANSWER:
+                return 0
+            bits = self._declined() & ~KING_BIT
+            if len(self._hands[self._cur]) <= 2:
+                bits &= ~PLUS_BITS
+            return bits
+        if ph == RUN and not NUMBER_BITS >> k & 1:
+            return IN_RUN_BITS[self._run_color] & NUMBER_BITS
+        return 0
 
     def _shed(self, p: int, k: int) -> None:
         """Seat `p` played kind `k`: drop the oldest of its hand slots not marked unlikely
@@ -572,7 +621,8 @@ class TakiState(State):
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready, hidden cards, the public inferences (`slots`: per seat
-        one mask per card in hand) and the RNG state included; `from_dict` reads it back."""
+        one mask per card in hand; `named`: the colour each seat last named with a Change Color, until
+        it acts again) and the RNG state included; `from_dict` reads it back."""
         return {
             "hands": [[card_name(k) for k in h] for h in self._hands],
             "deck": [card_name(k) for k in reversed(self._deck)],
@@ -593,6 +643,7 @@ class TakiState(State):
             "stages": list(self._stages),
             "log": self._public_log(),
             "slots": [list(m) for m in self._slots],
+            "named": [COLORS[c] if c >= 0 else None for c in self._named],
             "rng": rng_to_json(self._rng),
         }
 
@@ -621,6 +672,8 @@ class TakiState(State):
             s._log = [(int(p), int(e[5:]) if e.startswith("drew ") else parse_action(e))
                       for p, e in data["log"]]
             s._slots = [[int(m) for m in row] for row in data["slots"]]
+            s._named = [-1 if c is None else COLORS.index(c)
+                        for c in data.get("named", [None] * len(hands))]
         except (KeyError, TypeError, ValueError, IndexError) as e:
             if isinstance(e, RulesError):
                 raise

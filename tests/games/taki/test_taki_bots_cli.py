@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -12,8 +13,10 @@ from referee.cli import app
 from referee.games import baselines
 from referee.games.bench import BenchResult
 from referee.games.engine import RandomBot, play_out
-from referee.games.taki import new_game, render
+from referee.games.search import SearchBot, load_level
+from referee.games.taki import GAME, from_setup, new_game, render
 from referee.games.taki.bots import HeuristicBot
+from referee.games.taki.cards import COLOR_OF
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "taki"
 
@@ -37,6 +40,37 @@ def test_heuristic_plays_only_legal_moves_with_many_players():
         state = new_game(2 + seed % 9, seed=seed, options={"tournament": seed % 2 == 1})
         n = play_out(state, [HeuristicBot()] * state.num_players, rng, 100_000)
         assert n > 0 and state.is_terminal()
+
+
+def test_the_fast_heuristic_choice_is_the_scored_one():
+    """`HeuristicBot.choose` inlines `_score` for speed (it plays the search's rollouts): it
+    plays what the plain rule plays, the best `_score` with "last card" calls first and ties
+    to the earliest, over games of 2 to 5 seats with random detours for odd states."""
+    bot, n = HeuristicBot(), 0
+    for seed in range(60):
+        state = new_game(2 + seed % 4, seed=seed, options={"tournament": seed % 5 == 0})
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            legal = [a for a in legal if a.last] or legal
+            hand = state.hand(state.current_player())
+            per_color = [sum(1 for k in hand if COLOR_OF[k] == c) for c in range(4)]
+            want = max(legal, key=lambda a: bot._score(state, a, hand, per_color))
+            got = bot.choose(state, rng)
+            assert got == want, (seed, got, want)
+            n += 1
+            state.apply_action(rng.choice(state.legal_actions()) if rng.random() < 0.3 else got)
+    assert n > 10_000
+
+
+def test_the_search_bot_always_calls_last_card():
+    """RULINGS.md TAKI: bots always declare; the search weighs only the called moves."""
+    state = from_setup({"hands": [["R5", "G3"], ["B3", "G4", "Y7"]],
+                        "deck": ["Y1", "Y3", "Y4", "Y5"], "discard": ["R1"]})
+    level = dataclasses.replace(load_level("taki", "hard"), time_ms=None, iterations=40)
+    result = SearchBot(GAME, level).search(state)
+    called = [a for a in state.legal_actions() if a.last]
+    assert called and len(result.visits) == len(called) and result.action in called
 
 
 def test_render_hides_other_hands_until_the_end():

@@ -63,6 +63,44 @@ def test_a_seat_that_drew_on_red_is_dealt_red_rarely_until_it_draws_again():
     assert len(s._slots[1]) == 7 and all(s._slots[1][:6]) and s._slots[1][6] == 0
 
 
+def test_a_king_played_says_no_other_card_played():
+    """A King is kept for when nothing else plays: after seat 1 plays one on R1, its other
+    cards are rarely dealt as red, 1s or wild cards (a +2 stack: rarely a +2)."""
+    s = from_setup({"hands": [["R5", "G3", "B4"], ["KING", "B3", "G4", "Y7", "G6"]],
+                    "deck": ["Y1", "Y3", "Y4", "Y5", "Y6", "R3", "R4", "R6", "R7"],
+                    "discard": ["R1"]})
+    s.apply_text("play R5")
+    fresh = _hand_of(s, 1, 400, 5)
+    s.apply_text("play KING")
+    s.apply_text("play G4")  # after the King: any card, here a plain one (no mark)
+    after = _hand_of(s, 1, 400, 3)
+    playable = lambda k: _playable_on_red_5(k) and k != parse_card("KING")  # noqa: E731
+    per_card_fresh = sum(map(playable, sum(fresh, []))) / (400 * 5)
+    per_card_after = sum(map(playable, sum(after, []))) / (400 * 3)
+    assert per_card_fresh > 0.3 and per_card_after < 0.1, (per_card_fresh, per_card_after)
+    stack = from_setup({"hands": [["R+2", "G3", "B4"], ["KING", "B3", "G4", "Y7", "G6"]],
+                        "deck": ["Y1", "Y3", "Y4", "Y5", "Y6"], "discard": ["R1"]})
+    stack.apply_text("play R+2")
+    stack.apply_text("play KING")
+    assert stack._slots[1] and all(m >> parse_card("G+2") & 1 for m in stack._slots[1])
+    assert not any(m >> parse_card("G4") & 1 for m in stack._slots[1])
+
+
+def test_the_colour_named_with_a_change_color_weights_that_hand_until_its_next_action():
+    s = from_setup({"hands": [["R5", "G3", "B4"], ["COLOR", "B3", "G4", "Y7", "G6", "R7"]],
+                    "deck": ["Y1", "Y3", "Y4", "Y5", "Y6", "R3", "R4"], "discard": ["R1"]})
+    s.apply_text("play R5")
+    green = lambda deals: sum(COLOR_OF[k] == 1 for h in deals for k in h) / len(deals)  # noqa: E731
+    before = green(_hand_of(s, 1, 400, 6))
+    s.apply_text("play COLOR G")
+    named = green(_hand_of(s, 1, 400, 5))
+    s.apply_text("play G3")
+    s.apply_text("draw")  # seat 1's next action: the named colour says no more
+    later = green(_hand_of(s, 1, 400, 6))
+    # per card: 2 green cards in a pool of 13 (seat 0 holds G3) are dealt more often
+    assert named / 5 > 1.5 * before / 6 and later / 6 < 0.8 * named / 5, (before, named, later)
+
+
 def test_the_deal_keeps_every_card_and_the_view():
     state = new_game(3, seed=2)
     rng = random.Random(2)
