@@ -63,9 +63,9 @@ def structure_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, unit: f
     front), or None when the photo does not tell it.
 
     fits: the measured stones (those held up and showing at least `min_fill` of their face
-    are used; at least `min_stones` of them); unit: u in mm. Depths from −`search_mm` to +`search_mm` in steps of
-    `step_mm` are tried. The answer is the depth at which every stone used stands within
-    `max_off_u` of a whole unit, provided no other valley of the cost (more than `apart_mm`
+    are used; at least `min_stones` of them); unit: u in mm. Depths from −`search_mm` to
+    +`search_mm` in steps of `step_mm` are tried. The answer is the depth at which every
+    stone used stands within `max_off_u` of a whole unit, provided no other valley of the cost (more than `apart_mm`
     away) comes close: none whose stones all stand within `rival_off_u` of whole units, and
     none whose summed cost is within `rival_cost` per stone of the best. An answer within
     `min_shift_mm` of the line is 0.0: the bars' own spread of a few mm. See the module docstring.
@@ -103,4 +103,4 @@ def fits_at_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, depth_mm:
     x = np.array([f.x_mm for f in fits], np.float64)
     h = np.array([f.h_mm for f in fits], np.float64)
     xd, hd = at_depth(x, h, view, pose.camera_centre_mm(), depth_mm)
-    return [replace(f, x_mm=float(a), h_mm=float(b)) for f, a, b in zip(fits, xd, hd)]
+    return [replace(f, x_mm=float(a), h_mm=float(b)) for f, a, b in zip(fits, xd, hd, strict=True)]

@@ -59,10 +59,10 @@ def test_the_depth_of_a_structure_off_the_line_is_found_and_undone(depth_mm):
     d = structure_depth(fits, VIEW, pose, 16.0, S.depth, MIN_FILL)
     assert d is not None and abs(d - depth_mm) <= S.depth.step_mm
     placed = fits_at_depth(fits, VIEW, pose, d)
-    for f, (_, _, x_u, z_u) in zip(placed, BUILD):
+    for f, (_, _, x_u, z_u) in zip(placed, BUILD, strict=True):
         assert abs(f.h_mm / 16.0 - z_u) < 0.02 and abs(f.x_mm / 16.0 - x_u) < 0.02
     if abs(depth_mm) >= 4:  # as the plane showed it, the build is off by more than a grey band
-        assert max(abs(f.h_mm / 16.0 - b[3]) for f, b in zip(fits, BUILD)) > 0.1
+        assert max(abs(f.h_mm / 16.0 - b[3]) for f, b in zip(fits, BUILD, strict=True)) > 0.1
 
 
 def test_a_stone_at_no_whole_units_height_leaves_the_depth_untold():

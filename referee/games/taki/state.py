@@ -621,8 +621,8 @@ class TakiState(State):
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready, hidden cards, the public inferences (`slots`: per seat
-        one mask per card in hand; `named`: the colour each seat last named with a Change Color, until
-        it acts again) and the RNG state included; `from_dict` reads it back."""
+        one mask per card in hand; `named`: the colour each seat last named with a Change
+        Color, until it acts again) and the RNG state included; `from_dict` reads it back."""
         return {
             "hands": [[card_name(k) for k in h] for h in self._hands],
             "deck": [card_name(k) for k in reversed(self._deck)],
