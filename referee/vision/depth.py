@@ -62,13 +62,14 @@ def structure_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, unit: f
     """How far (mm) the structure's front faces stand behind the build line (negative: in
     front), or None when the photo does not tell it.
 
-    fits: the measured stones (those held up and showing at least `min_fill` of their face
-    are used; at least `min_stones` of them); unit: u in mm. Depths from −`search_mm` to
-    +`search_mm` in steps of `step_mm` are tried. The answer is the depth at which every
-    stone used stands within `max_off_u` of a whole unit, provided no other valley of the
-    cost (more than `apart_mm` away) comes close: none whose stones all stand within `rival_off_u` of whole units, and
-    none whose summed cost is within `rival_cost` per stone of the best. An answer within
-    `min_shift_mm` of the line is 0.0: the bars' own spread of a few mm. See the module docstring.
+    fits: the measured stones (those held up and showing at least `min_fill` of their face are
+    used; at least `min_stones` of them); unit: u in mm. Depths from −`search_mm` to
+    +`search_mm` in steps of `step_mm` are tried. The answer is the depth at which every stone
+    used stands within `max_off_u` of a whole unit, provided no other valley of the cost (more
+    than `apart_mm` away) comes close: none whose stones all stand within `rival_off_u` of whole
+    units, and none whose summed cost is within `rival_cost` per stone of the best. An answer
+    within `min_shift_mm` of the line is 0.0: the bars' own spread of a few mm. See the module
+    docstring.
     """
     use = [f for f in fits if f.supported and f.fill >= min_fill]
     if not s.enabled or len(use) < s.min_stones:
