@@ -135,3 +135,15 @@ def serve(data: Path, port: int, log: Path, *extra: str):
             time.sleep(0.1)
     proc.kill()
     raise AssertionError(f"server did not start: {log.read_text()[-2000:]}")
+
+
+# card tables: a box without the demo, bots without a pause, a short WebSocket hello
+@pytest.fixture
+def csettings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", demo=False, bot_pause_s=0, ws_hello_s=1.0)
+
+
+@pytest.fixture
+def c(csettings: Settings) -> Iterator[TestClient]:
+    with local_client(create_app(csettings)) as client:
+        yield client

@@ -4,8 +4,6 @@ admin key and the same rules as for the Tuki tables)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,17 +13,6 @@ from referee.server.app import create_app
 from referee.server.settings import Settings
 
 from .conftest import admin_headers, local_client
-
-
-@pytest.fixture
-def csettings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", demo=False, bot_pause_s=0, ws_hello_s=1.0)
-
-
-@pytest.fixture
-def c(csettings: Settings) -> Iterator[TestClient]:
-    with local_client(create_app(csettings)) as client:
-        yield client
 
 
 def make(c: TestClient, game: str = "taki", players=("Ava", "Ben"), **extra) -> dict:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,17 +17,6 @@ from referee.server.cardtable import public_table
 from referee.server.settings import Settings
 
 from .conftest import local_client
-
-
-@pytest.fixture
-def csettings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", demo=False, bot_pause_s=0, ws_hello_s=1.0)
-
-
-@pytest.fixture
-def c(csettings: Settings) -> Iterator[TestClient]:
-    with local_client(create_app(csettings)) as client:
-        yield client
 
 
 def make(c: TestClient, game: str = "taki", players=("Ava", "Ben", None), bots=None,
