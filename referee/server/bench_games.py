@@ -23,6 +23,7 @@ Needs `httpx` (the `dev` extra, as `referee bench server`) and `websockets` (uvi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -169,11 +170,9 @@ async def _bench(host: str, server: subprocess.Popen[bytes], tables: int, phones
         while True:
             if server.poll() is not None:
                 raise BenchError(f"the server stopped at start (exit code {server.returncode})")
-            try:
+            with contextlib.suppress(httpx.TransportError):  # not listening yet
                 if (await http.get("/healthz")).status_code == 200:
                     break
-            except httpx.TransportError:
-                pass
             if time.monotonic() > deadline:
                 raise BenchError("the server did not answer within 30 s")
             await asyncio.sleep(0.1)

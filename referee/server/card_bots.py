@@ -4,6 +4,7 @@ person's move."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import time
@@ -27,10 +28,8 @@ class CardBots(CardServiceBase):
             return
         if table.seats[st.current_player()].bot is None:
             return
-        try:
+        with contextlib.suppress(RuntimeError):  # the worker is shut down: no more moves
             self._bots.submit(self._bot_move, table, table.seq)
-        except RuntimeError:  # shut down
-            pass
 
     def _bot_move(self, table: CardTable, seq: int) -> None:
         if self.settings.bot_pause_s > 0:

@@ -59,7 +59,6 @@ from referee.server.card_views import CardViews
 from referee.server.cardtable import CardTable
 from referee.server.errors import (
     ConflictError,
-    DamagedTableError,
     ForbiddenError,
     MissingSecretError,
     ServerError,
@@ -67,6 +66,7 @@ from referee.server.errors import (
     TableSetupError,
     UnknownTableError,
     WrongSecretError,
+    find_table,
 )
 from referee.server.keys import (
     Access,
@@ -292,13 +292,8 @@ class CardTableService(CardViews, CardBots):
 
     def get(self, table_id: str) -> CardTable:
         """:raises UnknownTableError, DamagedTableError:"""
-        table = self.tables.get(table_id)
-        if table is None and table_id in self.damaged:
-            raise DamagedTableError(f"table {table_id!r} cannot be played: "
-                                    f"{self.damaged[table_id]}")
-        if table is None:
-            raise UnknownTableError(f"no card table {shown(table_id)}; check the link")
-        return table
+        return find_table(self.tables, self.damaged, table_id,
+                          f"no card table {shown(table_id)}; check the link")
 
     def access(self, table_id: str, creds: Credentials) -> Access:
         """What a request's keys open at a card table: the table key, else a seat key, else

@@ -7,7 +7,8 @@ machine code (an engine's refusal) adds `"code"` and `"params"`, for the phone's
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -67,6 +68,24 @@ class ConflictError(ServerError):
 
 class DamagedTableError(ConflictError):
     """A table whose stored events cannot be replayed: set aside, its data kept, not played."""
+
+
+T = TypeVar("T")
+
+
+def find_table(tables: Mapping[str, T], damaged: Mapping[str, str], table_id: str,
+               missing: str) -> T:
+    """The table in play under `table_id` (Tuki or card table alike).
+
+    :raises DamagedTableError: it was set aside at start (`damaged` says why).
+    :raises UnknownTableError: there is none; `missing` is the plain words for that.
+    """
+    table = tables.get(table_id)
+    if table is not None:
+        return table
+    if table_id in damaged:
+        raise DamagedTableError(f"table {table_id!r} cannot be played: {damaged[table_id]}")
+    raise UnknownTableError(missing)
 
 
 log = logging.getLogger("referee.server")

@@ -34,13 +34,13 @@ from referee.server.cameras import (
 )
 from referee.server.errors import (
     ConflictError,
-    DamagedTableError,
     ForbiddenError,
     MissingSecretError,
     RoundInputError,
     TableLimitError,
     TableSetupError,
     UnknownTableError,
+    find_table,
 )
 from referee.server.files import write_synced
 from referee.server.keys import (
@@ -326,13 +326,8 @@ class TableService(Places, KeysAndAccess):
 
     def get(self, table_id: str) -> Table:
         """:raises UnknownTableError, DamagedTableError: set aside at start."""
-        table = self.tables.get(table_id)
-        if table is None and table_id in self.damaged:
-            raise DamagedTableError(f"table {table_id!r} cannot be played: "
-                                    f"{self.damaged[table_id]}")
-        if table is None:
-            raise UnknownTableError(f"no table {shown(table_id)}; check the link")
-        return table
+        return find_table(self.tables, self.damaged, table_id,
+                          f"no table {shown(table_id)}; check the link")
 
     # ---- keys ------------------------------------------------------------------------------
 

@@ -30,29 +30,28 @@ from referee.vision.settings import DepthSettings
 
 
 def at_depth(x_mm: np.ndarray, h_mm: np.ndarray, view: FrontView, camera_mm: np.ndarray,
-             depth_mm: float) -> tuple[np.ndarray, np.ndarray]:
+             depth_mm: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Front-view plane points (x, h in mm, arrays of N) taken along their camera rays to
     the plane `depth_mm` behind the build line (negative: in front of it): where a thing
     seen there really stands, in (x mm, h mm) of that plane.
 
     camera_mm: the camera's centre in the board frame (`Pose.camera_centre_mm`, shape (3,)).
+    depth_mm: one depth, or an array of D×1 depths, which gives D×N answers.
     """
     p = view.board_points(x_mm, h_mm)                  # N×3 on the build line's plane
-    c = np.asarray(camera_mm, np.float64).reshape(1, 3)
-    t = (view.plane_y_mm - depth_mm - c[0, 1]) / (p[:, 1] - c[0, 1])
-    q = c + t[:, None] * (p - c)
-    return q[:, 0], -q[:, 2]
+    c = np.asarray(camera_mm, np.float64).reshape(3)
+    t = (view.plane_y_mm - np.asarray(depth_mm) - c[1]) / (p[:, 1] - c[1])
+    return c[0] + t * (p[:, 0] - c[0]), -(c[2] + t * (p[:, 2] - c[2]))
 
 
 def _cost(fits: Sequence[BarFit], view: FrontView, camera: np.ndarray, unit: float,
           depths: np.ndarray, clip_u: float) -> tuple[np.ndarray, np.ndarray]:
     """Per candidate depth (D,): the summed squared distance (u, each clipped at `clip_u`)
     of the stones' bottoms from whole units, and the largest of those distances."""
-    p = view.board_points(np.array([f.x_mm for f in fits], np.float64),
-                          np.array([f.h_mm for f in fits], np.float64))   # N×3
-    c = np.asarray(camera, np.float64).reshape(3)
-    t = (view.plane_y_mm - depths[:, None] - c[1]) / (p[None, :, 1] - c[1])   # D×N
-    z = -(c[2] + t * (p[None, :, 2] - c[2])) / unit
+    _, h = at_depth(np.array([f.x_mm for f in fits], np.float64),
+                    np.array([f.h_mm for f in fits], np.float64), view, camera,
+                    depths[:, None])                   # D×N
+    z = h / unit
     off = np.abs(z - np.round(z))
     return np.sum(np.minimum(off, clip_u) ** 2, axis=1), off.max(axis=1)
 

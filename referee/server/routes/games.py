@@ -354,15 +354,11 @@ async def game_feed(ws: WebSocket, game_id: str) -> None:
 # ---- pages ---------------------------------------------------------------------------------
 
 
-def _lang(lang: str | None, cookie_lang: str | None, *more: str | None) -> str:
-    return pick_language(lang, cookie_lang, *more)
-
-
 @pages.get("/games/new", response_class=HTMLResponse)
 def new_game_page(request: Request, lang: str | None = None,
                   cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
                   accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
-    code = _lang(lang, cookie_lang, accept_language)
+    code = pick_language(lang, cookie_lang, accept_language)
     return templates.TemplateResponse(request, "game_new.html", _context(
         code, messages_json=messages_json(code)))
 
@@ -371,7 +367,7 @@ def new_game_page(request: Request, lang: str | None = None,
 def join_page(request: Request, lang: str | None = None,
               cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
               accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
-    code = _lang(lang, cookie_lang, accept_language)
+    code = pick_language(lang, cookie_lang, accept_language)
     return templates.TemplateResponse(request, "game_join.html", _context(
         code, messages_json=messages_json(code)))
 
@@ -388,8 +384,9 @@ def game_page(request: Request, game_id: str, cards: CardsDep, lang: str | None 
         table = cards.get(game_id)
         cards.access(game_id, Credentials(view=v or request.cookies.get(view_cookie(game_id))))
     except RefereeError as e:
-        return refused_page(request, e, _lang(lang, cookie_lang, accept_language))
-    code = _lang(lang, cookie_lang, str(table.config.get("language", "en")), accept_language)
+        return refused_page(request, e, pick_language(lang, cookie_lang, accept_language))
+    code = pick_language(lang, cookie_lang, str(table.config.get("language", "en")),
+                         accept_language)
     response = templates.TemplateResponse(request, "game.html", _context(
         code, game_id=game_id, game=table.game.name, table_name=str(table.config.get("name")),
         messages_json=messages_json(code)))
