@@ -337,11 +337,14 @@ def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
                     if page.locator("#turn.mine").count():
                         hand_before = page.locator("#mine .hand .tcard").count()
                         page.locator("#mine button:enabled").first.click()
-                        page.wait_for_timeout(150)
+                        # the move shows: the hand changed or the last moves list it
+                        # (waited for, not slept on: the box may be busy)
+                        page.wait_for_function(
+                            "n => document.querySelectorAll('#mine .hand .tcard').length !== n"
+                            " || document.querySelectorAll('#last li').length > 0",
+                            arg=hand_before, timeout=15000)
                         moves += 1
                         assert page.locator("#act-error").inner_text() == ""
-                        assert page.locator("#mine .hand .tcard").count() != hand_before or \
-                            page.locator("#last li").count() > 0
                         break
                 else:
                     phones[0].wait_for_timeout(150)
