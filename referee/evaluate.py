@@ -143,9 +143,12 @@ class EvalSummary:
 
 
 def evaluate(root: Path, limit: int | None = None,
-             on_result: Callable[[SceneResult], None] | None = None) -> EvalSummary:
+             on_result: Callable[[SceneResult], None] | None = None,
+             intrinsics: str = "station") -> EvalSummary:
     """Judge every scene of the set at `root` (the first `limit`); `on_result(SceneResult)` is
     called per scene. An unreadable photo, station or label makes that scene unsure.
+    `intrinsics`: "station" (the station's calibrated camera) or "from-mat" (each photo judged
+    as a phone's photo: intrinsics estimated from the mat, see `check_photo`).
 
     :raises DatasetError: `root` has no scenes/ folder.
     """
@@ -179,7 +182,8 @@ def evaluate(root: Path, limit: int | None = None,
                               list(sc.faults), {"error": str(e)}, sc.station, sc.conditions)
         else:
             t0 = time.perf_counter()
-            chk = check_photo(image, station, sc.target, sc.die, sc.level, overlay=False)
+            chk = check_photo(image, station, sc.target, sc.die, sc.level, overlay=False,
+                              intrinsics=intrinsics)
             ms = (time.perf_counter() - t0) * 1000
             v = chk.verdict
             conditions = sc.conditions

@@ -207,7 +207,10 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG or
 def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6 format)."),
              as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
              limit: int = typer.Option(None, "--limit", help="Only the first N scenes."),
-             by: str = typer.Option(None, "--by", help="Also per group: station or condition.")
+             by: str = typer.Option(None, "--by", help="Also per group: station or condition."),
+             intrinsics: str = typer.Option(
+                 "station", "--intrinsics",
+                 help="station (calibrated camera) or from-mat (judge as phone photos).")
              ) -> None:
     """Judge every scene of a labelled photo set and compare with the labels."""
     from referee.evaluate import GROUPINGS, evaluate
@@ -215,6 +218,8 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
 
     if by is not None and by not in GROUPINGS:
         raise RefereeError(f"--by takes station or condition, not {by!r}")
+    if intrinsics not in ("station", "from-mat"):
+        raise RefereeError(f"--intrinsics takes station or from-mat, not {intrinsics!r}")
     if limit is not None and limit < 1:
         raise RefereeError(f"--limit takes a number of scenes, 1 or more, not {limit}")
 
@@ -226,12 +231,12 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
                       f"[{VERDICT_STYLE[r.got]}]{r.got:<7}[/] {','.join(r.faults + r.reasons)}"
                       f"  {r.ms:.0f} ms")
 
-    result = evaluate(dataset, limit, on_result=line)
+    result = evaluate(dataset, limit, on_result=line, intrinsics=intrinsics)
     summary = result.to_dict()
     groups = {k: g.to_dict() for k, g in result.groups(by).items()} if by else {}
     if as_json:
         print(json.dumps({**summary, **({"by": by, "groups": groups} if by else {}),
-                          "settings": default_settings().to_dict()}))
+                          "intrinsics": intrinsics, "settings": default_settings().to_dict()}))
         return
     if groups:
         console.print(f"\n{by:<16} {'scenes':>6} {'accuracy':>9} {'conf. wrong':>12} "

@@ -38,24 +38,29 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
            ) -> list[StoneMeasurement]:
     """Each stone, lowest first, moved onto the table or onto the top of a stone under it
     when its measured bottom lies within `doubt_u` of that support (and they overlap by at
-    least half a unit along the build line).
+    least half a unit along the build line). A stone resting on another goes onto that
+    one's settled top: stones measured touching stay touching.
 
     snow_grid: snow pieces are whole units thick (WORLD.md §1), so a stone held up by snow
     standing on the table rests a whole number of units up; such heights count as supports
     too. A stone wedged at another height, further off than the doubt, keeps its height.
     """
-    done: list[StoneMeasurement] = []
+    done: list[tuple[StoneMeasurement, StoneMeasurement]] = []  # (as measured, settled)
     for s in sorted(stones, key=lambda t: t.z_u):
-        supports = [0.0]
+        # (measured height of the support, where the stone goes when it rests there): a
+        # stone measured on another's top rests on it wherever that one settled, since both
+        # stand at the same depth (moving one alone would part stones measured touching)
+        supports = [(0.0, 0.0)]
         if snow_grid and s.z_u > 0.5:
-            supports.append(float(round(s.z_u)))
-        supports += [t.z_u + _size(t)[1] for t in done if _overlap_u(s, t) >= 0.5]
-        best = min(supports, key=lambda z: abs(z - s.z_u))
-        if abs(best - s.z_u) <= doubt_u:
-            s = replace(s, z_u=best)
-        done.append(s)
+            supports.append((float(round(s.z_u)),) * 2)
+        supports += [(raw.z_u + _size(raw)[1], t.z_u + _size(t)[1]) for raw, t in done
+                     if _overlap_u(s, t) >= 0.5]
+        seen, goes = min(supports, key=lambda z: abs(z[0] - s.z_u))
+        settled = replace(s, z_u=goes) if abs(seen - s.z_u) <= doubt_u else s
+        done.append((s, settled))
+    done_settled = [t for _, t in done]
     order = {s.colour: i for i, s in enumerate(stones)}
-    return sorted(done, key=lambda t: order[t.colour])
+    return sorted(done_settled, key=lambda t: order[t.colour])
 
 
 def table_or_snow(stones: list[StoneMeasurement], allow_u: float) -> list[StoneMeasurement]:

@@ -67,9 +67,21 @@ def test_eval_json_is_one_object():
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
     assert set(d) == {"scenes", "accuracy", "confidently_wrong", "unsure", "median_ms",
-                      "p95_ms", "settings"}
-    assert d["scenes"] == 3
+                      "p95_ms", "intrinsics", "settings"}
+    assert d["scenes"] == 3 and d["intrinsics"] == "station"
     assert d["settings"]["rectify"]["px_per_mm"] > 0  # the settings the numbers came from
+
+
+def test_eval_judges_the_set_as_phone_photos():
+    """--intrinsics from-mat: each photo's camera estimated from the mat, as for a phone's
+    photo; the same scenes, judged on their own evidence."""
+    r = runner.invoke(app, ["eval", str(DEV), "--json", "--limit", "2", "--intrinsics",
+                            "from-mat"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["intrinsics"] == "from-mat" and d["scenes"] == 2 and d["confidently_wrong"] == 0
+    r = _run("eval", str(DEV), "--intrinsics", "phone")
+    assert r.returncode == 2 and "station or from-mat" in r.stderr
 
 
 def test_eval_by_station_and_by_condition(tmp_path):

@@ -222,3 +222,18 @@ def test_a_stone_that_fits_the_table_and_a_unit_of_snow_alike_is_not_judged_on_t
     # seen from 20° the same offset is small: a stone 0.1 u up stands on the table
     b = assemble([fit("G", "V", 0, 0.1), fit("B", "H", 0, 5.0)], 16.0, 1.8, s, "GB")
     assert codes(b) == [] and b.stones[0].z_u == 0.0
+
+
+def test_stones_measured_touching_stay_touching_when_the_lower_one_settles():
+    """G04-07 (dev-scenes-3, as a phone photo): a purple bar settled 0.37 u down onto a unit
+    of snow, and the grey bar measured on its top was left behind, 0.6 u above it: `contact`
+    faults for a correct build. Both stand at one depth, so the one on top moves with it."""
+    s = default_settings()
+    doubt = 0.4 * U  # mm: the doubt is 0.4 u here
+    b = assemble([fit("P", "H", 0, 2.37), fit("G", "V", 0, 3.59)], U, doubt, s, "PG")
+    z = {st.colour: st.z_u for st in b.stones}
+    assert z == {"P": 2.0, "G": 3.0}
+    assert b.stones[0].gaps_mm["G"] == 0.0
+    # a stone measured clearly above another's top (further than the doubt) keeps its height
+    b = assemble([fit("P", "H", 0, 2.37), fit("G", "V", 0, 4.0)], U, doubt, s, "PG")
+    assert {st.colour: st.z_u for st in b.stones} == {"P": 2.0, "G": 4.0}
