@@ -32,17 +32,20 @@ def template_settings(s: VisionSettings) -> dict[str, Any]:
 
 
 def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
-         unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings) -> BarFit:
+        unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings,
+        floor_mm: float | None = None) -> BarFit:
     """The fit with its slack along its length (`length_slack_u`); a vertical bar of a
     `chromatic` colour that can slide is placed from its top end where that end shows
     (`grooves.anchor_top`). A grey stone is not: snow in shade takes its colour, so the top
     of its colour may be snow.
 
     masks: per colour letter, the front view's H×W bool mask; lum: its lightness, H×W
-    float32; unit: u in mm; band: `fit.band_vector_mm`; chromatic: the letters with a hue.
+    float32; unit: u in mm; band: `fit.band_vector_mm`; chromatic: the letters with a hue;
+    floor_mm: the lowest front-view height a face can have (`length_slack_u`).
     """
     mask = masks[f.colour]
-    slack = length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance)
+    slack = length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance,
+                           floor_mm=floor_mm)
     if slack >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and \
             f.colour in chromatic:
         others = np.zeros_like(mask)

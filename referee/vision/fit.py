@@ -181,8 +181,8 @@ def face_fill(mask: np.ndarray, view: FrontView, unit_mm: float, orientation: Or
 
 def length_slack_u(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,
                    band_mm: tuple[float, float], tolerance: float,
-                   steps_u: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 2.5)
-                   ) -> float:
+                   steps_u: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 2.5),
+                   floor_mm: float | None = None) -> float:
     """How far (u) the fitted face can slide along its length, either way, losing less
     than `tolerance` (a share, 0–1) of the colour that a bar seen whole would lose: 0 when
     both ends are pinned.
@@ -191,7 +191,9 @@ def length_slack_u(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFi
     hidden (a piece in front, a pale background behind) loses nothing until the slide
     uncovers its visible part. The bar's own top or side face (`band_mm`, see
     `band_vector_mm`) shows its colour beyond the front face, so a slide toward it is free
-    for that far.
+    for that far. floor_mm: the lowest front-view height (mm) a face can have, a stone on
+    the table as far in front of the line as allowed; a standing bar cannot slide below it
+    (what shows there is the table in front, its shadow say, not more of the bar).
     """
     own = face_fill(mask, view, unit_mm, fit.orientation, fit.x_mm, fit.h_mm)
     axis = 0 if fit.orientation == "H" else 1
@@ -202,6 +204,8 @@ def length_slack_u(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFi
             if d <= free_u:
                 continue
             dx, dh = (sign * d * unit_mm, 0.0) if axis == 0 else (0.0, sign * d * unit_mm)
+            if floor_mm is not None and fit.h_mm + dh < floor_mm:
+                break
             lost = own - face_fill(mask, view, unit_mm, fit.orientation, fit.x_mm + dx,
                                    fit.h_mm + dh)
             # a pinned bar, seen whole, loses (d − free) / 5 of its face

@@ -197,8 +197,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     chain = support & (labels != TABLE)
     fits = ground(fits, all_cands, support, chain, lab[..., 0], view, unit, table_band, s)
     chromatic = model.chromatic(station.colours)
-    fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s) if f.supported else f
-            for f in fits]
+    # nothing stands lower than the table in front of the line (the V search region's floor)
+    fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s, regions["V"][2])
+            if f.supported else f for f in fits]
     m.fits = fits
     lap("fit")
     out = front.min(axis=2) >= s.exposure.clipped_level  # blown out in every channel

@@ -237,3 +237,23 @@ def test_stones_measured_touching_stay_touching_when_the_lower_one_settles():
     # a stone measured clearly above another's top (further than the doubt) keeps its height
     b = assemble([fit("P", "H", 0, 2.37), fit("G", "V", 0, 4.0)], U, doubt, s, "PG")
     assert {st.colour: st.z_u for st in b.stones} == {"P": 2.0, "G": 4.0}
+
+
+def test_a_standing_bar_cannot_slide_below_the_table():
+    """V08-03: the shadow in front of a grey bar standing on the table is as grey as the bar,
+    so the bar seemed free to slide a unit down, under the table, and was called hidden. A
+    bar slides only where it could stand (`floor_mm`); upward the shadow does not help it."""
+    from referee.vision.fit import length_slack_u
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 120.0)
+    mask = np.zeros((view.height, view.width), bool)
+    f = BarFit("G", "V", 100.0, 0.0, 0.99, 0.9, True, True)
+    c0, r_bottom = view.to_px(100.0, 0.0)
+    c1, r_top = view.to_px(100.0 + U, 5 * U)
+    c0, c1, r_top, r_bottom = int(c0), int(c1), int(r_top), int(r_bottom)
+    mask[r_top:r_bottom, c0:c1] = True  # the bar's face
+    mask[r_bottom:, c0:c1] = True  # its shadow on the table in front, down to the view's foot
+    band = (0.0, 0.0)
+    assert length_slack_u(mask, view, U, f, band, 0.5) >= 0.5  # free to slide down, alone
+    assert length_slack_u(mask, view, U, f, band, 0.5, floor_mm=-4.0) == 0.0
