@@ -135,9 +135,11 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
             continue
         peaks = (sub == cv2.dilate(sub, np.ones((9, 9), np.uint8))) & (sub > min_peak)
         # a peak on the edge of the search region is no maximum: what it fits lies outside
-        # the region (a thing far behind the mat, seen beside the paper strip)
+        # the region (a thing far behind the mat, seen beside the paper strip). The foot
+        # is the exception: nothing stands lower than the table, so a peak there is a stone
+        # on the table whose shade on the paper in front takes its colour (D01-07)
         peaks[:, [0, -1]] = False
-        peaks[[0, -1], :] = False
+        peaks[0, :] = False
         ys, xs = np.nonzero(peaks)
         for i in np.argsort(-sub[ys, xs])[:per_orientation]:
             rr, cc = int(ys[i]), int(xs[i])
