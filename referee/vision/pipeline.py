@@ -195,7 +195,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # a chain down to the table runs through snow and stones, never through the table seen
     # far behind the build (a white table is as neutral as snow, but it is its own class)
     chain = support & (labels != TABLE)
-    fits = ground(fits, all_cands, support, chain, lab[..., 0], view, unit, table_band, s)
+    # the paper sets the white balance; clipped, it says nothing of the light's tint, so
+    # snow under a stone whose grooves show may come out tinted (V03-06: chroma 15, blue)
+    held_by = support if not paper_clipped else support | (
+        (chroma < s.fit.clipped_snow_chroma) & (lab[..., 0] > s.colour.min_snow_lightness))
+    fits = ground(fits, all_cands, held_by, chain, lab[..., 0], view, unit, table_band, s)
     chromatic = model.chromatic(station.colours)
     # nothing stands lower than the table in front of the line (the V search region's floor)
     fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s, regions["V"][2])
