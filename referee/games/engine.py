@@ -272,6 +272,9 @@ class GameInfo:
     # `legal_actions()` (TAKI: with the "last card" call whenever it is offered, since
     # RULINGS.md has bots always declare). None: all of them.
     bot_actions: Callable[..., list[Any]] | None = None  # (state) -> actions
+    # For the phones: what a legal action costs the current player (Tokaido's coins), shown
+    # on its button. None: the game's actions cost nothing.
+    action_cost: Callable[..., int] | None = None  # (state, action) -> coins
 
     def check_players(self, players: object) -> int:
         """`players` if the game takes that many (min_players to max_players, rules data).

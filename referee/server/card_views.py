@@ -68,8 +68,11 @@ class CardViews(CardServiceBase):
         view["seat"] = seat
         view["me"] = st.observation(seat)
         mine = view["current_player"] == seat and table.seats[seat].bot is None
-        return {"view": view, "seat": seat,
-                "legal": [str(a) for a in st.legal_actions()] if mine else [],
+        legal = st.legal_actions() if mine else []
+        cost = table.game.action_cost
+        # what each legal action costs (Tokaido's coins), for its button; only those that do
+        costs = {} if cost is None else {str(a): c for a in legal if (c := cost(st, a))}
+        return {"view": view, "seat": seat, "legal": [str(a) for a in legal], "costs": costs,
                 "current_player": view["current_player"], "over": view["over"],
                 "returns": view["returns"]}
 

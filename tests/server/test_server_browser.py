@@ -366,3 +366,29 @@ def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
         proc.terminate()
         proc.wait(timeout=10)
     assert errors == []
+
+
+@pytest.mark.parametrize("lang, one, twelve", [
+    ("en", "1 coin", "12 coins"),
+    ("fa", "۱ سکه", "۱۲ سکه"),  # Persian digits, as fa.json writes its own numbers
+    ("he", "מטבע אחד", "12 מטבעות"),
+    ("ar", "قطعة نقدية واحدة", "12 قطعة نقدية"),  # Arabic: 11-99 take the singular
+])
+def test_counts_take_the_languages_plural_and_digits(lang, one, twelve):
+    """words.js `tr`: a count picks the language's plural form (Intl.PluralRules) from the
+    page's messages, and numbers are written in the language's digits."""
+    from playwright.sync_api import sync_playwright
+
+    from referee.server.i18n import messages
+
+    words = (Path(__file__).parents[2] / "referee/server/static/words.js").read_text()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page()
+        page.set_content(f'<html lang="{lang}"><body></body></html>')
+        page.add_script_tag(content=words)
+        got = page.evaluate("([T, a, b]) => [window.refereeUI.tr(T, 'g.coins', {n: a}),"
+                            " window.refereeUI.tr(T, 'g.coins', {n: b})]",
+                            [messages(lang), 1, 12])
+        browser.close()
+    assert got == [one, twelve]

@@ -67,6 +67,25 @@ def test_create_play_and_refuse(c: TestClient) -> None:
                                             "action": me["legal"][0]}
 
 
+def test_a_seat_is_told_what_its_moves_cost(c: TestClient) -> None:
+    """Tokaido: each legal action that costs coins comes with its price (for the button);
+    TAKI's actions cost nothing, so a TAKI seat gets no prices."""
+    g = make(c, game="tokaido", players=["Ava", "Ben"])
+    for _ in range(60):  # play the current seat's first legal move until one costs coins
+        seats = [c.get(f"/api/games/{g['id']}/seats/{i}", headers=seat_key(g, i)).json()
+                 for i in range(2)]
+        me = next(s for s in seats if s["legal"])
+        if me["costs"]:
+            break
+        c.post(f"/api/games/{g['id']}/seats/{me['seat']}/act", headers=seat_key(g, me["seat"]),
+               json={"action": me["legal"][0]}).raise_for_status()
+    assert me["costs"] and set(me["costs"]) <= set(me["legal"])
+    assert all(a.startswith("take ") and n > 0 for a, n in me["costs"].items())
+    assert all(n <= me["view"]["me"]["coins"][me["seat"]] for n in me["costs"].values())
+    t = make(c, players=["Ava", "Ben"])
+    assert c.get(f"/api/games/{t['id']}/seats/0", headers=seat_key(t, 0)).json()["costs"] == {}
+
+
 def test_a_refusal_carries_its_code_and_params(c: TestClient) -> None:
     """A 422 for an action says it in plain English and, for the phone's language, with the
     engine's code and parameters (i18n refusal.<code>)."""

@@ -27,6 +27,18 @@ def base(tmp_path, monkeypatch):
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
+def digits(lang: str, n: int) -> str:
+    """n as the page writes it: Persian digits on Persian pages (words.js), else 0-9."""
+    return str(n).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if lang == "fa" \
+        else str(n)
+
+
+def plain(text: str) -> str:
+    """Text without the direction marks and typographic minus that Intl puts around an RTL
+    page's negative numbers."""
+    return text.replace("\u200e", "").replace("\u200f", "").replace("\u2212", "-")
+
+
 @pytest.mark.parametrize("game, options, langs, seed", [
     ("taki", {}, ("en", "ar", "he", "fa"), 1),
     # a table of 2 rounds (the game's own option): 5 take ~26 s here, too long for the suite
@@ -52,13 +64,18 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
         final = httpx.get(base + f"/api/games/{g['id']}", params={"v": g["view"].split("v=")[1]}
                           ).json()
         assert final["over"] and final["scores"] is not None
-        for page in pages:
+        for page, lang in zip(pages, langs, strict=True):
             expect(page.locator("#result")).to_be_visible()
             expect(page.locator("#result .scores li")).to_have_count(4)
             assert seq(page) == final["seq"]  # every phone shows the last view
-            for i, who in enumerate(("Ava", "Ben", "Cy", "Dee")):
-                expect(page.locator("#result .scores li").nth(i)).to_contain_text(
-                    f"{who}: {final['scores'][i]}")
+            shown = [plain(t) for t in page.locator("#result .scores li").all_inner_texts()]
+            assert shown == [f"{who}: {digits(lang, n)}" for who, n in  # the page's digits
+                             zip(("Ava", "Ben", "Cy", "Dee"), final["scores"], strict=True)]
+            if game == "tokaido":  # the points by part, whose totals are the scores
+                totals = page.locator("#result table.points tr.total td")
+                expect(totals).to_have_count(4)
+                assert [plain(t) for t in totals.all_inner_texts()] == \
+                    [digits(lang, n) for n in final["scores"]]
             # the last moves of others, in words: no engine notation on any screen
             text = page.locator("#app").inner_text()
             assert not NOTATION.search(text), NOTATION.search(text)

@@ -27,6 +27,7 @@ GAME = GameInfo(
     bots={"heuristic": HeuristicBot, "quick": QuickBot},
     render=render,
     search_value=search_value,
+    action_cost=TokaidoState.cost,
 )
 TokaidoState.game = GAME
 

@@ -285,6 +285,15 @@ class TokaidoState(State):
         ab = self._chars[p].ability
         return max(0, base - ab.discount) if ab.deck == kind.deck else base
 
+    def cost(self, action: Action) -> int:
+        """The coins the current player pays for `action` now: a card's `price` (0 for a
+        move, a skip, a blind draw, a free card, or no card of that code). Public: every
+        price and discount is on the table."""
+        if action.verb != "take" or action.arg == BLIND or self.phase is END:
+            return 0
+        kind = self.rules.by_code.get(str(action.arg))
+        return (self.price(self.actor, kind) or 0) if kind is not None else 0
+
     def _buyable(self, p: int, counts: list[int], deck: str) -> list[Action]:
         kinds, coins = self.rules.kinds, self.coins[p]
         out = []
@@ -397,10 +406,14 @@ class TokaidoState(State):
             "story_deck_size": len(self.story_deck),
             "inn_queue": self.queue[:] if self.inn_stage else [],
             "edo_order": self.edo_order[:],
+            # at the end, each player's points by part (scoring.PARTS and total): all from
+            # face-up cards and coins, so public; not before, where nobody needs it
+            "points": self.breakdown() if self.phase is END else None,
         }
 
     def observation(self, player: int) -> dict[str, Any]:
-        """Everything on the table is face up; only the two pile orders stay hidden.
+        """Everything on the table is face up; only the two pile orders stay hidden. At the
+        end, `points` holds each player's points by part (scoring.PARTS, `total`).
 
         :raises RulesError: no such player.
         """

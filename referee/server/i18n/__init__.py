@@ -14,14 +14,25 @@ LANGUAGES: tuple[str, ...] = ("en", "fa", "he", "ar")
 _DIR = Path(__file__).parent
 
 
+PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")  # CLDR plural categories
+
+
+def plural_base(key: str) -> str:
+    """The message a plural form belongs to ("g.coins.one" → "g.coins"), else `key`. A
+    language adds the forms it needs; the pages pick one by `Intl.PluralRules` (words.js)."""
+    head, _, tail = key.rpartition(".")
+    return head if tail in PLURAL_FORMS else key
+
+
 @cache
 def messages(lang: str) -> dict[str, str]:
-    """All messages of `lang` (unknown languages give English), English filling any gap."""
+    """All messages of `lang` (unknown languages give English), English filling any gap,
+    but never with its plural forms: "1 coin" on a Persian page would be English words."""
     en = json.loads((_DIR / "en.json").read_text(encoding="utf-8"))
     if lang not in LANGUAGES or lang == "en":
         return en
     own = json.loads((_DIR / f"{lang}.json").read_text(encoding="utf-8"))
-    return {**en, **own}
+    return {**{k: v for k, v in en.items() if plural_base(k) == k}, **own}
 
 
 def pick_language(*candidates: str | None) -> str:

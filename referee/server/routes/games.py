@@ -164,6 +164,8 @@ class SeatState(BaseModel):
     view: dict[str, Any]
     seat: int
     legal: list[str]
+    costs: dict[str, int] = Field(default_factory=dict,
+                                  description="coins each legal action costs (Tokaido), if any")
     current_player: int | None
     over: bool
     returns: list[float] | None

@@ -127,7 +127,7 @@
     spaces.forEach((kind, i) => {
       const here = t.position.map((pos, p) => pos === i ? p : -1).filter((p) => p >= 0);
       road.append(el("li", {class: "space k-" + kind + (here.length ? " busy" : ""), title: W.space(i)},
-        el("span", {class: "n"}, i), el("span", {class: "kind"}, W.spaceKind(kind)),
+        el("span", {class: "n"}, window.refereeUI.num(i)), el("span", {class: "kind"}, W.spaceKind(kind)),
         ...here.map((p) => el("span", {class: "traveller p" + p}, name(view, p)))));
     });
     const who = el("ul", {class: "travellers"});
@@ -150,6 +150,19 @@
       el("p", {class: "purse"}, W.character(t.characters[p]) + " · " + tr("g.coins", {n: t.coins[p]})),
       el("p", {class: "held"}, tr("g.your_things", {list: held.join(tr("g.sep")) || tr("g.nothing")})),
     ], used: () => false};
+  }
+
+  // the end: each traveller's points by part (parts nobody scored left out), as a table
+  function tokaidoPoints(view) {
+    const pts = view.table.points;
+    if (!pts) return null;
+    const num = window.refereeUI.num;
+    const parts = Object.keys(pts[0]).filter((k) => k !== "total" && pts.some((r) => r[k]));
+    const head = el("tr", {}, el("th", {}, ""), ...view.players.map((p) => el("th", {}, el("bdi", {}, p.name))));
+    const rows = [...parts, "total"].map((k) => el("tr", {class: k === "total" ? "total" : ""},
+      el("th", {scope: "row"}, tr("g.tk.part." + k)), ...pts.map((r) => el("td", {}, num(r[k])))));
+    return el("table", {class: "points"}, el("caption", {}, tr("g.tk.points")), el("thead", {}, head),
+      el("tbody", {}, ...rows));
   }
 
   const BOARD = {taki: takiBoard, tukki: tukkiBoard, tokaido: tokaidoBoard};
@@ -185,7 +198,9 @@
       $("result").replaceChildren(el("p", {}, tr("g.winners", {names: view.players
         .filter((p, i) => view.returns[i] === best && best > 0).map((p) => iso(p.name)).join(tr("g.sep"))})),
         el("ol", {class: "scores"}, ...view.players.map((p, i) =>
-          el("li", {class: view.returns[i] === best ? "won" : ""}, el("bdi", {}, p.name), ": " + view.scores[i]))));
+          el("li", {class: view.returns[i] === best ? "won" : ""}, el("bdi", {}, p.name),
+            ": " + window.refereeUI.num(view.scores[i])))),
+        game === "tokaido" ? tokaidoPoints(view) : null);
       $("result").hidden = false;
     } else $("result").hidden = true;
     $("rematch-box").hidden = !(me.role === "seat" && (view.over || view.ended));
@@ -227,7 +242,9 @@
     const rest = s.legal.filter((a) => !m.used(a) && !(game === "taki" && a.endsWith(" last") &&
       s.legal.includes(a.slice(0, -5))));
     $("moves").replaceChildren(...rest.map((a) => el("button", {class: "button move", type: "button",
-      onclick: () => act(callLast && s.legal.includes(a + " last") ? a + " last" : a)}, words(a, true))));
+      onclick: () => act(callLast && s.legal.includes(a + " last") ? a + " last" : a)}, words(a, true),
+      // what it costs (Tokaido's coins), on the button, before the tap
+      (s.costs || {})[a] ? el("span", {class: "cost"}, " · " + tr("g.coins", {n: s.costs[a]})) : null)));
   }
 
   // a view older than the one shown (an answer that the live feed overtook) is dropped

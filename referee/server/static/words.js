@@ -11,15 +11,39 @@ window.refereeErrorWords = function (T, data, fallback) {
   return detail || kind || fallback;
 };
 
+// Digits as each language's own texts write them: Persian in Persian digits (fa.json's
+// "۲ تا ۴"), the others in 0-9 as their texts do.
+const NUMBERING = {fa: "arabext"};
+const numberFormats = {};
+function localNumber(lang, n) {
+  if (!NUMBERING[lang]) return String(n);
+  numberFormats[lang] = numberFormats[lang] ||
+    new Intl.NumberFormat(lang + "-u-nu-" + NUMBERING[lang], {useGrouping: false});
+  return numberFormats[lang].format(n);
+}
+
 // The pages' two helpers: a message in the page's language with its {placeholders} filled,
 // and an element built from a tag, attributes ("class", "on<event>" handlers, others as
 // attributes; false and null left out) and children (text or elements).
 window.refereeUI = {
+  // A count {n} picks the language's plural form where it has one (key + "." + the CLDR
+  // category: "g.coins.one" is "1 coin"); numbers are written in the language's digits.
   tr(T, key, vars) {
-    let s = T[key] !== undefined ? T[key] : key;
-    for (const k in vars || {}) s = s.split("{" + k + "}").join(vars[k]);
+    const lang = document.documentElement.lang || "en";
+    let k = key;
+    if (vars && typeof vars.n === "number") {
+      const form = key + "." + new Intl.PluralRules(lang).select(vars.n);
+      if (T[form] !== undefined) k = form;
+    }
+    let s = T[k] !== undefined ? T[k] : key;
+    for (const v in vars || {}) {
+      const value = typeof vars[v] === "number" ? localNumber(lang, vars[v]) : vars[v];
+      s = s.split("{" + v + "}").join(value);
+    }
     return s;
   },
+  // a number in the page language's digits
+  num(n) { return localNumber(document.documentElement.lang || "en", n); },
   el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const k in attrs || {}) {

@@ -95,6 +95,20 @@ def test_ability_gourmet_meal_discount() -> None:
     assert s.coins == [0, 0]
 
 
+def test_what_an_action_costs_is_its_price_for_the_player_now() -> None:
+    """`cost` (the phones show it on each button): the card's price less the character's
+    discount; nothing for a move or a skip."""
+    s = from_setup({"characters": ["gourmet", "merchant"], "position": [0, 12],
+                    "coins": [5, 0], "meal_rows": [["sushi"], [], []]})
+    assert GAME.action_cost is not None
+    assert {str(a): GAME.action_cost(s, a) for a in s.legal_actions()}["move 7"] == 0
+    s.apply_text("move 7")
+    costs = {str(a): GAME.action_cost(s, a) for a in s.legal_actions()}
+    assert costs == {"take sushi": 2, "skip": 0}  # sushi is 3, the gourmet pays 1 less
+    s.apply_text("take sushi")
+    assert s.coins[0] == 5 - costs["take sushi"]
+
+
 def test_ability_priest_and_courier_gain_coins() -> None:
     s = from_setup({"characters": ["priest", "courier"], "position": [0, 12],
                     "coins": [0, 0], "encounter_face": ["geisha"], "encounter_deck": []})
