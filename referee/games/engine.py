@@ -272,6 +272,10 @@ class GameInfo:
     # `legal_actions()` (TAKI: with the "last card" call whenever it is offered, since
     # RULINGS.md has bots always declare). None: all of them.
     bot_actions: Callable[..., list[Any]] | None = None  # (state) -> actions
+    # For search bots with an opponent model (models/bots.yaml `model: true`): how likely,
+    # 0..1, the other seats' recent public actions are in a determinized deal for a seat if
+    # they play as the game's heuristic; the search redeals in proportion to it.
+    deal_weight: Callable[..., float] | None = None  # (state, seat) -> likelihood
 
     def check_players(self, players: object) -> int:
         """`players` if the game takes that many (min_players to max_players, rules data).
