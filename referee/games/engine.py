@@ -275,6 +275,10 @@ class GameInfo:
     # For the phones: what a legal action costs the current player (Tokaido's coins), shown
     # on its button. None: the game's actions cost nothing.
     action_cost: Callable[..., int] | None = None  # (state, action) -> coins
+    # For search bots with an opponent model (models/bots.yaml `model: true`): how likely,
+    # 0..1, the other seats' recent public actions are in a determinized deal for a seat if
+    # they play as the game's heuristic; the search redeals in proportion to it.
+    deal_weight: Callable[..., float] | None = None  # (state, seat) -> likelihood
 
     def check_players(self, players: object) -> int:
         """`players` if the game takes that many (min_players to max_players, rules data).

@@ -32,6 +32,9 @@ from referee.games.engine import Bot, GameInfo, RandomBot, RulesError, State
 from referee.paths import MODELS
 
 LEVELS_FILE = MODELS / "bots.yaml"
+# With an opponent model, a deal is redealt while a draw at its weight says no, at most this
+# many times (the last deal is kept: a bounded cost when the model fits no deal).
+MODEL_TRIES = 8
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,8 @@ class Level:
     `search_value`, a smooth 0..1 of the score lead); `horizon`: `game`, or `round` to end
     rollouts with the round (games in rounds, see `GameInfo.cut_to_round`); `depth`: stop each
     rollout after this many actions and value the position reached by the margin reward
-    (None: play to the horizon).
+    (None: play to the horizon); `model`: keep each deal with the probability the game's
+    opponent model gives it (`GameInfo.deal_weight`), else redeal, up to MODEL_TRIES times.
     """
 
     name: str
@@ -55,6 +59,7 @@ class Level:
     horizon: str = "game"
     reward: str = "win"
     depth: int | None = None
+    model: bool = False
 
 
 @cache
@@ -126,6 +131,8 @@ class SearchBot:
             raise RulesError(f"level {level.name}: {game.name} has no margin reward")
         if level.horizon == "round" and game.cut_to_round is None:
             raise RulesError(f"level {level.name}: {game.name} has no rounds to cut at")
+        if level.model and game.deal_weight is None:
+            raise RulesError(f"level {level.name}: {game.name} has no opponent model")
         self.game = game
         self.level = level
         self._policy: Bot = RandomBot() if level.rollout == "random" \
@@ -159,12 +166,18 @@ class SearchBot:
         value = self.game.search_value if level.reward == "margin" else None
         policy = self._policy.choose
         depth = -1 if level.depth is None else level.depth  # -1: no limit
+        weigh = self.game.deal_weight if level.model else None
         visits = [0] * k
         totals = [0.0] * k
         n = 0
         roll = random.Random()
         while n + k <= max(level.iterations, k):
             deal = state.determinize(me, rng)
+            if weigh is not None:
+                tries = MODEL_TRIES
+                while tries and rng.random() >= weigh(deal, me):
+                    deal = state.determinize(me, rng)
+                    tries -= 1
             if cut is not None:
                 cut(deal)
             roll.seed(rng.getrandbits(64))

@@ -9,6 +9,7 @@ always calls "last card" when it may (RULINGS.md TAKI "Last card": bots always d
 from __future__ import annotations
 
 import random
+from bisect import insort
 
 from referee.games.taki.actions import BREAK, CLOSE, DRAW, END, PLAY, Action
 from referee.games.taki.cards import (
@@ -26,7 +27,11 @@ from referee.games.taki.cards import (
     TAKI,
 )
 from referee.games.taki.phases import RUN
-from referee.games.taki.state import TakiState
+from referee.games.taki.state import TakiState, legal_in
+
+# The likelihood the opponent model gives an action the heuristic would not have taken
+# (`deal_weight`): small, since a heuristic bot never does, but above 0 for a person.
+MISMATCH = 0.05
 
 
 def bot_actions(state: TakiState) -> list[Action]:
@@ -34,6 +39,90 @@ def bot_actions(state: TakiState) -> list[Action]:
     offered (RULINGS.md TAKI "Last card": bots always declare; the call costs nothing)."""
     legal = state.legal_actions()
     return [a for a in legal if a.last] or legal
+
+
+def pick(legal: list[Action], hand: tuple[int, ...] | list[int], pending: int, in_run: bool,
+         color: int) -> Action:
+    """The heuristic's choice among `legal` (non-empty) for a player holding `hand`, with
+    `pending` cards on a +2 stack, `in_run` inside its own TAKI run and `color` the active
+    colour: the best score of `HeuristicBot._score`, the earliest in `legal` on a tie."""
+    n = len(hand)
+    if n <= 2:
+        called = [a for a in legal if a.last]
+        if called:
+            legal = called
+    per_color = [0, 0, 0, 0]
+    for k in hand:
+        c = COLOR_OF[k]
+        if c >= 0:
+            per_color[c] += 1
+    best = legal[0]
+    top = -1.0
+    for a in legal:
+        verb = a.verb
+        if verb != PLAY:
+            v = 100.0 if verb == BREAK else 2.0 if verb == CLOSE else 1.0 if verb == END \
+                else 0.0
+        else:
+            k = a.card
+            rank = RANK_OF[k]
+            if n == 1 and rank != PLUS:
+                v = 1000.0
+            elif pending:
+                v = 50.0 if rank == PLUS2 else 40.0
+            elif in_run:
+                v = 20.0 if rank < STOP else 15.0
+            elif rank >= 0:
+                same = per_color[COLOR_OF[k]] - 1
+                if rank < STOP:
+                    v = 12.0 + same
+                elif rank == TAKI:
+                    v = 10.0 + 4.0 * same
+                elif rank == PLUS:
+                    v = 13.0 + same if n > 2 else 3.0
+                elif rank == DIR:
+                    v = 11.0 + same
+                else:  # STOP, PLUS2
+                    v = 14.0 + same
+            elif k == SUPERTAKI:
+                v = 9.0 + 4.0 * per_color[color]
+            elif k == CHANGE_COLOR:
+                v = 8.0 + per_color[a.color]
+            elif k == PLUS3:
+                v = 11.0
+            elif k == KING:
+                v = 5.0
+            else:  # BREAKER
+                v = 0.5
+        if v > top:
+            best, top = a, v
+    return best
+
+
+def deal_weight(state: TakiState, seat: int) -> float:
+    """How likely (0..1) the other seats' recent actions are in `state` (a deal of the cards
+    `seat` cannot see) if those seats play as the heuristic bot: the product, over each other
+    seat's actions since it last drew (`TakiState.recent`), of 1 where `pick` on its hand then
+    (its hand now plus the cards it played since) takes that action, else MISMATCH. Reads
+    the public contexts and the deal's hands only; the search's opponent model (issue 16)."""
+    w = 1.0
+    for q in range(state.num_players):
+        recent = state.recent(q) if q != seat else ()
+        if not recent:
+            continue
+        hand = list(state.hand(q))
+        for ph, pending, taki_open, lead, color, run, n, action in reversed(recent):
+            verb = action.verb
+            if verb == PLAY:
+                insort(hand, action.card)
+            elif verb == BREAK:
+                insort(hand, BREAKER)
+            legal = legal_in(hand, ph, pending, taki_open, lead, color, run, n)
+            if len(legal) > 1:
+                a = pick(legal, hand, pending, ph == RUN, color)
+                if a.verb != verb or a.card != action.card or a.color != action.color:
+                    w *= MISMATCH
+    return w
 
 
 class HeuristicBot:
@@ -47,60 +136,8 @@ class HeuristicBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        hand = state.hand(state.current_player())
-        n = len(hand)
-        if n <= 2:
-            called = [a for a in legal if a.last]
-            if called:
-                legal = called
-        per_color = [0, 0, 0, 0]
-        for k in hand:
-            c = COLOR_OF[k]
-            if c >= 0:
-                per_color[c] += 1
-        pending = state.pending_draw
-        in_run = state.phase == RUN
-        best = legal[0]
-        top = -1.0
-        for a in legal:
-            verb = a.verb
-            if verb != PLAY:
-                v = 100.0 if verb == BREAK else 2.0 if verb == CLOSE else 1.0 if verb == END \
-                    else 0.0
-            else:
-                k = a.card
-                rank = RANK_OF[k]
-                if n == 1 and rank != PLUS:
-                    v = 1000.0
-                elif pending:
-                    v = 50.0 if rank == PLUS2 else 40.0
-                elif in_run:
-                    v = 20.0 if rank < STOP else 15.0
-                elif rank >= 0:
-                    same = per_color[COLOR_OF[k]] - 1
-                    if rank < STOP:
-                        v = 12.0 + same
-                    elif rank == TAKI:
-                        v = 10.0 + 4.0 * same
-                    elif rank == PLUS:
-                        v = 13.0 + same if n > 2 else 3.0
-                    elif rank == DIR:
-                        v = 11.0 + same
-                    else:  # STOP, PLUS2
-                        v = 14.0 + same
-                elif k == SUPERTAKI:
-                    v = 9.0 + 4.0 * per_color[state.color]
-                elif k == CHANGE_COLOR:
-                    v = 8.0 + per_color[a.color]
-                elif k == PLUS3:
-                    v = 11.0
-                elif k == KING:
-                    v = 5.0
-                else:  # BREAKER
-                    v = 0.5
-            if v > top:
-                best, top = a, v
-        return best
+        return pick(legal, state.hand(state.current_player()), state.pending_draw,
+                    state.phase == RUN, state.color)
 
     @staticmethod
     def _score(state: TakiState, a: Action, hand: tuple[int, ...], per_color: list[int]) -> float:

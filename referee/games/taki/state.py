@@ -105,12 +105,58 @@ PASSED_OVER = True
 DEAL_TRIES = 64  # a slot whose likely kinds ran out takes the 64th card it drew
 
 
+# One action with the public context it was taken in (TakiState.recent): phase, pending draw,
+# taki_open, leading card, active colour, run colour (-1: none), run length, the action.
+Context = tuple[Phase, int, bool, int, int, int, int, Action]
+
+
+def legal_in(hand: list[int], phase: Phase, pending: int, taki_open: bool, lead: int,
+             color: int, run_color: int, run_len: int) -> list[Action]:
+    """The legal actions of a player holding `hand` (sorted card codes) in the given public
+    context: plays in card order, then draw/close/end, then the same with the "last card"
+    call when the hand holds 2 cards or fewer; in the +3 window `break` (holding a BREAKER)
+    and `pass`; none when the game is over. A new list."""
+    if phase is ANSWER:
+        return [A_BREAK, A_PASS] if BREAKER in hand else [A_PASS]
+    if phase is TURN:
+        if pending:
+            ok = ON_STACK
+        elif taki_open:
+            ok = ON_OPEN_TAKI[lead][color]
+        else:
+            ok = MATCH[lead][color]
+        tail: tuple[Action, ...] = (A_DRAW,)
+    elif phase is RUN:
+        ok = IN_RUN[run_color]
+        tail = (A_CLOSE, A_END) if run_len else (A_END,)
+    elif phase is KING_PHASE:
+        ok, tail = ANY, (A_END,)
+    elif phase is PLUS_PHASE:
+        ok, tail = MATCH[lead][color], (A_DRAW,)
+    else:
+        return []
+    out: list[Action] = []
+    prev = -1
+    for k in hand:
+        if k != prev:
+            prev = k
+            if ok[k]:
+                if k == CHANGE_COLOR:
+                    out.extend(COLOR_PLAY)
+                else:
+                    out.append(PLAY_OF[k])
+    out.extend(tail)
+    if len(hand) <= 2:  # the "last card" call, offered while it can matter
+        out += [LAST_OF[a] for a in out]
+    return out
+
+
 class TakiState(State):
     """One TAKI game. Build it with `setup.new_game` or `setup.from_setup`."""
 
     game: GameInfo
     _lists = ("_deck", "_discard", "_stages", "_log", "_named")
-    _nested = ("_hands", "_slots")
+    _nested = ("_hands", "_slots", "_recent")
 
     def __init__(self, hands: list[list[int]], deck: list[int], discard: list[int],
                  color: int, *, rng: random.Random, direction: int = 1, current: int = 0,
@@ -144,6 +190,10 @@ class TakiState(State):
         self._slots: list[list[int]] = [[0] * len(h) for h in self._hands]
         # Per seat, the colour it named with its last action if that was a Change Color, or -1.
         self._named: list[int] = [-1] * self.num_players
+        # Per seat, its actions since it last drew, each with the public context it was taken
+        # in, oldest first (see `recent`): with no draw since, its hand then was its hand now
+        # plus the cards it played since, which lets a search weigh a deal by a model of play.
+        self._recent: list[list[Context]] = [[] for _ in range(self.num_players)]
 
     # ---- the OpenSpiel-shaped API -------------------------------------------------------
 
@@ -177,6 +227,11 @@ class TakiState(State):
         verb = action.verb
         p = self._cur
         self._log.append((p, action))
+        if verb == DRAW:
+            self._recent[p].clear()
+        else:
+            self._recent[p].append((self._phase, self._pending, self._taki_open, self._lead,
+                                    self._color, self._run_color, self._run_len, action))
         named = self._named
         if named[p] >= 0:
             named[p] = -1
@@ -314,43 +369,18 @@ class TakiState(State):
 
     def _gen(self) -> list[Action]:
         ph = self._phase
-        hand = self._hands[self._cur] if ph is not OVER else []
-        if ph is ANSWER:
-            self._legal = [A_BREAK, A_PASS] if BREAKER in hand else [A_PASS]
-            return self._legal
-        if ph is TURN:
-            if self._pending:
-                ok = ON_STACK
-            elif self._taki_open:
-                ok = ON_OPEN_TAKI[self._lead][self._color]
-            else:
-                ok = MATCH[self._lead][self._color]
-            tail: tuple[Action, ...] = (A_DRAW,)
-        elif ph is RUN:
-            ok = IN_RUN[self._run_color]
-            tail = (A_CLOSE, A_END) if self._run_len else (A_END,)
-        elif ph is KING_PHASE:
-            ok, tail = ANY, (A_END,)
-        elif ph is PLUS_PHASE:
-            ok, tail = MATCH[self._lead][self._color], (A_DRAW,)
-        else:
-            self._legal = []
-            return self._legal
-        out: list[Action] = []
-        prev = -1
-        for k in hand:
-            if k != prev:
-                prev = k
-                if ok[k]:
-                    if k == CHANGE_COLOR:
-                        out.extend(COLOR_PLAY)
-                    else:
-                        out.append(PLAY_OF[k])
-        out.extend(tail)
-        if len(hand) <= 2:  # the "last card" call, offered while it can matter
-            out += [LAST_OF[a] for a in out]
+        out = legal_in(self._hands[self._cur] if ph is not OVER else [], ph, self._pending,
+                       self._taki_open, self._lead, self._color, self._run_color,
+                       self._run_len)
         self._legal = out
         return out
+
+    def recent(self, player: int) -> tuple[Context, ...]:
+        """`player`'s actions since it last drew a card, oldest first, each as the public
+        context it was taken in: (phase, pending_draw, taki_open, leading card, active colour,
+        run colour or -1, run length, action). `legal_in(hand, *context[:7])` gives the legal
+        actions it had then, where `hand` is its hand now plus the cards it played since."""
+        return tuple(self._recent[player])
 
     # ---- the public inferences ------------------------------------------------------------
 
@@ -556,6 +586,7 @@ class TakiState(State):
             got += 1
         if got:
             self._log.append((p, got))
+            self._recent[p].clear()
             self._slots[p].extend([0] * got)  # new cards: nothing known about them
 
     def _refill(self) -> None:
@@ -622,7 +653,8 @@ class TakiState(State):
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready, hidden cards, the public inferences (`slots`: per seat
         one mask per card in hand; `named`: the colour each seat last named with a Change
-        Color, until it acts again) and the RNG state included; `from_dict` reads it back."""
+        Color, until it acts again; `recent`: per seat its actions since it last drew, with
+        their public contexts) and the RNG state included; `from_dict` reads it back."""
         return {
             "hands": [[card_name(k) for k in h] for h in self._hands],
             "deck": [card_name(k) for k in reversed(self._deck)],
@@ -644,6 +676,10 @@ class TakiState(State):
             "log": self._public_log(),
             "slots": [list(m) for m in self._slots],
             "named": [COLORS[c] if c >= 0 else None for c in self._named],
+            "recent": [[[ph.value, pend, open_, card_name(lead), COLORS[col],
+                         COLORS[run] if run >= 0 else None, n, str(a)]
+                        for ph, pend, open_, lead, col, run, n, a in row]
+                       for row in self._recent],
             "rng": rng_to_json(self._rng),
         }
 
@@ -674,10 +710,17 @@ class TakiState(State):
             s._slots = [[int(m) for m in row] for row in data["slots"]]
             s._named = [-1 if c is None else COLORS.index(c)
                         for c in data.get("named", [None] * len(hands))]
+            s._recent = [[(Phase(ph), int(pend), bool(open_), parse_card(lead),
+                           COLORS.index(col), -1 if run is None else COLORS.index(run), int(n),
+                           parse_action(a))
+                          for ph, pend, open_, lead, col, run, n, a in row]
+                         for row in data.get("recent", [[]] * len(hands))]
         except (KeyError, TypeError, ValueError, IndexError) as e:
             if isinstance(e, RulesError):
                 raise
             raise SetupError(f"not a stored TAKI state: {type(e).__name__} {e}") from None
         if [len(r) for r in s._slots] != [len(h) for h in s._hands]:
             raise SetupError("not a stored TAKI state: slots and hands differ in size")
+        if len(s._recent) != len(hands):
+            raise SetupError("not a stored TAKI state: recent actions for the wrong seats")
         return s
