@@ -58,9 +58,8 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
         seen, goes = min(supports, key=lambda z: abs(z[0] - s.z_u))
         settled = replace(s, z_u=goes) if abs(seen - s.z_u) <= doubt_u else s
         done.append((s, settled))
-    done_settled = [t for _, t in done]
     order = {s.colour: i for i, s in enumerate(stones)}
-    return sorted(done_settled, key=lambda t: order[t.colour])
+    return sorted((t for _, t in done), key=lambda t: order[t.colour])
 
 
 def table_or_snow(stones: list[StoneMeasurement], allow_u: float) -> list[StoneMeasurement]:

@@ -15,6 +15,11 @@ window.refereeErrorWords = function (T, data, fallback) {
 // "۲ تا ۴"), the others in 0-9 as their texts do.
 const NUMBERING = {fa: "arabext"};
 const numberFormats = {};
+const pluralRules = {};  // one Intl object per language, not one per message drawn
+function pluralForm(lang, n) {
+  pluralRules[lang] = pluralRules[lang] || new Intl.PluralRules(lang);
+  return pluralRules[lang].select(n);
+}
 function localNumber(lang, n) {
   if (!NUMBERING[lang]) return String(n);
   numberFormats[lang] = numberFormats[lang] ||
@@ -32,7 +37,7 @@ window.refereeUI = {
     const lang = document.documentElement.lang || "en";
     let k = key;
     if (vars && typeof vars.n === "number") {
-      const form = key + "." + new Intl.PluralRules(lang).select(vars.n);
+      const form = key + "." + pluralForm(lang, vars.n);
       if (T[form] !== undefined) k = form;
     }
     let s = T[k] !== undefined ? T[k] : key;
