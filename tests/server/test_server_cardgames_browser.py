@@ -79,6 +79,8 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
             # the last moves of others, in words: no engine notation on any screen
             text = page.locator("#app").inner_text()
             assert not NOTATION.search(text), NOTATION.search(text)
+            if lang == "fa":  # Persian's zero is a dot: "merchant · 4 coins" reads "40 coins"
+                assert "·" not in text, text
             assert page.locator("#last li").count() > 0
         # each phone followed the game, not only its start and end
         assert min(out["views_seen"]) > 5, out

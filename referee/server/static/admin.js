@@ -6,6 +6,7 @@
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   const $ = (id) => document.getElementById(id);
   const el = window.refereeUI.el;
+  const SEP = window.refereeUI.sep();
   const m = location.hash.match(/a=([A-Za-z0-9_\-]+)/);
   if (m) {
     localStorage.setItem("referee.admin", m[1]);
@@ -40,7 +41,7 @@
         : el("span", {class: "big"}, tb.name);
       const li = el("li", {}, name, el("span", {class: "muted"},
         tb.damaged ? tr("tables.damaged") + ": " + tb.damaged
-          : (tb.archived ? tr("admin.archived") + " · " : "") + tb.players.join(", ")));
+          : (tb.archived ? tr("admin.archived") + SEP : "") + tb.players.join(", ")));
       const acts = el("div", {class: "row wrap acts"});
       if (!tb.archived && !tb.damaged) acts.append(el("button", {class: "button alt",
         type: "button", onclick: async () => {
@@ -76,7 +77,7 @@
       const view = await api("GET", "/api/tables/" + tb.id);
       if (!view) continue;
       for (const p of view.places) cams.push(el("option", {value: tb.id + ":" + p.index},
-        tb.name + " · " + (p.index + 1) + " · " + p.station + " (" + tr("cam." + p.camera.kind) + ")"));
+        tb.name + SEP + (p.index + 1) + SEP + p.station + " (" + tr("cam." + p.camera.kind) + ")"));
     }
     $("cal-camera").replaceChildren(...cams);
     $("calibrate").hidden = !cams.length;
@@ -93,7 +94,7 @@
     const data = await r.json();
     $("cal-result").textContent = r.ok
       ? tr("cal.done", {profile: data.profile}) + " " + Object.entries(data.colours)
-          .map(([c, lab]) => c + " L" + lab[0]).join(" · ")
+          .map(([c, lab]) => c + " L" + lab[0]).join(SEP)
       : window.refereeErrorWords(T, data, String(r.status));
   });
 

@@ -5,6 +5,7 @@
 "use strict";
 window.refereeCardWords = function (T, game, spaces) {
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
+  const SEP = window.refereeUI.sep();
   const has = (key) => T[key] !== undefined;
   const COLOURS = "RGBY";
 
@@ -53,7 +54,7 @@ window.refereeCardWords = function (T, game, spaces) {
       else if (verb === "take") x = card(x);
       said = has(pre + verb) ? tr(pre + verb, {x: x}) : text;
     }
-    return last ? said + " · " + tr("g.last_card") : said;
+    return last ? said + SEP + tr("g.last_card") : said;
   }
   // a TAKI card's face: its number, or an action card's sign with its name in words below
   // (TAKI and Super TAKI: the name alone); its colour R G B Y, or X for the colourless cards

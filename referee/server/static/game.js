@@ -9,6 +9,7 @@
   const T = JSON.parse(document.getElementById("i18n").textContent);
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   const el = window.refereeUI.el;
+  const SEP = window.refereeUI.sep();
   const $ = (id) => document.getElementById(id);
   const seatName = "referee.game.seat." + gameId, keyName = "referee.game.key." + gameId;
 
@@ -89,7 +90,7 @@
       const acts = (legal || []).filter((a) => a === "reveal " + p || a === "place " + p);
       grid.append(el("button", {class: "tcell" + (v === "?" ? " down" : "") + (v === "P" ? " parrot" : ""),
         type: "button", disabled: acts.length ? false : "disabled",
-        "aria-label": W.place(p) + (v === "?" ? "" : " · " + W.card(v)), title: W.place(p),
+        "aria-label": W.place(p) + (v === "?" ? "" : SEP + W.card(v)), title: W.place(p),
         onclick: () => act(acts[0])}, v === "?" ? "" : W.card(v)));
     });
     return grid;
@@ -97,15 +98,15 @@
   function tukkiBoard(view) {
     const t = view.table;
     const box = el("div", {class: "tukki-board"});
-    box.append(el("p", {}, tr("g.round", {n: t.round, of: t.rounds}), " · ",
-      tr("g.bin_top", {c: t.bin.length ? W.card(t.bin[t.bin.length - 1]) : "–"}), " · ",
+    box.append(el("p", {}, tr("g.round", {n: t.round, of: t.rounds}), SEP,
+      tr("g.bin_top", {c: t.bin.length ? W.card(t.bin[t.bin.length - 1]) : "–"}), SEP,
       tr("g.stock", {n: t.deck_size})));
     if (t.drawn_from) box.append(el("p", {class: "muted"}, tr("g.drawn_from." + t.drawn_from)));
     const boxes = el("div", {class: "boxes"});
     t.boxes.forEach((b, p) => {
       if (me.role === "seat" && p === me.seat) return;
       boxes.append(el("figure", {class: "pbox" + (view.current_player === p ? " current" : "")},
-        tukkiBox(b, [], false), el("figcaption", {}, name(view, p) + " · " + t.totals[p])));
+        tukkiBox(b, [], false), el("figcaption", {}, name(view, p) + SEP + t.totals[p])));
     });
     box.append(boxes);
     return box;
@@ -131,9 +132,9 @@
         ...here.map((p) => el("span", {class: "traveller p" + p}, name(view, p)))));
     });
     const who = el("ul", {class: "travellers"});
-    t.position.forEach((pos, p) => who.append(el("li", {}, name(view, p) + " · " +
-      W.character(t.characters[p]) + " · " +
-      tr("g.coins", {n: t.coins[p]}) + " · " + tr("g.space_at", {n: pos}))));
+    t.position.forEach((pos, p) => who.append(el("li", {}, name(view, p) + SEP +
+      W.character(t.characters[p]) + SEP +
+      tr("g.coins", {n: t.coins[p]}) + SEP + tr("g.space_at", {n: pos}))));
     // what is on offer, face up for all: encounters, story cards, souvenirs, temples
     const counted = (d) => Object.entries(d || {}).map(([k, n]) => W.card(k) + (n > 1 ? " ×" + n : ""));
     const offer = el("ul", {class: "offer"}, ...[
@@ -147,7 +148,7 @@
     const held = Object.entries(t.collected[p] || {}).map(([k, n]) =>
       W.card(k) + (n > 1 ? " ×" + n : ""));
     return {parts: [
-      el("p", {class: "purse"}, W.character(t.characters[p]) + " · " + tr("g.coins", {n: t.coins[p]})),
+      el("p", {class: "purse"}, W.character(t.characters[p]) + SEP + tr("g.coins", {n: t.coins[p]})),
       el("p", {class: "held"}, tr("g.your_things", {list: held.join(tr("g.sep")) || tr("g.nothing")})),
     ], used: () => false};
   }
@@ -185,7 +186,7 @@
     else if (mine) turn = tr("g.your_turn");
     else if (cur !== null && view.players[cur].open) turn = tr("g.waiting_join", {n: cur + 1});
     else if (cur !== null) turn = tr("g.turn_of", {name: name(view, cur)}) +
-      (view.players[cur].bot ? " · " + tr("g.bot_thinks") : "");
+      (view.players[cur].bot ? SEP + tr("g.bot_thinks") : "");
     $("turn").textContent = turn;
     const lastMv = view.last[view.last.length - 1];
     $("last-move").textContent = lastMv ? tr("g.last_move", {who: iso(lastMv.name || "?"), what: words(lastMv.action)}) : "";
@@ -244,7 +245,7 @@
     $("moves").replaceChildren(...rest.map((a) => el("button", {class: "button move", type: "button",
       onclick: () => act(callLast && s.legal.includes(a + " last") ? a + " last" : a)}, words(a, true),
       // what it costs (Tokaido's coins), on the button, before the tap
-      (s.costs || {})[a] ? el("span", {class: "cost"}, " · " + tr("g.coins", {n: s.costs[a]})) : null)));
+      (s.costs || {})[a] ? el("span", {class: "cost"}, SEP + tr("g.coins", {n: s.costs[a]})) : null)));
   }
 
   // a view older than the one shown (an answer that the live feed overtook) is dropped

@@ -6,6 +6,7 @@
   const T = JSON.parse(document.getElementById("i18n").textContent);
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   const el = window.refereeUI.el;
+  const SEP = window.refereeUI.sep();
   const $ = (id) => document.getElementById(id);
   const keyName = "referee.secret." + tableId;
   const seatName = "referee.seat." + tableId;
@@ -118,7 +119,7 @@
     if (b.overlay || b.photo) {
       // tap: the overlay full screen (pinch to zoom), its words below in this phone's language
       li.append(el("button", {type: "button", class: "shot-open",
-        "aria-label": p.name + " · " + tr("table.card"), onclick: () => openShot(view, b)},
+        "aria-label": p.name + SEP + tr("table.card"), onclick: () => openShot(view, b)},
         el("img", {class: "shot", src: b.overlay || b.photo, alt: p.name, loading: "lazy"})));
     }
     const v = b.verdict;
@@ -216,7 +217,7 @@
   function openShot(view, b) {
     const v = b.verdict;
     const text = el("div", {class: "shot-words"},
-      el("b", {}, view.players[b.seat].name + (v ? " · " + tr("verdict." + v.verdict) : "")));
+      el("b", {}, view.players[b.seat].name + (v ? SEP + tr("verdict." + v.verdict) : "")));
     if (v) {
       const ul = el("ul", {class: "faults"});
       for (const f of v.faults || []) ul.append(el("li", {}, words("fault", f)));
@@ -252,8 +253,8 @@
     $("table-name").textContent = view.name;
     const rd = view.round;
     if (rd) {
-      $("round-title").textContent = (rd.final ? tr("table.final") + " · " : "") +
-        tr("table.round", {n: rd.number}) + " · " + tr("table.lookout") + ": " +
+      $("round-title").textContent = (rd.final ? tr("table.final") + SEP : "") +
+        tr("table.round", {n: rd.number}) + SEP + tr("table.lookout") + ": " +
         view.players[rd.lookout === undefined ? view.lookout : rd.lookout].name;
       drawGrid($("card"), rd.target);
       $("card-caption").textContent = tr("table.card") +
@@ -265,7 +266,7 @@
       $("round-result").textContent = res;
       // the "done"s in the order the server received them
       $("done-order").textContent = rd.done_order.length ? tr("table.done_order") + ": " +
-        rd.done_order.map((s, i) => (i + 1) + ". " + view.players[s].name).join(" · ") : "";
+        rd.done_order.map((s, i) => (i + 1) + ". " + view.players[s].name).join(SEP) : "";
       bigDone(view, rd);
       const ul = $("builders");
       ul.replaceChildren(...rd.builders.map((b) => builderItem(view, b)));
@@ -280,13 +281,13 @@
     const pl = $("players");
     pl.replaceChildren(...view.players.map((p) => el("li", {class: "player" +
         (p.seat === view.lookout ? " lookout" : "") + (view.winners.includes(p.seat) ? " won" : "")},
-      el("span", {}, p.name + (p.seat === view.lookout ? " · " + tr("table.lookout") : "")),
+      el("span", {}, p.name + (p.seat === view.lookout ? SEP + tr("table.lookout") : "")),
       el("span", {class: "tally", "aria-label": tr("table.penalties")},
         "▮".repeat(p.penalties) + " " + p.penalties))));
     const w = $("winner");
     if (view.over) {
       const names = view.winners.map((s) => view.players[s].name);
-      w.textContent = tr("table.over") + " · " + (names.length === 1 ?
+      w.textContent = tr("table.over") + SEP + (names.length === 1 ?
         tr("table.winner", {name: names[0]}) : tr("table.winners", {names: names.join(", ")}));
       w.hidden = false;
     } else w.hidden = true;

@@ -14,6 +14,9 @@ window.refereeErrorWords = function (T, data, fallback) {
 // Digits as each language's own texts write them: Persian in Persian digits (fa.json's
 // "۲ تا ۴"), the others in 0-9 as their texts do.
 const NUMBERING = {fa: "arabext"};
+// Between the parts of a line ("merchant · 4 coins"): Persian's zero "۰" is a dot, so a
+// Persian line takes its own comma instead of the middle dot.
+const SEPARATOR = {fa: "، "};
 const numberFormats = {};
 const pluralRules = {};  // one Intl object per language, not one per message drawn
 function pluralForm(lang, n) {
@@ -47,6 +50,8 @@ window.refereeUI = {
     }
     return s;
   },
+  // what separates the parts of a line, in the page's language
+  sep() { return SEPARATOR[document.documentElement.lang] || " · "; },
   // a number in the page language's digits
   num(n) { return localNumber(document.documentElement.lang || "en", n); },
   el(tag, attrs, ...kids) {
