@@ -42,8 +42,10 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
     one's settled top: stones measured touching stay touching.
 
     snow_grid: snow pieces are whole units thick (WORLD.md §1), so a stone held up by snow
-    standing on the table rests a whole number of units up; such heights count as supports
-    too. A stone wedged at another height, further off than the doubt, keeps its height.
+    standing on the table, or on a stone, rests a whole number of units above it; such
+    heights count as supports too. A stone wedged at another height, further off than the
+    doubt, keeps its height (a stone propped up by something thinner is a `contact` fault;
+    the doubt is no wider, since each stone's own depth off the line already moves it).
     """
     done: list[tuple[StoneMeasurement, StoneMeasurement]] = []  # (as measured, settled)
     for s in sorted(stones, key=lambda t: t.z_u):
@@ -53,8 +55,11 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
         supports = [(0.0, 0.0)]
         if snow_grid and s.z_u > 0.5:
             supports.append((float(round(s.z_u)),) * 2)
-        supports += [(raw.z_u + _size(raw)[1], t.z_u + _size(t)[1]) for raw, t in done
-                     if _overlap_u(s, t) >= 0.5]
+        for raw, t in done:
+            if _overlap_u(s, t) >= 0.5:
+                top = raw.z_u + _size(raw)[1]
+                k = max(0, round(s.z_u - top)) if snow_grid else 0  # units of snow on it
+                supports.append((top + k, t.z_u + _size(t)[1] + k))
         seen, goes = min(supports, key=lambda z: abs(z[0] - s.z_u))
         settled = replace(s, z_u=goes) if abs(seen - s.z_u) <= doubt_u else s
         done.append((s, settled))

@@ -242,6 +242,19 @@ def test_stones_measured_touching_stay_touching_when_the_lower_one_settles():
     assert {st.colour: st.z_u for st in b.stones} == {"P": 2.0, "G": 4.0}
 
 
+def test_a_stone_on_snow_on_a_stone_rests_whole_units_above_it():
+    """V02-06: a purple bar lies on a unit of snow standing on the blue bar, the whole build
+    lifted a unit (white square). The blue settled 0.04 u down; the purple, measured 1.24 u
+    above the blue's top, is within the doubt of one unit of snow on it, and goes onto it."""
+    s = default_settings()
+    doubt = 0.276 * U
+    b = assemble([fit("B", "H", 0, 3.043), fit("P", "H", 0, 5.283)], U, doubt, s, "BP")
+    assert {st.colour: st.z_u for st in b.stones} == {"B": 3.0, "P": 5.0}
+    # propped by something thinner than snow (a `contact` fault), it keeps its height
+    b = assemble([fit("B", "H", 0, 3.043), fit("P", "H", 0, 4.65)], U, doubt, s, "BP")
+    assert {st.colour: st.z_u for st in b.stones} == {"B": 3.0, "P": 4.65}
+
+
 def test_a_standing_bar_cannot_slide_below_the_table():
     """V08-03: the shadow in front of a grey bar standing on the table is as grey as the bar,
     so the bar seemed free to slide a unit down, under the table, and was called hidden. A
