@@ -7,6 +7,7 @@
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   const el = window.refereeUI.el;
   const SEP = window.refereeUI.sep();
+  const num = window.refereeUI.num;  // numbers in the page language's digits
   const $ = (id) => document.getElementById(id);
   const keyName = "referee.secret." + tableId;
   const seatName = "referee.seat." + tableId;
@@ -266,7 +267,7 @@
       $("round-result").textContent = res;
       // the "done"s in the order the server received them
       $("done-order").textContent = rd.done_order.length ? tr("table.done_order") + ": " +
-        rd.done_order.map((s, i) => (i + 1) + ". " + view.players[s].name).join(SEP) : "";
+        rd.done_order.map((s, i) => num(i + 1) + ". " + view.players[s].name).join(SEP) : "";
       bigDone(view, rd);
       const ul = $("builders");
       ul.replaceChildren(...rd.builders.map((b) => builderItem(view, b)));
@@ -283,7 +284,7 @@
         (p.seat === view.lookout ? " lookout" : "") + (view.winners.includes(p.seat) ? " won" : "")},
       el("span", {}, p.name + (p.seat === view.lookout ? SEP + tr("table.lookout") : "")),
       el("span", {class: "tally", "aria-label": tr("table.penalties")},
-        "▮".repeat(p.penalties) + " " + p.penalties))));
+        "▮".repeat(p.penalties) + " " + num(p.penalties)))));
     const w = $("winner");
     if (view.over) {
       const names = view.winners.map((s) => view.players[s].name);
