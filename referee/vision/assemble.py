@@ -34,8 +34,8 @@ def _name(colour: str) -> str:
     return COLOUR_NAMES.get(colour, colour)
 
 
-def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = True,
-           loose_sigma_u: float = 0.0) -> list[StoneMeasurement]:
+def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = True
+           ) -> list[StoneMeasurement]:
     """Each stone, lowest first, moved onto the table or onto the top of a stone under it
     when its measured bottom lies within `doubt_u` of that support (and they overlap by at
     least half a unit along the build line). A stone resting on another goes onto that
@@ -46,33 +46,22 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
     heights count as supports too. A stone wedged at another height, further off than the
     doubt, keeps its height (a stone propped up by something thinner is a `contact` fault;
     the doubt is no wider, since each stone's own depth off the line already moves it).
-
-    loose_sigma_u: a stone nearest a stone's top (or snow on it) but further off than the
-    doubt keeps its height, off by its depth less that stone's, which nothing measured: its
-    sigma is raised to this (u). (The table and whole snow units move with the build.)
     """
     done: list[tuple[StoneMeasurement, StoneMeasurement]] = []  # (as measured, settled)
     for s in sorted(stones, key=lambda t: t.z_u):
-        # (measured height of the support, where the stone goes when it rests there, and
-        # whether it is a stone rather than the table, which the whole build's shift off
-        # the line moves alike): a stone measured on another's top rests on it wherever
-        # that one settled, since both stand at the same depth (moving one alone would
-        # part stones measured touching)
-        supports = [(0.0, 0.0, False)]
+        # (measured height of the support, where the stone goes when it rests there): a
+        # stone measured on another's top rests on it wherever that one settled, since both
+        # stand at the same depth (moving one alone would part stones measured touching)
+        supports = [(0.0, 0.0)]
         if snow_grid and s.z_u > 0.5:
-            supports.append((float(round(s.z_u)), float(round(s.z_u)), False))
+            supports.append((float(round(s.z_u)),) * 2)
         for raw, t in done:
             if _overlap_u(s, t) >= 0.5:
                 top = raw.z_u + _size(raw)[1]
                 k = max(0, round(s.z_u - top)) if snow_grid else 0  # units of snow on it
-                supports.append((top + k, t.z_u + _size(t)[1] + k, True))
-        seen, goes, on_stone = min(supports, key=lambda z: abs(z[0] - s.z_u))
-        if abs(seen - s.z_u) <= doubt_u:
-            settled = replace(s, z_u=goes)
-        elif on_stone:  # off the stone under it by more than the doubt: its depth differs
-            settled = replace(s, sigma_u=max(s.sigma_u, loose_sigma_u))
-        else:
-            settled = s
+                supports.append((top + k, t.z_u + _size(t)[1] + k))
+        seen, goes = min(supports, key=lambda z: abs(z[0] - s.z_u))
+        settled = replace(s, z_u=goes) if abs(seen - s.z_u) <= doubt_u else s
         done.append((s, settled))
     order = {s.colour: i for i, s in enumerate(stones)}
     return sorted((t for _, t in done), key=lambda t: order[t.colour])
@@ -202,7 +191,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                    "measured, so this photo cannot be judged"))
     raw = list(stones)
     if s.build.settle:
-        stones = settle(stones, doubt_mm / unit, s.build.snow_grid, doubt_mm / unit)
+        stones = settle(stones, doubt_mm / unit, s.build.snow_grid)
     floating = afloat(stones, doubt_mm / unit)
     if s.build.line_allowance_mm > 0:
         # doubt_mm is depth_doubt_mm × tan(elevation); the allowance scales the same way

@@ -255,21 +255,6 @@ def test_a_stone_on_snow_on_a_stone_rests_whole_units_above_it():
     assert {st.colour: st.z_u for st in b.stones} == {"B": 3.0, "P": 4.65}
 
 
-def test_a_stone_off_the_top_under_it_carries_the_depth_doubt_in_its_sigma():
-    """A grey bar measured 0.17 u above the top of the blue it lies on, more than the doubt
-    (0.13 u): their depths differ by a few mm, which nothing measured. Its sigma says so
-    (2 sigma covers the 0.17 u), instead of claiming 0.03 u. A stone left off the table
-    alone (the whole build off the line) keeps its sigma: the build moves as one."""
-    s = default_settings()
-    doubt = 0.133 * U
-    b = assemble([fit("B", "V", 0, 1.05), fit("G", "H", 0, 6.22)], U, doubt, s, "BG")
-    sig = {st.colour: st.sigma_u for st in b.stones}
-    assert sig["B"] == s.build.base_sigma_u
-    assert sig["G"] == pytest.approx(0.133)
-    b = assemble([fit("B", "V", 0, -0.41)], U, doubt, s, "B")
-    assert b.stones[0].sigma_u == s.build.base_sigma_u
-
-
 def test_a_standing_bar_cannot_slide_below_the_table():
     """V08-03: the shadow in front of a grey bar standing on the table is as grey as the bar,
     so the bar seemed free to slide a unit down, under the table, and was called hidden. A
