@@ -62,6 +62,37 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
     return replace(f, slack_u=slack)
 
 
+def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
+                 masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView, unit: float,
+                 band: tuple[float, float], chromatic: str, s: VisionSettings,
+                 floor_mm: float | None = None) -> BarFit:
+    """`f` (pinned, `pin`), or a candidate of its colour elsewhere, nearly as good
+    (`rival_margin`), held up and full, touching one of the `others` (the other colours'
+    fits), whose ends are both pinned, when `f` can slide along its length (`max_slack_u`)
+    and is not placed from its top: a patch of the colour larger than a bar (a wall in the
+    stones' grey, the edge of a dark backdrop) fits anywhere along it, the stone only where
+    it stands in the build (G01-03: a grey backdrop 12 u up and the grey stone on the table,
+    against the blue, scored alike). Touching keeps out a shadow or a spare stone that is
+    also pinned (G03-02: the dark shadow under a build, with grooves of the bars above)."""
+    if f.slack_u < s.fit.max_slack_u or f.anchored:
+        return f
+    full = s.fit.min_stone_fill
+    reach = s.fit.touch_reach_u * unit
+    held = [o for o in others if o.colour != f.colour and o.supported and o.fill >= full]
+    for c in cands:
+        if not (c.supported and c.fill >= full and c.score >= f.score - s.fit.rival_margin
+                and _touches(c, held, unit, reach)):
+            continue
+        if rect_gap_u(_rect(c, unit), _rect(f, unit)) <= 0:  # the same patch
+            continue
+        c = refine(c, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u) \
+            if s.grooves.use_grooves else c
+        c = pin(c, masks, lum, view, unit, band, chromatic, s, floor_mm)
+        if c.slack_u < s.fit.max_slack_u and not c.anchored:
+            return c
+    return f
+
+
 def _rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:
     w, h = (5 * unit, unit) if f.orientation == "H" else (unit, 5 * unit)
     return f.x_mm, f.h_mm, w, h

@@ -138,8 +138,11 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
         # the region (a thing far behind the mat, seen beside the paper strip). The foot
         # is the exception: nothing stands lower than the table, so a peak there is a stone
         # on the table whose shade on the paper in front takes its colour (D01-07)
-        peaks[:, [0, -1]] = False
-        peaks[0, :] = False
+        # (within a tenth of a unit of it: a plateau's peak lands a pixel or two inside)
+        edge = max(1, int(round(0.1 * u)))
+        peaks[:, :edge] = False
+        peaks[:, -edge:] = False
+        peaks[:edge, :] = False
         ys, xs = np.nonzero(peaks)
         for i in np.argsort(-sub[ys, xs])[:per_orientation]:
             rr, cc = int(ys[i]), int(xs[i])

@@ -24,7 +24,14 @@ import numpy as np
 
 from referee.build import MeasuredBuild, Orientation, Unmeasured
 from referee.vision.assemble import assemble
-from referee.vision.choose import choose, ground, pin, template_settings, unknown_stone
+from referee.vision.choose import (
+    choose,
+    ground,
+    pin,
+    pinned_rival,
+    template_settings,
+    unknown_stone,
+)
 from referee.vision.colour import TABLE, paper_white, table_centres, to_lab
 from referee.vision.depth import fits_at_depth, structure_depth
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
@@ -204,6 +211,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # nothing stands lower than the table in front of the line (the V search region's floor)
     fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s, regions["V"][2])
             if f.supported else f for f in fits]
+    fits = [pinned_rival(f, all_cands[f.colour], fits, masks, lab[..., 0], view, unit, band,
+                         chromatic, s, regions["V"][2]) if f.supported else f for f in fits]
     m.fits = fits
     lap("fit")
     out = front.min(axis=2) >= s.exposure.clipped_level  # blown out in every channel

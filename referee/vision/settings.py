@@ -80,6 +80,7 @@ class FitSettings:
     missing_fill: float = 0.15      # below this share of a face, the stone is not there
     table_band_mm: float = 3.0      # a bottom this near the table (past the depth doubt): on it
     touch_reach_u: float = 0.5      # a stone this near another leans on it (held up)
+    rival_margin: float = 0.05      # a pinned candidate this near in score beats a sliding one
     clipped_snow_chroma: float = 24.0  # paper clipped: snow under a grooved stone may be
     #                                    tinted up to this chroma (the light's, unbalanced)
     slack_fill_tolerance: float = 0.5  # a slide losing less than this share of what a whole

@@ -2,6 +2,8 @@
 from a fixture scene, asserting the verdict or the exact reason code, and the measurement
 rules on crafted fits."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -289,3 +291,66 @@ def test_a_stone_on_the_table_whose_shadow_runs_below_it_is_found():
     grey = next(f for f in m.fits if f.colour == "G")
     assert grey.orientation == "H" and grey.supported and grey.fill > 0.9
     assert abs(grey.h_mm / st.unit_mm) < 0.25
+
+
+def _painted(view, rects):
+    """A front-view mask with the (x, h, w, height) mm rectangles set."""
+    mask = np.zeros((view.height, view.width), bool)
+    for x, h, w, hh in rects:
+        c0, r1 = view.to_px(x, h)
+        c1, r0 = view.to_px(x + w, h + hh)
+        mask[max(int(r0), 0):int(r1), max(int(c0), 0):int(c1)] = True
+    return mask
+
+
+def test_a_patch_running_off_the_top_of_the_search_region_is_no_stone():
+    """G01-01: a grey backdrop fills the top of the view. Its template peaks sit a pixel or
+    two inside the search region's top edge, where the patch runs on beyond it; they took
+    every place of the grey candidates, and the grey stone on the build was not among them.
+    A peak within a tenth of a unit of the region's edge is no maximum."""
+    from referee.vision.fit import bar_candidates
+    from referee.vision.mat import PAPER_BEYOND
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 260.0)
+    x0, x1 = PAPER_BEYOND[:2]
+    regions = {"H": (x0 - 2.5 * U, x1 - 2.5 * U, -3.0, 260.0 - U),
+               "V": (x0 - 0.5 * U, x1 - 0.5 * U, -3.0, 260.0 - 5 * U)}
+    bar = (x0 + 2 * U, 3 * U, 5 * U, U)  # a grey bar 3 u up
+    backdrop = (view.x0_mm, 243.0, 400.0, 60.0)  # 1 mm under the region's top (244 mm) and up
+    cands = bar_candidates(_painted(view, [bar, backdrop]), "G", view, U, (0.0, 0.0),
+                           regions, None, per_orientation=4)
+    hs = sorted(round(c.h_mm / U, 1) for c in cands if c.orientation == "H")
+    assert 3.0 in hs
+    assert all(h < 260.0 / U - 1.5 for h in hs), hs
+
+
+def test_a_candidate_that_slides_gives_way_to_one_pinned_at_both_ends():
+    """G01-03: a grey backdrop far up and the grey stone on the table scored alike (0.85);
+    the backdrop, a patch wider than a bar, let its fit slide 2.5 u along its length (so
+    `stone:hidden:G`, unsure). A candidate nearly as good whose ends are pinned is the stone."""
+    from referee.vision.choose import pin, pinned_rival
+    from referee.vision.mat import PAPER_BEYOND
+    from referee.vision.rectify import FrontView
+
+    s = default_settings()
+    view = FrontView.for_settings(2.0, 260.0)
+    x0 = PAPER_BEYOND[0]
+    bar = (x0 + 2 * U, 0.0, 5 * U, U)  # the stone on the table
+    patch = (x0, 8 * U, 15 * U, U)  # a grey band three bars long, 8 u up
+    blue = (x0 + 7 * U, 0.0, U, 5 * U)  # a blue bar standing against the stone's end
+    masks = {"G": _painted(view, [bar, patch]), "B": _painted(view, [blue])}
+    lum = np.full((view.height, view.width), 50.0, np.float32)
+    far = BarFit("G", "H", x0 + 5 * U, 8 * U, 1.0, 0.86, True)
+    near = BarFit("G", "H", x0 + 2 * U, 0.0, 1.0, 0.84, True)
+    b = BarFit("B", "V", x0 + 7 * U, 0.0, 1.0, 0.9, True)
+    f = pin(far, masks, lum, view, U, (0.0, 0.0), "", s)
+    assert f.slack_u >= s.fit.max_slack_u
+    got = pinned_rival(f, [far, near], [f, b], masks, lum, view, U, (0.0, 0.0), "", s)
+    assert (round(got.x_mm - x0, 1), round(got.h_mm, 1)) == (round(2 * U, 1), 0.0)
+    assert got.slack_u < s.fit.max_slack_u
+    # a rival clearly worse (beyond `rival_margin`) does not take the place
+    worse = replace(near, score=0.86 - s.fit.rival_margin - 0.02)
+    assert pinned_rival(f, [far, worse], [f, b], masks, lum, view, U, (0.0, 0.0), "", s) == f
+    # nor one that touches no other stone (a shadow, a spare stone)
+    assert pinned_rival(f, [far, near], [f], masks, lum, view, U, (0.0, 0.0), "", s) == f
