@@ -34,7 +34,7 @@ from referee.paths import MODELS
 LEVELS_FILE = MODELS / "bots.yaml"
 # With an opponent model, a deal is redealt while a draw at its weight says no, at most this
 # many times (the last deal is kept: a bounded cost when the model fits no deal).
-MODEL_TRIES = 32
+MODEL_TRIES = 8
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from referee.games.taki.state import TakiState, legal_in
 
 # The likelihood the opponent model gives an action the heuristic would not have taken
 # (`deal_weight`): small, since a heuristic bot never does, but above 0 for a person.
-MISMATCH = 0.01
+MISMATCH = 0.05
 
 
 def bot_actions(state: TakiState) -> list[Action]:
