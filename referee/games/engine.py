@@ -279,6 +279,10 @@ class GameInfo:
     # 0..1, the other seats' recent public actions are in a determinized deal for a seat if
     # they play as the game's heuristic; the search redeals in proportion to it.
     deal_weight: Callable[..., float] | None = None  # (state, seat) -> likelihood
+    # For search rollouts: a fast playout per bot name (a bot that draws no random numbers),
+    # the same moves as that bot playing every seat by `apply_action`, in place, stopping
+    # after `limit` actions (-1: none).
+    playouts: dict[str, Callable[..., None]] = field(default_factory=dict)  # (state, limit)
 
     def check_players(self, players: object) -> int:
         """`players` if the game takes that many (min_players to max_players, rules data).

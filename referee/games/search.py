@@ -167,6 +167,7 @@ class SearchBot:
         policy = self._policy.choose
         depth = -1 if level.depth is None else level.depth  # -1: no limit
         weigh = self.game.deal_weight if level.model else None
+        playout = self.game.playouts.get(level.rollout)  # the same moves, faster
         visits = [0] * k
         totals = [0.0] * k
         n = 0
@@ -180,17 +181,21 @@ class SearchBot:
                     tries -= 1
             if cut is not None:
                 cut(deal)
-            roll.seed(rng.getrandbits(64))
-            seeded = roll.getstate()
+            if playout is None:
+                roll.seed(rng.getrandbits(64))
+                seeded = roll.getstate()
             for i in range(k):  # every action on the same deal and rollout seed (less noise)
                 s = deal.clone()
                 s.apply_action(legal[i])
-                if i:
-                    roll.setstate(seeded)  # as seeding anew, at a fraction of the cost
-                left = depth
-                while left and not s.is_terminal():
-                    s.apply_action(policy(s, roll))
-                    left -= 1
+                if playout is not None:  # the policy's moves, faster (no RNG: none needed)
+                    playout(s, depth)
+                else:
+                    if i:
+                        roll.setstate(seeded)  # as seeding anew, at a fraction of the cost
+                    left = depth
+                    while left and not s.is_terminal():
+                        s.apply_action(policy(s, roll))
+                        left -= 1
                 if value is not None:
                     v = value(s, me)
                 else:

@@ -7,7 +7,7 @@ notation, setup keys, expect keys and every ruling.
 
 from referee.games.engine import GameInfo
 from referee.games.taki.actions import Action, parse_action
-from referee.games.taki.bots import HeuristicBot, bot_actions, deal_weight
+from referee.games.taki.bots import HeuristicBot, bot_actions, deal_weight, heuristic_playout
 from referee.games.taki.render import render
 from referee.games.taki.setup import from_setup, new_game
 from referee.games.taki.state import TakiState
@@ -24,6 +24,7 @@ GAME = GameInfo(
     render=render,
     bot_actions=bot_actions,
     deal_weight=deal_weight,
+    playouts={"heuristic": heuristic_playout},
 )
 TakiState.game = GAME
 

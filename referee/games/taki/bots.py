@@ -125,6 +125,13 @@ def deal_weight(state: TakiState, seat: int) -> float:
     return w
 
 
+def heuristic_playout(state: TakiState, limit: int = -1) -> None:
+    """The heuristic bot playing every seat of `state` on in place, up to `limit` actions
+    (-1: to the end): the same moves as `HeuristicBot` by `apply_action`, for search
+    rollouts (`TakiState.play_on`; GameInfo.playouts)."""
+    state.play_on(pick, limit)
+
+
 class HeuristicBot:
     """Scores each legal action and plays the best; ties go to the earliest in legal order.
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from collections.abc import Callable
 from typing import Any
 
 from referee.games.engine import (
@@ -252,6 +253,12 @@ class TakiState(State):
             slots = self._slots[p]
             for i in range(len(slots)):
                 slots[i] |= declined
+        self._act(action)
+
+    def _act(self, action: Action) -> None:
+        """The rules' effect of one legal action of the current seat (no check, no public
+        inference): `apply_action` after its bookkeeping, and `play_on`'s step."""
+        verb = action.verb
         if action.last:
             self._called = True
         if verb == PLAY:
@@ -273,6 +280,26 @@ class TakiState(State):
             self._pass()
         else:
             self._break()
+
+    def play_on(self, pick: Callable[..., Action], limit: int = -1) -> None:
+        """Play on in place for a search rollout: each decision is `pick(legal, hand,
+        pending_draw, in_run, color)` (legal non-empty, as `legal_actions()`; hand the
+        current seat's sorted cards; TAKI's `bots.pick` signature) when more than one action
+        is legal, until the game ends or `limit` actions are played (-1: no limit). The
+        positions reached are those of `apply_action` with a bot choosing alike, at about
+        twice the speed: no legality check, and the public inferences (slots, named colours,
+        recent actions) and the action log are no longer kept in step (rollouts do not read
+        them), so the state is for search rollouts only, not for views or `to_dict`."""
+        hands = self._hands
+        while limit and self._winner < 0:
+            ph = self._phase
+            hand = hands[self._cur]
+            legal = legal_in(hand, ph, self._pending, self._taki_open, self._lead,
+                             self._color, self._run_color, self._run_len)
+            self._act(legal[0] if len(legal) == 1
+                      else pick(legal, hand, self._pending, ph is RUN, self._color))
+            limit -= 1
+        self._legal = None
 
     def returns(self) -> list[float]:
         if self._winner < 0:

@@ -13,7 +13,7 @@ import pytest
 from referee.games.engine import RulesError, get_game
 from referee.games.search import SearchBot, load_level
 from referee.games.taki import TakiState, from_setup, new_game
-from referee.games.taki.bots import MISMATCH, HeuristicBot, deal_weight
+from referee.games.taki.bots import MISMATCH, HeuristicBot, deal_weight, pick
 
 
 def _after_green_5(seat1: list[str]) -> TakiState:
@@ -72,3 +72,25 @@ def test_a_level_with_a_model_needs_a_game_that_has_one():
         SearchBot(get_game("tukki"), level)
     assert load_level("taki", "hard").model
 
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_play_on_plays_as_the_heuristic_bot_by_apply_action(seed):
+    """The fast rollout of the hard search (`TakiState.play_on` with `pick`) reaches the same
+    positions as the heuristic bot choosing every move through `apply_action`."""
+    bot = HeuristicBot()
+    for players in (2, 3):
+        s = new_game(players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(7):  # a few moves in, so that refills and runs come up later
+            s.apply_action(bot.choose(s, rng))
+        for limit in (5, 40, -1):
+            slow, fast = s.clone(), s.clone()
+            left = limit
+            while left and not slow.is_terminal():
+                slow.apply_action(bot.choose(slow, rng))
+                left -= 1
+            fast.play_on(pick, limit)
+            assert fast.facts() == slow.facts(), (players, limit)
+            assert fast.legal_actions() == slow.legal_actions()
+            assert fast.is_terminal() or limit != -1
