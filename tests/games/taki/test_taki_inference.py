@@ -12,6 +12,8 @@ from referee.games.taki import from_setup, new_game
 from referee.games.taki.bots import HeuristicBot
 from referee.games.taki.cards import COLOR_OF, FULL_DECK, RANK_OF, parse_card
 
+from .play import heuristic_position
+
 RED = 0
 
 
@@ -102,11 +104,7 @@ def test_the_colour_named_with_a_change_color_weights_that_hand_until_its_next_a
 
 
 def test_the_deal_keeps_every_card_and_the_view():
-    state = new_game(3, seed=2)
-    rng = random.Random(2)
-    bot = HeuristicBot()
-    for _ in range(30):
-        state.apply_action(bot.choose(state, rng))
+    state = heuristic_position(3, seed=2, moves=30)
     assert not state.is_terminal()
     for seat in range(3):
         deal = state.determinize(seat, random.Random(seat))

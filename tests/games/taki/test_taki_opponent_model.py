@@ -15,6 +15,8 @@ from referee.games.search import SearchBot, load_level
 from referee.games.taki import TakiState, from_setup, new_game
 from referee.games.taki.bots import MISMATCH, HeuristicBot, deal_weight, pick
 
+from .play import heuristic_position
+
 
 def _after_green_5(seat1: list[str]) -> TakiState:
     """Seat 0 plays R5 on R1; seat 1, holding `seat1`, plays G5."""
@@ -56,11 +58,7 @@ def test_the_true_hands_of_heuristic_seats_always_fit_and_deals_often_do_not(pla
 
 
 def test_recent_actions_survive_a_round_trip_through_to_dict():
-    s = new_game(3, seed=2)
-    rng = random.Random(2)
-    bot = HeuristicBot()
-    for _ in range(25):
-        s.apply_action(bot.choose(s, rng))
+    s = heuristic_position(3, seed=2, moves=25)
     back = TakiState.from_dict(s.to_dict())
     assert any(s.recent(q) for q in range(3))
     assert [back.recent(q) for q in range(3)] == [s.recent(q) for q in range(3)]
