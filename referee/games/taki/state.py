@@ -72,38 +72,11 @@ from referee.games.taki.cards import (
     card_name,
     parse_card,
 )
+from referee.games.taki.inference import PASSED_OVER, deal_hand, declined, passed_over, shed
 from referee.games.taki.phases import ANSWER, KING_PHASE, OVER, PLUS_PHASE, RUN, TURN, Phase
 from referee.games.taki.refusals import refusal
 
 NO_EFFECT = -1
-
-
-def _bits(row: tuple[bool, ...]) -> int:
-    """A row of the match tables as a bit mask over card kinds (bit k: kind k)."""
-    return sum(1 << k for k, ok in enumerate(row) if ok)
-
-
-# The match tables as masks, for the public inferences (TakiState._declined).
-MATCH_BITS = tuple(tuple(_bits(r) for r in rows) for rows in MATCH)
-ON_OPEN_TAKI_BITS = tuple(tuple(_bits(r) for r in rows) for rows in ON_OPEN_TAKI)
-ON_STACK_BITS = _bits(ON_STACK)
-IN_RUN_BITS = tuple(_bits(r) for r in IN_RUN)
-ANY_BITS = _bits(ANY)
-BREAKER_BIT = 1 << BREAKER
-KING_BIT = 1 << KING
-PLUS_BITS = _bits(tuple(RANK_OF[k] == PLUS for k in range(len(ANY))))
-NUMBER_BITS = _bits(tuple(0 <= RANK_OF[k] < STOP for k in range(len(ANY))))
-# A hand slot marked "unlikely" for a kind is still dealt that kind with this weight against 1
-# (TakiState.determinize): the inference holds for a player who plays whenever they can, as
-# the heuristic bot does, and a person may hold a card back.
-UNLIKELY_WEIGHT = 0.02
-# A seat that names a colour with a Change Color likely holds that colour most: until its next
-# action, each card dealt to it that is not of the colour is kept with this weight against 1.
-NAMED_WEIGHT = 0.4
-# Whether playing a King, or an action card inside a run, marks the plainer cards the seat
-# passed over (see `_passed_over`).
-PASSED_OVER = True
-DEAL_TRIES = 64  # a slot whose likely kinds ran out takes the 64th card it drew
 
 
 # One action with the public context it was taken in (TakiState.recent): phase, pending draw,
@@ -187,7 +160,7 @@ class TakiState(State):
         # The public record: (seat, action) per action and (seat, n) per n cards drawn.
         self._log: list[tuple[int, Action | int]] = []
         # Per seat, one mask per card in hand, oldest first: the kinds that card is unlikely
-        # to be, learnt from public events only (see `_declined`, `_shed`, `determinize`).
+        # to be, learnt from public events only (inference.py, `determinize`).
         self._slots: list[list[int]] = [[0] * len(h) for h in self._hands]
         # Per seat, the colour it named with its last action if that was a Change Color, or -1.
         self._named: list[int] = [-1] * self.num_players
@@ -238,8 +211,10 @@ class TakiState(State):
             named[p] = -1
         if verb == PLAY:
             k = action.card
-            passed = self._passed_over(k) if PASSED_OVER else 0
-            self._shed(p, k)
+            passed = passed_over(k, len(self._hands[p]), self._phase, self._pending,
+                                 self._taki_open, self._lead, self._color,
+                                 self._run_color) if PASSED_OVER else 0
+            shed(self._slots[p], k)
             if passed:
                 slots = self._slots[p]
                 for i in range(len(slots)):
@@ -247,12 +222,13 @@ class TakiState(State):
             if k == CHANGE_COLOR:
                 named[p] = action.color
         elif verb == BREAK:
-            self._shed(p, BREAKER)
+            shed(self._slots[p], BREAKER)
         else:  # draw, close, end, pass: the seat declined every kind it could have played
-            declined = self._declined()
+            bits = declined(self._phase, self._pending, self._taki_open, self._lead,
+                            self._color, self._run_color)
             slots = self._slots[p]
             for i in range(len(slots)):
-                slots[i] |= declined
+                slots[i] |= bits
         self._act(action)
 
     def _act(self, action: Action) -> None:
@@ -318,7 +294,7 @@ class TakiState(State):
         (the deck less the seat's hand and the discard pile), the hand sizes and the public
         inferences are read.
 
-        The deal is weighted by what the other seats' moves gave away (`_declined`): each
+        The deal is weighted by what the other seats' moves gave away (inference.py): each
         card of a hand is drawn from the pool at random, but a kind its slot is marked
         unlikely to be is kept only with weight UNLIKELY_WEIGHT (a seat that drew on a red
         lead rarely holds red, until it draws again). The draw pile is the rest, shuffled.
@@ -330,31 +306,8 @@ class TakiState(State):
         c._legal = None  # the current seat's hand may be dealt anew
         others = [q for q in range(self.num_players) if q != player]
         pool = sorted([k for q in others for k in self._hands[q]] + self._deck)
-        slack = UNLIKELY_WEIGHT
-        keep = NAMED_WEIGHT
-        rand = rng.random
         for q in others:
-            hand = []
-            named = self._named[q]
-            for mask in self._slots[q]:  # oldest first: the most marked slots take first
-                n = len(pool)
-                i = int(rand() * n)
-                if named >= 0:
-                    tries = DEAL_TRIES
-                    while tries and ((mask >> pool[i] & 1 and rand() >= slack)
-                                     or (COLOR_OF[pool[i]] != named and rand() >= keep)):
-                        i = int(rand() * n)
-                        tries -= 1
-                elif mask:
-                    tries = DEAL_TRIES
-                    while mask >> pool[i] & 1 and rand() >= slack and tries:
-                        i = int(rand() * n)
-                        tries -= 1
-                hand.append(pool[i])
-                pool[i] = pool[-1]
-                pool.pop()
-            hand.sort()
-            c._hands[q] = hand
+            c._hands[q] = deal_hand(pool, self._slots[q], self._named[q], rng)
         rng.shuffle(pool)
         c._deck = pool
         c._rng = random.Random(rng.getrandbits(64))
@@ -408,65 +361,6 @@ class TakiState(State):
         run colour or -1, run length, action). `legal_in(hand, *context[:7])` gives the legal
         actions it had then, where `hand` is its hand now plus the cards it played since."""
         return tuple(self._recent[player])
-
-    # ---- the public inferences ------------------------------------------------------------
-
-    def _declined(self) -> int:
-        """The kinds the current seat could have played now, as a mask, read from the public
-        state only (never its hand): its draw, `end`, `close` or `pass` says it likely holds
-        none of them. A +3 Breaker played in one's own turn costs 3 cards, so declining it
-        says nothing, except when answering a +3, where it is the only card."""
-        ph = self._phase
-        if ph is ANSWER:
-            return BREAKER_BIT
-        if ph is TURN:
-            if self._pending:
-                bits = ON_STACK_BITS
-            elif self._taki_open:
-                bits = ON_OPEN_TAKI_BITS[self._lead][self._color]
-            else:
-                bits = MATCH_BITS[self._lead][self._color]
-        elif ph is RUN:
-            bits = IN_RUN_BITS[self._run_color]
-        elif ph is KING_PHASE:
-            bits = ANY_BITS
-        else:  # PLUS_PHASE
-            bits = MATCH_BITS[self._lead][self._color]
-        return bits & ~BREAKER_BIT
-
-    def _passed_over(self, k: int) -> int:
-        """The kinds the current seat likely lacks when it plays kind `k` now (before the play),
-        as a mask from the public state only: one keeps a King for when nothing else plays, so
-        a King played on a +2 stack says "no +2", and elsewhere "no other card that plays"
-        (bar Breakers, and Plus cards with 2 cards or fewer in hand, which cannot end a game);
-        inside a run one plays the plain cards before the action card that is to act, so an
-        action card there says "no number card of the run's colour"."""
-        ph = self._phase
-        if k == KING:
-            if ph == RUN or ph == ANSWER:
-                return 0
-            bits = self._declined() & ~KING_BIT
-            if len(self._hands[self._cur]) <= 2:
-                bits &= ~PLUS_BITS
-            return bits
-        if ph == RUN and not NUMBER_BITS >> k & 1:
-            return IN_RUN_BITS[self._run_color] & NUMBER_BITS
-        return 0
-
-    def _shed(self, p: int, k: int) -> None:
-        """Seat `p` played kind `k`: drop the oldest of its hand slots not marked unlikely
-        for `k` (slots are marked oldest-most, so this keeps the fewest marks: no inference
-        stronger than the events allow). If every slot was marked, the inference was wrong
-        for `k` (a card held back): the marks for `k` go, and the oldest slot with them."""
-        slots = self._slots[p]
-        bit = 1 << k
-        for i, mask in enumerate(slots):
-            if not mask & bit:
-                del slots[i]
-                return
-        for i in range(len(slots)):
-            slots[i] &= ~bit
-        del slots[0]
 
     # ---- applying ------------------------------------------------------------------------
 
