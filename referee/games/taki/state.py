@@ -50,18 +50,13 @@ from referee.games.taki.actions import (
     parse_action,
 )
 from referee.games.taki.cards import (
-    ANY,
     BREAKER,
     CHANGE_COLOR,
     COLOR_OF,
     COLORS,
     DIR,
     HAND_SIZE,
-    IN_RUN,
     KING,
-    MATCH,
-    ON_OPEN_TAKI,
-    ON_STACK,
     PLUS,
     PLUS2,
     PLUS3,
@@ -73,7 +68,16 @@ from referee.games.taki.cards import (
     parse_card,
 )
 from referee.games.taki.inference import PASSED_OVER, deal_hand, declined, passed_over, shed
-from referee.games.taki.phases import ANSWER, KING_PHASE, OVER, PLUS_PHASE, RUN, TURN, Phase
+from referee.games.taki.phases import (
+    ANSWER,
+    KING_PHASE,
+    OVER,
+    PLUS_PHASE,
+    RUN,
+    TURN,
+    Phase,
+    playable,
+)
 from referee.games.taki.refusals import refusal
 
 NO_EFFECT = -1
@@ -92,23 +96,13 @@ def legal_in(hand: list[int], phase: Phase, pending: int, taki_open: bool, lead:
     and `pass`; none when the game is over. A new list."""
     if phase is ANSWER:
         return [A_BREAK, A_PASS] if BREAKER in hand else [A_PASS]
-    if phase is TURN:
-        if pending:
-            ok = ON_STACK
-        elif taki_open:
-            ok = ON_OPEN_TAKI[lead][color]
-        else:
-            ok = MATCH[lead][color]
-        tail: tuple[Action, ...] = (A_DRAW,)
-    elif phase is RUN:
-        ok = IN_RUN[run_color]
-        tail = (A_CLOSE, A_END) if run_len else (A_END,)
-    elif phase is KING_PHASE:
-        ok, tail = ANY, (A_END,)
-    elif phase is PLUS_PHASE:
-        ok, tail = MATCH[lead][color], (A_DRAW,)
-    else:
+    ok = playable(phase, pending, taki_open, lead, color, run_color)
+    if ok is None:
         return []
+    if phase is RUN:
+        tail: tuple[Action, ...] = (A_CLOSE, A_END) if run_len else (A_END,)
+    else:
+        tail = (A_END,) if phase is KING_PHASE else (A_DRAW,)
     out: list[Action] = []
     prev = -1
     for k in hand:
