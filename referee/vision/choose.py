@@ -56,8 +56,7 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
         # the top end can only move the bar within its slack, and never under the table
         if a is not None and abs(a.h_mm - f.h_mm) <= (slack + 0.5) * unit and \
                 a.h_mm >= -s.build.depth_doubt_mm - s.fit.table_band_mm:
-            a = refine(a, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u) \
-                if s.grooves.use_grooves else a
+            a = _refined(a, lum, view, unit, s)
             return replace(a, slack_u=0.0, anchored=True)
     return replace(f, slack_u=slack)
 
@@ -78,19 +77,25 @@ def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
         return f
     full = s.fit.min_stone_fill
     reach = s.fit.touch_reach_u * unit
-    held = [o for o in others if o.colour != f.colour and o.supported and o.fill >= full]
+    held = [o for o in others if o.supported and o.fill >= full]  # _touches skips f's colour
     for c in cands:
         if not (c.supported and c.fill >= full and c.score >= f.score - s.fit.rival_margin
                 and _touches(c, held, unit, reach)):
             continue
         if rect_gap_u(_rect(c, unit), _rect(f, unit)) <= 0:  # the same patch
             continue
-        c = refine(c, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u) \
-            if s.grooves.use_grooves else c
+        c = _refined(c, lum, view, unit, s)
         c = pin(c, masks, lum, view, unit, band, chromatic, s, floor_mm)
         if c.slack_u < s.fit.max_slack_u and not c.anchored:
             return c
     return f
+
+
+def _refined(f: BarFit, lum: np.ndarray, view: FrontView, unit: float, s: VisionSettings
+             ) -> BarFit:
+    """`f` placed on its grooves (`grooves.refine`) when the settings use them."""
+    return refine(f, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u) \
+        if s.grooves.use_grooves else f
 
 
 def _rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:
@@ -186,8 +191,7 @@ def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
     if not good:
         # the best look-alike: held up by nothing, or too little of it shows
         return cands[0]
-    refined = [refine(c, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u)
-               if s.grooves.use_grooves else c for c in good]
+    refined = [_refined(c, lum, view, unit, s) for c in good]
     return max(refined, key=lambda c: c.score + s.grooves.groove_bonus * c.grooves)
 
 

@@ -135,9 +135,9 @@ def heuristic_playout(state: TakiState, limit: int = -1) -> None:
 class HeuristicBot:
     """Scores each legal action and plays the best; ties go to the earliest in legal order.
 
-    It is also the hard search bot's rollout policy, so `choose` is written for speed: one
-    pass over the legal actions, the scores of `_score` inlined (`_score` is the reference;
-    tests check that both choose alike)."""
+    It is also the hard search bot's rollout policy, so its choice (`pick`) is written for
+    speed: one pass over the legal actions, the scores of `_score` inlined (`_score` is the
+    reference; tests check that both choose alike)."""
 
     def choose(self, state: TakiState, rng: random.Random) -> Action:
         legal = state.legal_actions()
