@@ -6,7 +6,7 @@
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   const $ = (id) => document.getElementById(id);
   const el = window.refereeUI.el;
-  const SEP = window.refereeUI.sep();
+  const SEP = window.refereeUI.sep(T);
   const m = location.hash.match(/a=([A-Za-z0-9_\-]+)/);
   if (m) {
     localStorage.setItem("referee.admin", m[1]);

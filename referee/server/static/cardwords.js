@@ -5,7 +5,7 @@
 "use strict";
 window.refereeCardWords = function (T, game, spaces) {
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
-  const SEP = window.refereeUI.sep();
+  const SEP = window.refereeUI.sep(T);
   const has = (key) => T[key] !== undefined;
   const COLOURS = "RGBY";
 

@@ -9,7 +9,7 @@
   const T = JSON.parse(document.getElementById("i18n").textContent);
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   const el = window.refereeUI.el;
-  const SEP = window.refereeUI.sep();
+  const SEP = window.refereeUI.sep(T);
   const $ = (id) => document.getElementById(id);
   const seatName = "referee.game.seat." + gameId, keyName = "referee.game.key." + gameId;
 
@@ -106,7 +106,7 @@
     t.boxes.forEach((b, p) => {
       if (me.role === "seat" && p === me.seat) return;
       boxes.append(el("figure", {class: "pbox" + (view.current_player === p ? " current" : "")},
-        tukkiBox(b, [], false), el("figcaption", {}, name(view, p) + SEP + t.totals[p])));
+        tukkiBox(b, [], false), el("figcaption", {}, name(view, p) + SEP + window.refereeUI.num(t.totals[p]))));
     });
     box.append(boxes);
     return box;

@@ -6,7 +6,7 @@
   const T = JSON.parse(document.getElementById("i18n").textContent);
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   const el = window.refereeUI.el;
-  const SEP = window.refereeUI.sep();
+  const SEP = window.refereeUI.sep(T);
   const num = window.refereeUI.num;  // numbers in the page language's digits
   const $ = (id) => document.getElementById(id);
   const keyName = "referee.secret." + tableId;

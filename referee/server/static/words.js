@@ -14,9 +14,6 @@ window.refereeErrorWords = function (T, data, fallback) {
 // Digits as each language's own texts write them: Persian in Persian digits (fa.json's
 // "۲ تا ۴"), the others in 0-9 as their texts do.
 const NUMBERING = {fa: "arabext"};
-// Between the parts of a line ("merchant · 4 coins"): Persian's zero "۰" is a dot, so a
-// Persian line takes its own comma instead of the middle dot.
-const SEPARATOR = {fa: "، "};
 const numberFormats = {};
 const pluralRules = {};  // one Intl object per language, not one per message drawn
 function pluralForm(lang, n) {
@@ -50,8 +47,9 @@ window.refereeUI = {
     }
     return s;
   },
-  // what separates the parts of a line, in the page's language
-  sep() { return SEPARATOR[document.documentElement.lang] || " · "; },
+  // what separates the parts of a line ("merchant · 4 coins"), the message "ui.part_sep"
+  // (Persian's zero "۰" is a dot, so Persian takes its comma instead of the middle dot)
+  sep(T) { return T["ui.part_sep"] !== undefined ? T["ui.part_sep"] : " · "; },
   // a number in the page language's digits
   num(n) { return localNumber(document.documentElement.lang || "en", n); },
   el(tag, attrs, ...kids) {
