@@ -18,7 +18,7 @@ import numpy as np
 
 from referee.build import Orientation, rect_gap_u
 from referee.vision.colour import NONE
-from referee.vision.fit import BarFit, bar_candidates, length_slack_u
+from referee.vision.fit import BarFit, bar_candidates, edge_pinned, length_slack_u
 from referee.vision.grooves import anchor_top, refine
 from referee.vision.rectify import FrontView
 from referee.vision.settings import VisionSettings
@@ -44,8 +44,10 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
     floor_mm: the lowest front-view height a face can have (`length_slack_u`).
     """
     mask = masks[f.colour]
+    pinned = edge_pinned(mask, lum, view, unit, f, band, s.fit.edge_min_step,
+                         s.fit.edge_share)
     slack = length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance,
-                           floor_mm=floor_mm)
+                           floor_mm=floor_mm, pinned=pinned)
     if slack >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and \
             f.colour in chromatic:
         others = np.zeros_like(mask)

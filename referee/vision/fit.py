@@ -184,10 +184,85 @@ def face_fill(mask: np.ndarray, view: FrontView, unit_mm: float, orientation: Or
     return float(np.count_nonzero(mask[sl])) / area
 
 
+def top_edge_steps(lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,
+                   reach_u: float = 0.15, extra_u: float = 3.0) -> tuple[np.ndarray, int]:
+    """The lightness step (L units, ≥ 0) across the top edge of a horizontal bar's front
+    face, per column, from `extra_u` before its left end to `extra_u` past its right end,
+    and the column of the left end in that array.
+
+    A bar's front face ends at the top in an edge along its whole length: its top face, or
+    what stands on it, is lit otherwise. A table or paper of the bar's colour, seen beyond
+    its end, runs on smoothly there. Each column's step is the largest difference between
+    the 2 rows above and the 2 rows below a row within `reach_u` of the face's top.
+    """
+    u = unit_mm * view.px_per_mm
+    col, row = view.to_px(fit.x_mm, fit.h_mm)
+    top = float(row) - u
+    c0 = int(round(float(col) - extra_u * u))
+    c1 = int(round(float(col) + (5 + extra_u) * u))
+    a0, a1 = max(c0, 0), min(c1, lum.shape[1])
+    steps = np.zeros(max(c1 - c0, 0), np.float32)
+    r0, r1 = int(top - reach_u * u), int(top + reach_u * u) + 1
+    if a1 <= a0 or r0 - 3 < 0 or r1 + 3 > lum.shape[0]:
+        return steps, int(round(float(col))) - c0
+    best = np.zeros(a1 - a0, np.float32)
+    for r in range(r0, r1 + 1):
+        above = lum[r - 3:r - 1, a0:a1].mean(axis=0)
+        below = lum[r + 1:r + 3, a0:a1].mean(axis=0)
+        best = np.maximum(best, np.abs(above - below))
+    steps[a0 - c0:a1 - c0] = best
+    return steps, int(round(float(col))) - c0
+
+
+def edge_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float,
+                fit: BarFit, band_mm: tuple[float, float], min_step: float, share: float
+                ) -> tuple[bool, bool]:
+    """Whether a horizontal bar cannot slide left, right: what lies just beyond that end
+    shows the bar's colour (so the colour alone lets it slide) but no top edge, where the
+    bar's own visible face shows one (`top_edge_steps`), so it is no more of the bar. The
+    half unit looked at starts past the bar's own side face (`band_mm`, see
+    `length_slack_u`).
+
+    min_step: the least median step (L) over the bar's own columns of its colour for the
+    edge to count as evidence; share: the step beyond the end, as a share of the bar's own,
+    below which it is no bar. A vertical bar is never pinned so (its sides run on along a
+    column of snow under it).
+    """
+    if fit.orientation != "H":
+        return False, False
+    steps, start = top_edge_steps(lum, view, unit_mm, fit)
+    u = unit_mm * view.px_per_mm
+    col, row = view.to_px(fit.x_mm, fit.h_mm)
+    c0 = int(round(float(col))) - start
+    rows = slice(max(int(float(row) - u), 0), max(int(float(row)), 0))
+    cols = np.arange(len(steps)) + c0
+    ok = (cols >= 0) & (cols < mask.shape[1])
+    coloured = np.zeros(len(steps), bool)
+    coloured[ok] = mask[rows, cols[ok]].mean(axis=0) > 0.6
+    idx = np.arange(len(steps))
+    own = (idx >= start) & (idx < start + int(5 * u))
+    if np.count_nonzero(own & coloured) < 2 * u:
+        return False, False
+    own_step = float(np.median(steps[own & coloured]))
+    if own_step < min_step:
+        return False, False
+    half = int(0.5 * u)
+    left = start - int(max(0.0, -band_mm[0]) * view.px_per_mm)
+    right = start + int(5 * u) + int(max(0.0, band_mm[0]) * view.px_per_mm)
+    out = []
+    for lo, hi in ((left - half, left), (right, right + half)):
+        lo, hi = max(lo, 0), min(hi, len(steps))
+        beyond = coloured[lo:hi]
+        out.append(bool(hi > lo and np.count_nonzero(beyond) >= 0.6 * (hi - lo) and
+                        float(np.median(steps[lo:hi][beyond])) < share * own_step))
+    return out[0], out[1]
+
+
 def length_slack_u(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,
                    band_mm: tuple[float, float], tolerance: float,
                    steps_u: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 2.5),
-                   floor_mm: float | None = None) -> float:
+                   floor_mm: float | None = None,
+                   pinned: tuple[bool, bool] = (False, False)) -> float:
     """How far (u) the fitted face can slide along its length, either way, losing less
     than `tolerance` (a share, 0–1) of the colour that a bar seen whole would lose: 0 when
     both ends are pinned.
@@ -203,7 +278,9 @@ def length_slack_u(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFi
     own = face_fill(mask, view, unit_mm, fit.orientation, fit.x_mm, fit.h_mm)
     axis = 0 if fit.orientation == "H" else 1
     slack = 0.0
-    for sign in (-1.0, 1.0):
+    for sign, stop in zip((-1.0, 1.0), pinned, strict=True):
+        if stop:  # what lies beyond that end is no more of the bar (`edge_pinned`)
+            continue
         free_u = max(0.0, sign * band_mm[axis]) / unit_mm  # the band on this side
         for d in steps_u:
             if d <= free_u:

@@ -86,6 +86,9 @@ class FitSettings:
     slack_fill_tolerance: float = 0.5  # a slide losing less than this share of what a whole
     #                                    bar loses: the bar is not pinned along its length
     max_slack_u: float = 0.5        # a bar that can slide this far along its length: hidden
+    edge_min_step: float = 6.0      # an H bar's own top edge this sharp (L) is evidence…
+    edge_share: float = 0.35        # …that colour beyond its end with a step below this
+    #                                    share of it is no more of the bar (fit.edge_pinned)
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
     min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
 

@@ -354,3 +354,40 @@ def test_a_candidate_that_slides_gives_way_to_one_pinned_at_both_ends():
     assert pinned_rival(f, [far, worse], [f, b], masks, lum, view, U, (0.0, 0.0), "", s) == f
     # nor one that touches no other stone (a shadow, a spare stone)
     assert pinned_rival(f, [far, near], [f], masks, lum, view, U, (0.0, 0.0), "", s) == f
+
+
+def test_colour_beyond_a_bars_end_without_its_top_edge_is_no_more_of_the_bar():
+    """W07-04: a light grey stone lies on the table; the paper beyond its end, in shade, comes
+    out grey too, so the colour alone let the stone slide 2.3 u along its length
+    (`stone:hidden:G`, unsure). A bar's front face ends at the top in an edge along its whole
+    length (its top face, or snow on it, is lit otherwise); the shaded paper runs on
+    smoothly there. Where the bar's own top edge shows and the grey beyond has none, the
+    bar cannot slide that way."""
+    from referee.vision.choose import pin
+    from referee.vision.fit import edge_pinned
+    from referee.vision.mat import PAPER_BEYOND
+    from referee.vision.rectify import FrontView
+
+    s = default_settings()
+    view = FrontView.for_settings(2.0, 260.0)
+    x0 = PAPER_BEYOND[0] + 2 * U
+    bar = (x0, 0.0, 5 * U, U)
+    shade = (x0 + 5 * U, 0.0, 3 * U, U)  # grey paper in shade beyond the right end
+    masks = {"G": _painted(view, [bar, shade])}
+    lum = np.full((view.height, view.width), 60.0, np.float32)
+    lum[_painted(view, [bar])] = 45.0  # the face, darker than what is above its top edge
+    lum[_painted(view, [shade])] = 45.0
+    lum[_painted(view, [(x0 + 5 * U, U, 3 * U, U)])] = 45.0  # the paper runs on, no edge
+    fit = BarFit("G", "H", x0, 0.0, 1.0, 0.9, True)
+    assert edge_pinned(masks["G"], lum, view, U, fit, (0.0, 0.0), s.fit.edge_min_step,
+                       s.fit.edge_share) == (False, True)
+    assert pin(fit, masks, lum, view, U, (0.0, 0.0), "", s).slack_u < s.fit.max_slack_u
+    # where the grey beyond shows a top edge like the bar's, it may be more of the bar
+    lum[_painted(view, [(x0 + 5 * U, U, 3 * U, U)])] = 60.0
+    assert edge_pinned(masks["G"], lum, view, U, fit, (0.0, 0.0), s.fit.edge_min_step,
+                       s.fit.edge_share) == (False, False)
+    assert pin(fit, masks, lum, view, U, (0.0, 0.0), "", s).slack_u >= s.fit.max_slack_u
+    # and a face with no top edge of its own is no evidence either way
+    lum[:] = 45.0
+    assert edge_pinned(masks["G"], lum, view, U, fit, (0.0, 0.0), s.fit.edge_min_step,
+                       s.fit.edge_share) == (False, False)
