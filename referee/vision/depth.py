@@ -18,7 +18,7 @@ units. A structure ±10 mm off the line can look alike at two depths a unit of p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -56,8 +56,19 @@ def _cost(fits: Sequence[BarFit], view: FrontView, camera: np.ndarray, unit: flo
     return np.sum(np.minimum(off, clip_u) ** 2, axis=1), off.max(axis=1)
 
 
+def apparent_scale(fits: Sequence[BarFit], view: FrontView, camera_mm: np.ndarray,
+                   depth_mm: float) -> float:
+    """How much larger (> 1) the front view shows a thing standing `depth_mm` behind the
+    build line (negative: in front) than its true size, at the middle of `fits`."""
+    x = float(np.mean([f.x_mm for f in fits]))
+    h = float(np.mean([f.h_mm for f in fits]))
+    xd, _ = at_depth(np.array([x, x + 10.0]), np.array([h, h]), view, camera_mm, depth_mm)
+    return 10.0 / abs(float(xd[1] - xd[0]))
+
+
 def structure_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, unit: float,
-                    s: DepthSettings, min_fill: float) -> float | None:
+                    s: DepthSettings, min_fill: float,
+                    scale: Callable[[], float | None] | None = None) -> float | None:
     """How far (mm) the structure's front faces stand behind the build line (negative: in
     front), or None when the photo does not tell it.
 
@@ -69,6 +80,11 @@ def structure_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, unit: f
     units, and none whose summed cost is within `rival_cost` per stone of the best. An answer
     within `min_shift_mm` of the line is 0.0: the bars' own spread of a few mm. See the module
     docstring.
+
+    scale: the stones' apparent scale as their grooves show it (`grooves.groove_scale`, the
+    median over the stones), asked only when depths a unit of parallax apart rival. A
+    structure nearer the camera looks larger: the rival whose `apparent_scale` is within
+    `scale_tolerance` of it, and nearer by `scale_margin` than every other, is the answer.
     """
     use = [f for f in fits if f.supported and f.fill >= min_fill]
     if not s.enabled or len(use) < s.min_stones:
@@ -87,7 +103,16 @@ def structure_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, unit: f
     rivals = valley & far & ((worst <= s.rival_off_u) |
                              (cost <= cost[i] + s.rival_cost * len(use)))
     if rivals.any():
-        return None
+        seen = scale() if scale is not None else None
+        if seen is None:
+            return None
+        camera = pose.camera_centre_mm()
+        miss = sorted((abs(apparent_scale(use, view, camera, float(depths[k])) - seen), k)
+                      for k in [i, *np.flatnonzero(rivals)])
+        if miss[0][0] > s.scale_tolerance or miss[1][0] - miss[0][0] < s.scale_margin or \
+                worst[miss[0][1]] > s.max_off_u:
+            return None
+        i = int(miss[0][1])
     d = float(depths[i])
     # each bar stands a few mm off the others, so a small answer is within that spread:
     # the line's plane stays (settling handles the rest, assemble.py)

@@ -52,6 +52,52 @@ def _groove_phase(profile: np.ndarray, start: float, step: float, reach: float
     return float(shifts[best])
 
 
+def groove_scale(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
+                 spread: float = 0.06, step: float = 0.005, reach_u: float = 0.45
+                 ) -> float | None:
+    """How much larger (> 1) or smaller than 1 u the grooves of a bar stand apart in the
+    front view: the bar's apparent scale, or None when no clear groove pattern shows.
+
+    A structure nearer the camera than the build line looks larger in the front view (the
+    plane of the line), one behind it smaller (about ±1–4 % for ±10 mm at 0.4–0.9 m), which
+    tells apart the depths that stand its stones at whole units alike (`depth`). Scales within
+    ±`spread` in steps of `step` are tried, each with its own phase within ±`reach_u` u.
+    """
+    s = view.px_per_mm
+    u = unit_mm * s
+    col, row = view.to_px(fit.x_mm, fit.h_mm)
+    col, row = float(col), float(row)
+    reach = reach_u * u
+    far = (1 + spread) * 5 * u + reach + 2
+    if fit.orientation == "V":
+        c0, c1 = int(col + 0.3 * u), int(col + 0.7 * u)
+        top = int(max(row - far, 0))
+        prof = _profile(lum, slice(top, int(row + reach + 2)), slice(c0, c1), axis=1)[::-1]
+        start = (len(prof) - 1) - (row - top)
+    else:
+        r0, r1 = int(row - 0.7 * u), int(row - 0.3 * u)
+        left = int(max(col - reach - 2, 0))
+        prof = _profile(lum, slice(r0, r1), slice(left, int(col + far)), axis=0)
+        start = col - left
+    if len(prof) < 8:
+        return None
+    smooth = cv2.GaussianBlur(prof.reshape(-1, 1).astype(np.float32), (1, 0), sigmaX=0,
+                              sigmaY=u / 4).ravel()
+    dark = smooth - prof  # grooves stand out as positive peaks, as in `_groove_phase`
+    xs = np.arange(len(dark), dtype=np.float64)
+    scales = np.arange(1 - spread, 1 + spread + step / 2, step)
+    shifts = np.arange(-reach, reach + 0.01, 0.25)
+    # positions (scale, shift, groove k = 1..4), all scored at once
+    pos = start + shifts[None, :, None] + (u * scales)[:, None, None] * np.arange(1, 5)
+    inside = (pos.min(axis=2) >= 0) & (pos.max(axis=2) <= len(dark) - 1)
+    score = np.where(inside, np.interp(pos, xs, dark).sum(axis=2), -np.inf)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    noise = float(np.median(np.abs(dark))) + 1e-6
+    if not np.isfinite(score[i, j]) or score[i, j] / 4.0 < 2.5 * noise:
+        return None
+    return float(scales[i])
+
+
 def _front_top_edge(lum: np.ndarray, col: float, row: float, u: float, reach: float
                     ) -> float | None:
     """Row of an H bar's bottom edge from the lightness step between its front and top faces

@@ -35,6 +35,7 @@ from referee.vision.choose import (
 from referee.vision.colour import TABLE, paper_white, table_centres, to_lab
 from referee.vision.depth import fits_at_depth, structure_depth
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
+from referee.vision.grooves import groove_scale
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import MIRRORED, choose_mat, mirrored, no_mat_reason
 from referee.vision.pose import Pose, detect_mats, is_weak, solve_pose
@@ -229,7 +230,16 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         lab, labels, view, unit, band, regions, fits, support, table_band, s))
     # stage 5b: the structure may stand off the build line (WORLD.md §5); measure the build
     # where it stands, not as the line's plane shows it (the overlay keeps the front view)
-    m.depth_mm = structure_depth(fits, view, pose, unit, s.depth, s.fit.min_stone_fill)
+
+    def seen_scale() -> float | None:  # asked only when two depths rival (depth.py)
+        scales = [groove_scale(f, lab[..., 0], view, unit) for f in fits if f.grooves and
+                  f.supported and f.fill >= s.fit.min_stone_fill and
+                  f.slack_u < s.fit.max_slack_u]
+        known = [k for k in scales if k is not None]
+        return float(np.median(known)) if len(known) >= s.depth.scale_stones else None
+
+    m.depth_mm = structure_depth(fits, view, pose, unit, s.depth, s.fit.min_stone_fill,
+                                 seen_scale)
     placed = fits if m.depth_mm is None else fits_at_depth(fits, view, pose, m.depth_mm)
     m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd)
     why = colour_doubt(m.channel_fit, model.source, s)

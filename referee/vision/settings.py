@@ -117,6 +117,9 @@ class DepthSettings:
     rival_off_u: float = 0.25       # ... with every stone this close to whole units, or ...
     rival_cost: float = 0.02        # ... a cost this close (per stone): no answer
     min_shift_mm: float = 2.5       # an answer this near the line is the bars' own spread: 0
+    scale_tolerance: float = 0.02   # rival depths: the one whose scale is this near the
+    scale_margin: float = 0.01      # grooves' and this much nearer than the others wins
+    scale_stones: int = 2           # stones whose grooves show the scale, at least
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,51 @@ def test_two_depths_a_unit_of_parallax_apart_leave_the_depth_untold():
     assert d is not None and abs(d - 5.0) <= S.depth.step_mm
 
 
+def test_two_rival_depths_are_told_apart_by_how_large_the_grooves_look():
+    """W02-07: a build 8.7 mm in front of the line stood every stone half a unit off whole
+    units, as one 9 mm behind it would with every stone a unit lower: no depth, and the
+    stone on the table floated (`stone:unsupported`). A structure nearer the camera looks
+    larger (its grooves stand further apart in the front view); the rival whose apparent
+    scale is the grooves' is the answer, when it is clearly nearer than the other."""
+    from referee.vision.depth import apparent_scale
+
+    pose = camera_at(50.0)
+    stones = [("G", "V", 4.0, 0.0), ("B", "H", 4.0, 5.0)]
+    fits = seen(stones, pose, 12.0, 5.0)
+    c = pose.camera_centre_mm()
+    behind, front = apparent_scale(fits, VIEW, c, 5.0), apparent_scale(fits, VIEW, c, -5.0)
+    assert behind < 1.0 < front  # nearer the camera, larger
+    d = structure_depth(fits, VIEW, pose, 12.0, S.depth, MIN_FILL, lambda: behind)
+    assert d is not None and abs(d - 5.0) <= S.depth.step_mm
+    # grooves that look like neither, or halfway between the two, tell nothing
+    for unclear in (None, (behind + front) / 2, behind - 3 * S.depth.scale_tolerance):
+        assert structure_depth(fits, VIEW, pose, 12.0, S.depth, MIN_FILL,
+                               lambda u=unclear: u) is None
+    # and the scale is only asked when depths rival
+    def never() -> float:
+        raise AssertionError("asked")
+    low = camera_at(20.0)
+    assert structure_depth(seen(stones, low, 12.0, 5.0), VIEW, low, 12.0, S.depth, MIN_FILL,
+                           never) is not None
+
+
+@pytest.mark.parametrize("scale", [0.97, 1.0, 1.025])
+def test_a_bars_grooves_show_its_apparent_scale(scale):
+    from referee.vision.grooves import groove_scale
+
+    unit = 16.0
+    u = unit * VIEW.px_per_mm
+    lum = np.full((VIEW.height, VIEW.width), 60.0, np.float32)
+    fit = BarFit("B", "H", 40.0, 20.0, 1.0, 0.9, True)
+    col, row = VIEW.to_px(fit.x_mm, fit.h_mm)
+    for k in range(1, 5):  # four dark grooves, k·scale units from the left end
+        c = int(round(float(col) + k * scale * u))
+        lum[int(row - u):int(row), c - 1:c + 1] = 35.0
+    got = groove_scale(fit, lum, VIEW, unit)
+    assert got is not None and abs(got - scale) <= 0.006
+    assert groove_scale(fit, np.full_like(lum, 60.0), VIEW, unit) is None  # no grooves
+
+
 def test_the_depth_needs_two_stones_seen_whole_and_held_up_and_can_be_turned_off():
     pose = camera_at(25.0)
     fits = seen(BUILD, pose, 16.0, 6.0)
