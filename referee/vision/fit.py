@@ -217,9 +217,13 @@ def top_edge_steps(lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit
 def edge_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float,
                 fit: BarFit, band_mm: tuple[float, float], min_step: float, share: float
                 ) -> tuple[bool, bool]:
-    """Whether a horizontal bar cannot slide left, right: what lies just beyond that end
-    shows the bar's colour (so the colour alone lets it slide) but no top edge, where the
-    bar's own visible face shows one (`top_edge_steps`), so it is no more of the bar. The
+    """Whether a horizontal bar cannot slide left, right: its face's top edge, which runs
+    along the whole of a bar (`top_edge_steps`), stops at that end, strong just inside it and
+    gone in the half unit beyond. What lies beyond is then no more of the bar, whatever its
+    colour: a patch of the bar's colour (paper in shade), or what a piece lying in front
+    would cover (such a piece looks lower in the front view than it is, so it leaves the
+    bar's top edge in sight). A fit placed off the bar's end, where the edge stops elsewhere,
+    is not pinned. The
     half unit looked at starts past the bar's own side face (`band_mm`, see
     `length_slack_u`).
 
@@ -246,15 +250,18 @@ def edge_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: flo
     own_step = float(np.median(steps[own & coloured]))
     if own_step < min_step:
         return False, False
-    half = int(0.5 * u)
+    half, quarter = int(0.5 * u), max(int(0.25 * u), 1)
     left = start - int(max(0.0, -band_mm[0]) * view.px_per_mm)
     right = start + int(5 * u) + int(max(0.0, band_mm[0]) * view.px_per_mm)
+    end = start + int(5 * u)
     out = []
-    for lo, hi in ((left - half, left), (right, right + half)):
+    for (lo, hi), (a, b) in (((left - half, left), (start, start + quarter)),
+                             ((right, right + half), (end - quarter, end))):
         lo, hi = max(lo, 0), min(hi, len(steps))
-        beyond = coloured[lo:hi]
-        out.append(bool(hi > lo and np.count_nonzero(beyond) >= 0.6 * (hi - lo) and
-                        float(np.median(steps[lo:hi][beyond])) < share * own_step))
+        # the edge stops at the fitted end: strong just inside it, gone just beyond it
+        out.append(bool(hi > lo and b > a and
+                        float(np.median(steps[a:b])) >= 0.5 * own_step and
+                        float(np.median(steps[lo:hi])) < share * own_step))
     return out[0], out[1]
 
 

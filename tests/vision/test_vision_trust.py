@@ -379,15 +379,42 @@ def test_colour_beyond_a_bars_end_without_its_top_edge_is_no_more_of_the_bar():
     lum[_painted(view, [shade])] = 45.0
     lum[_painted(view, [(x0 + 5 * U, U, 3 * U, U)])] = 45.0  # the paper runs on, no edge
     fit = BarFit("G", "H", x0, 0.0, 1.0, 0.9, True)
+    # (the paper left of it, lit and without an edge, pins that end too)
     assert edge_pinned(masks["G"], lum, view, U, fit, (0.0, 0.0), s.fit.edge_min_step,
-                       s.fit.edge_share) == (False, True)
+                       s.fit.edge_share) == (True, True)
     assert pin(fit, masks, lum, view, U, (0.0, 0.0), "", s).slack_u < s.fit.max_slack_u
     # where the grey beyond shows a top edge like the bar's, it may be more of the bar
     lum[_painted(view, [(x0 + 5 * U, U, 3 * U, U)])] = 60.0
     assert edge_pinned(masks["G"], lum, view, U, fit, (0.0, 0.0), s.fit.edge_min_step,
-                       s.fit.edge_share) == (False, False)
+                       s.fit.edge_share) == (True, False)
     assert pin(fit, masks, lum, view, U, (0.0, 0.0), "", s).slack_u >= s.fit.max_slack_u
     # and a face with no top edge of its own is no evidence either way
     lum[:] = 45.0
     assert edge_pinned(masks["G"], lum, view, U, fit, (0.0, 0.0), s.fit.edge_min_step,
                        s.fit.edge_share) == (False, False)
+
+
+def test_a_bar_whose_top_edge_stops_at_its_end_is_pinned_there_whatever_lies_beyond():
+    """E06-01: a piece lying in front hid a bar's end, so the colour alone let it slide a unit
+    (`stone:hidden`). A piece in front looks lower in the front view than it is, so the bar's
+    top edge would still show above it if the bar ran on; where the edge stops at the fitted
+    end, the bar ends there. W08-03: a fit placed 0.4 u beyond the bar's end, where the edge
+    had already stopped, is not pinned on that side (it stays `stone:hidden`)."""
+    from referee.vision.fit import edge_pinned
+    from referee.vision.mat import PAPER_BEYOND
+    from referee.vision.rectify import FrontView
+
+    s = default_settings()
+    view = FrontView.for_settings(2.0, 260.0)
+    x0 = PAPER_BEYOND[0] + 2 * U
+    mask = _painted(view, [(x0, 0.0, 3.5 * U, U)])  # the right 1.5 u hidden: not its colour
+    lum = np.full((view.height, view.width), 60.0, np.float32)
+    lum[_painted(view, [(x0, 0.0, 5 * U, U)])] = 45.0  # the bar, its top edge along it all
+    lum[_painted(view, [(x0 + 3.5 * U, 0.0, 3 * U, 0.6 * U)])] = 80.0  # the piece in front
+    fit = BarFit("G", "H", x0, 0.0, 0.7, 0.7, True)
+    args = (view, U, fit, (0.0, 0.0), s.fit.edge_min_step, s.fit.edge_share)
+    assert edge_pinned(mask, lum, *args) == (True, True)
+    # the same fit 0.4 u left of the bar: its left end is off the bar, so not pinned there
+    off = replace(fit, x_mm=x0 - 0.4 * U)
+    assert edge_pinned(mask, lum, view, U, off, (0.0, 0.0), s.fit.edge_min_step,
+                       s.fit.edge_share)[0] is False
