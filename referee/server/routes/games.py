@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import APIRouter, Cookie, Depends, Header, Path, Request, WebSocket
+from fastapi import APIRouter, Depends, Path, Request, WebSocket
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from referee.errors import RefereeError
 from referee.server.cardtables import BOT_LEVELS, CardTableService
 from referee.server.errors import UnknownTableError
-from referee.server.i18n import pick_language
 from referee.server.keys import Access, Credentials
 from referee.server.net import public_base
 from referee.server.routes.deps import (
@@ -33,7 +32,7 @@ from referee.server.routes.deps import (
     view_cookie,
 )
 from referee.server.routes.live import serve_feed
-from referee.server.routes.pages import _context, messages_json, refused_page, templates
+from referee.server.routes.pages import messages_json, page, phone_language, refused_page
 from referee.server.schemas import Language, TableSummary, errors
 from referee.server.text import Name, Text
 
@@ -357,27 +356,19 @@ async def game_feed(ws: WebSocket, game_id: str) -> None:
 
 
 @pages.get("/games/new", response_class=HTMLResponse)
-def new_game_page(request: Request, lang: str | None = None,
-                  cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-                  accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
-    code = pick_language(lang, cookie_lang, accept_language)
-    return templates.TemplateResponse(request, "game_new.html", _context(
-        code, messages_json=messages_json(code)))
+def new_game_page(request: Request) -> HTMLResponse:
+    code = phone_language(request)
+    return page(request, "game_new.html", code, messages_json=messages_json(code))
 
 
 @pages.get("/games/join", response_class=HTMLResponse)
-def join_page(request: Request, lang: str | None = None,
-              cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-              accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
-    code = pick_language(lang, cookie_lang, accept_language)
-    return templates.TemplateResponse(request, "game_join.html", _context(
-        code, messages_json=messages_json(code)))
+def join_page(request: Request) -> HTMLResponse:
+    code = phone_language(request)
+    return page(request, "game_join.html", code, messages_json=messages_json(code))
 
 
 @pages.get("/g/{game_id}", response_class=HTMLResponse)
-def game_page(request: Request, game_id: str, cards: CardsDep, lang: str | None = None,
-              cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-              accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
+def game_page(request: Request, game_id: str, cards: CardsDep) -> HTMLResponse:
     """A card table's page: the table screen (the view link), a seat's phone (`#s=KEY`) or
     the owner's controls (`#k=KEY`); the page itself holds no hidden card, the live feed
     brings what its key may see."""
@@ -386,12 +377,10 @@ def game_page(request: Request, game_id: str, cards: CardsDep, lang: str | None 
         table = cards.get(game_id)
         cards.access(game_id, Credentials(view=v or request.cookies.get(view_cookie(game_id))))
     except RefereeError as e:
-        return refused_page(request, e, pick_language(lang, cookie_lang, accept_language))
-    code = pick_language(lang, cookie_lang, str(table.config.get("language", "en")),
-                         accept_language)
-    response = templates.TemplateResponse(request, "game.html", _context(
-        code, game_id=game_id, game=table.game.name, table_name=str(table.config.get("name")),
-        messages_json=messages_json(code)))
+        return refused_page(request, e, phone_language(request))
+    code = phone_language(request, str(table.config.get("language", "en")))
+    response = page(request, "game.html", code, game_id=game_id, game=table.game.name,
+                    table_name=str(table.config.get("name")), messages_json=messages_json(code))
     if v:
         response.set_cookie(view_cookie(game_id), v, httponly=True, samesite="strict",
                             max_age=60 * 60 * 24 * 30, path="/")
