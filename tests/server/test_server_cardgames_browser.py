@@ -25,8 +25,6 @@ def base(tmp_path, monkeypatch):
     proc.wait(timeout=10)
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def digits(lang: str, n: int) -> str:
     """n as the page writes it: Persian digits on Persian pages (words.js), else 0-9."""
     return str(n).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if lang == "fa" \
@@ -39,6 +37,8 @@ def plain(text: str) -> str:
     return text.replace("\u200e", "").replace("\u200f", "").replace("\u2212", "-")
 
 
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 @pytest.mark.parametrize("game, options, langs, seed", [
     ("taki", {}, ("en", "ar", "he", "fa"), 1),
     # a table of 2 rounds (the game's own option): 5 take ~26 s here, too long for the suite
@@ -88,3 +88,53 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
         pages[0].screenshot(path=str(tmp_path / f"{game}-end.png"), full_page=True)
         browser.close()
     assert errors == []
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_join_page_takes_its_language_to_the_seat(base):
+    """A Persian phone joining an English table: its seat's page is in Persian (its browser's
+    language wins over the table's); a Hebrew choice made on the join page goes on to the
+    seat's page too."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    r = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", None, None],
+                                              "language": "en"}, timeout=30)
+    code = r.json()["code"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for name, query, want in (("Bita", "", "fa"), ("Dana", "&lang=he", "he")):
+            page = browser.new_context(locale="fa-IR").new_page()
+            page.goto(base + f"/games/join?code={code}{query}")
+            assert page.locator("html").get_attribute("lang") == want
+            page.fill("input[name=name]", name)
+            page.click("button[type=submit]")
+            page.wait_for_url("**/g/**")
+            page.wait_for_function("document.getElementById('app').dataset.seq !== undefined",
+                                   timeout=15000)
+            assert page.locator("html").get_attribute("lang") == want, name
+            assert page.locator("html").get_attribute("dir") == "rtl"
+            page.context.close()
+        browser.close()
+
+
+def test_every_chromium_test_skips_without_chromium_and_no_helper_does() -> None:
+    """A machine without chromium skips the browser tests (with the reason) instead of
+    failing them: the skip sits on each test that launches it, never on a helper (where
+    pytest ignores it)."""
+    import inspect
+    import re
+
+    from . import test_server_browser, test_server_cardgames_browser
+
+    for module in (test_server_browser, test_server_cardgames_browser):
+        for name, fn in inspect.getmembers(module, inspect.isfunction):
+            if fn.__module__ != module.__name__:
+                continue
+            marks = [m for m in getattr(fn, "pytestmark", []) if m.name == "skipif"]
+            if not name.startswith("test_"):
+                assert not marks, f"{module.__name__}.{name}: a skip on a helper does nothing"
+            elif re.search(r"chromium\.launch\(", inspect.getsource(fn)):
+                assert marks and "chromium" in marks[0].kwargs.get("reason", ""), \
+                    f"{module.__name__}.{name} fails instead of skipping without chromium"
