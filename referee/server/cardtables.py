@@ -92,6 +92,12 @@ CODE_LEN = 5
 JOINS_PER_MINUTE = 12  # room-code attempts per client address
 
 
+def room_code(text: str) -> str:
+    """A room code as typed ("l9 prz", "L9-PRZ") as it is kept: upper case, without the
+    spaces and hyphens people put in to read it aloud."""
+    return "".join(c for c in text.upper() if c not in " -")
+
+
 class IllegalMoveError(ServerError):
     """An action the rules refuse now, or one that is not in the game's notation (422).
 
@@ -412,7 +418,7 @@ class CardTableService(CardViews, CardBots):
             tries.append(now)
             if len(self._joins) > 10000:  # bounded: forget the oldest addresses
                 self._joins.pop(next(iter(self._joins)))
-            table_id = self.codes.get(code.strip().upper())
+            table_id = self.codes.get(room_code(code))
         if table_id is None or table_id not in self.tables:
             raise UnknownTableError("no table has this room code; check it with the table's "
                                     "screen")
