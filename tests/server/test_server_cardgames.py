@@ -464,3 +464,35 @@ def test_a_room_code_is_read_as_people_type_it(c: TestClient, typed: str) -> Non
     r = c.post("/api/games/join", json={"code": text, "name": "Cy"})
     assert r.status_code == 200, r.text
     assert r.json()["id"] == g["id"] and r.json()["seat"] == 1
+
+
+@pytest.mark.parametrize("extra, field", [
+    ({"game": "tukki", "options": {"rounds": "3"}}, ["body", "options", "rounds"]),
+    ({"game": "tukki", "options": {"rounds": 3.0}}, ["body", "options", "rounds"]),
+    ({"game": "taki", "options": {"tournament": "yes"}}, ["body", "options", "tournament"]),
+    ({"game": "taki", "options": {"tournament": 1}}, ["body", "options", "tournament"]),
+    ({"game": "taki", "listed": "yes"}, ["body", "listed"]),
+    ({"game": "taki", "listed": 1}, ["body", "listed"]),
+])
+def test_a_wrong_type_is_a_clear_422(c: TestClient, extra: dict, field: list) -> None:
+    """Request bodies are strict: "3" is not the number 3 and "yes" is not true (they were
+    taken as such); the answer names the field."""
+    r = c.post("/api/games", json={"players": ["Ava", "Ben"], **extra})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == "RequestValidationError"
+    assert [p["loc"] for p in r.json()["problems"]] == [field]
+    # the same with the right types is a table
+    right = json.loads(json.dumps(extra).replace('"3"', "3").replace("3.0", "3")
+                       .replace('"yes"', "true").replace(": 1}", ": true}"))
+    assert c.post("/api/games", json={"players": ["Ava", "Ben"], **right}).status_code == 201
+
+
+def test_tuki_request_bodies_are_strict_too(client) -> None:
+    body = {"players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
+    for wrong in ({"listed": "yes"}, {"first_lookout": "1"}, {"first_lookout": True}):
+        r = client.post("/api/tables", json={**body, **wrong})
+        assert r.status_code == 422, (wrong, r.text)
+        assert r.json()["problems"][0]["loc"] == ["body", next(iter(wrong))]
+    assert client.post("/api/tables", json={**body, "listed": True, "first_lookout": 1}
+                       ).status_code == 201
+

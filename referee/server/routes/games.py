@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Request, WebSocket
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from referee.errors import RefereeError
 from referee.server.cardtables import BOT_LEVELS, CardTableService
@@ -33,7 +33,7 @@ from referee.server.routes.deps import (
 )
 from referee.server.routes.live import serve_feed
 from referee.server.routes.pages import messages_json, page, phone_language, refused_page
-from referee.server.schemas import Language, TableSummary, errors
+from referee.server.schemas import STRICT_IN, Language, TableSummary, errors
 from referee.server.text import Name, Text
 
 router = APIRouter(prefix="/api/games", tags=["card games"])
@@ -76,7 +76,7 @@ class GameOptions(BaseModel):
     """The game's options (each only for its own game): TAKI `tournament`; Tukki Tukki
     `rounds`; Tokaido `characters` (one code per seat, chosen; default drawn)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     tournament: bool | None = Field(None, description="TAKI: the 8-stage tournament")
     rounds: int | None = Field(None, ge=1, le=20, description="Tukki Tukki: rounds to play")
     characters: list[Character] | None = Field(None, min_length=2, max_length=5,
@@ -88,7 +88,7 @@ class GameCreate(BaseModel):
     with the room code, or for a bot seat the server names), which seats bots play, the
     game's options."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     game: Literal["taki", "tukki", "tokaido"]
     players: list[Name | None] = Field(..., min_length=2, max_length=10)
     bots: dict[SeatNumber, BotLevel] = Field(default_factory=dict, max_length=10,
@@ -131,7 +131,7 @@ class GameCreated(BaseModel):
 
 
 class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     code: str = Field(..., min_length=1, max_length=12, pattern="^[A-Za-z0-9 -]+$")
     name: Name
 
@@ -147,12 +147,12 @@ class JoinOut(BaseModel):
 
 
 class BotIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     bot: BotLevel | None = Field(..., description="a bot level, or null: back to a person")
 
 
 class ActIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     action: str = Field(..., min_length=1, max_length=80,
                         description="one of the seat's legal actions, in the game's notation")
 
