@@ -373,8 +373,10 @@ class CardTableService(CardViews, CardBots):
             engine's reason); the table is left as it was.
         """
         table = self.get(table_id)
-        self._seat_of(table, seat, key)
         with table.lock:
+            # the key is checked under the lock that applies the move: a seat handed to a bot
+            # (or to a new phone) meanwhile has a new key, and the old one plays nothing
+            self._seat_of(table, seat, key)
             self._playable(table)
             st = table.state
             assert st is not None

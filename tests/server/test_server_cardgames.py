@@ -496,3 +496,43 @@ def test_tuki_request_bodies_are_strict_too(client) -> None:
     assert client.post("/api/tables", json={**body, "listed": True, "first_lookout": 1}
                        ).status_code == 201
 
+
+def test_a_move_sent_with_a_key_that_changes_hands_meanwhile_is_refused(c: TestClient) -> None:
+    """The seat's key is checked under the lock that applies the move: a move sent with the
+    old key while the owner gives the seat a new key (to a bot, or a new phone) plays nothing
+    (it was checked before the lock, so it could still be applied once)."""
+    import threading
+
+    from referee.errors import RefereeError
+
+    g = make(c, players=["Ava", "Ben"])
+    cards = c.app.state.cards
+    table = cards.get(g["id"])
+    old = g["seats"][0]["key"]
+    move = c.get(f"/api/games/{g['id']}/seats/0", headers=seat_key(g, 0)).json()["legal"][0]
+    checked = threading.Event()
+    check = cards._seat_of
+
+    def seat_of(*args):  # note when the key has been checked
+        check(*args)
+        checked.set()
+
+    cards._seat_of = seat_of
+    out: dict = {}
+
+    def send() -> None:
+        try:
+            out["view"] = cards.act(g["id"], 0, old, move)
+        except RefereeError as e:
+            out["error"] = e
+
+    with table.lock:  # the owner's change holds the table; the move comes meanwhile
+        sender = threading.Thread(target=send)
+        sender.start()
+        checked.wait(1.0)  # a key checked outside the lock is checked now
+        cards.set_bot(g["id"], 0, None, g["secret"])  # seat 0 gets a new key
+        moves = len(table.moves)
+    sender.join(10)
+    assert "view" not in out, "a move with the old key was applied"
+    assert type(out["error"]).__name__ == "WrongSecretError"
+    assert len(table.moves) == moves == 0
