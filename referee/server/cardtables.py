@@ -188,6 +188,13 @@ class CardTableService(CardViews, CardBots):
                 if 0 <= i < len(table.seats):
                     table.seats[i].generation, table.seats[i].digest = parse_seat_entry(value)
 
+    def health(self, everything: bool = False) -> dict[str, Any]:
+        """How many card tables the box holds and how many were set aside as damaged;
+        `everything` (the admin's): the damaged ones' ids."""
+        damaged = sorted(self.damaged)
+        return {"tables": len(self.tables),
+                "damaged": damaged if everything else len(damaged)}
+
     # ---- creation -------------------------------------------------------------------------
 
     def live_clients(self) -> list[str]:
