@@ -138,3 +138,53 @@ def test_every_chromium_test_skips_without_chromium_and_no_helper_does() -> None
             elif re.search(r"chromium\.launch\(", inspect.getsource(fn)):
                 assert marks and "chromium" in marks[0].kwargs.get("reason", ""), \
                     f"{module.__name__}.{name} fails instead of skipping without chromium"
+
+
+LAYOUT = """() => {
+  const box = (id) => document.getElementById(id).getBoundingClientRect();
+  const b = box("board"), side = document.querySelector(".side").getBoundingClientRect();
+  return {board: [b.left, b.right, b.width], side: [side.left, side.right, side.top],
+          turn: parseFloat(getComputedStyle(document.getElementById("turn")).fontSize),
+          mine: box("mine"), top: b.top, bottom: b.bottom,
+          scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight]};
+}"""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+@pytest.mark.parametrize("game, lang", [("taki", "ar"), ("tukki", "en"), ("tokaido", "fa"),
+                                        ("tukki", "he")])
+def test_the_table_screen_is_a_large_landscape_grid(base, game, lang):
+    """The view link on a 1280 × 720 laptop and a 1920 × 1080 TV: the board large on one side
+    (over half the width), the players, whose turn and the last moves beside it (on its left
+    on a right-to-left page), the turn in large letters, the whole of it on the screen
+    without scrolling; a seat's phone (360 × 640) keeps its one column."""
+    from playwright.sync_api import sync_playwright
+
+    g = new_table(base, game)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for width, height in ((1280, 720), (1920, 1080)):
+            page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            page.goto(base + g["view"] + f"&lang={lang}")
+            page.wait_for_function("document.getElementById('app').dataset.seq !== undefined")
+            at = page.evaluate(LAYOUT)
+            left, right, wide = at["board"]
+            assert wide > 0.55 * width, at
+            if lang == "en":
+                assert at["side"][0] >= right, at  # beside the board, not below it
+            else:
+                assert at["side"][1] <= left, at
+            assert at["side"][2] < at["bottom"]
+            assert at["turn"] >= 0.025 * width, at  # 32 px on a laptop, 48 on a TV
+            assert at["scroll"] == [width, height], at  # all of it on the screen
+            page.context.close()
+        phone = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
+                                    has_touch=True).new_page()
+        phone.goto(base + g["seats"][0]["link"].replace("#", f"&lang={lang}#"))
+        phone.wait_for_function("document.getElementById('app').dataset.seq !== undefined")
+        phone.wait_for_function("!document.getElementById('mine').hidden")
+        at = phone.evaluate(LAYOUT)
+        assert at["scroll"][0] == 360 and at["board"][2] > 300, at  # one column, full width
+        assert at["mine"]["bottom"] <= at["top"], at  # its own cards above the table
+        browser.close()
