@@ -112,7 +112,16 @@ class IllegalMoveError(ServerError):
 
 
 class NotYourTurnError(ConflictError):
-    """A seat that acts while another seat is to play (409)."""
+    """A seat that acts while another seat is to play, or once the game is over (409).
+
+    As an engine's refusal it carries a `code` and `params` (`table.not-your-turn` with the
+    `seat` to play, `table.game-over`), so that a phone says it in its language (i18n
+    `refusal.<code>`)."""
+
+    def __init__(self, message: str, code: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params or {}
 
 
 class JoinLimitError(TableLimitError):
@@ -388,11 +397,12 @@ class CardTableService(CardViews, CardBots):
             st = table.state
             assert st is not None
             if table.ended or st.is_terminal():
-                raise NotYourTurnError("the game is over; nothing more can be played")
+                raise NotYourTurnError("the game is over; nothing more can be played",
+                                       "table.game-over")
             cur = st.current_player()
             if cur != seat:
                 raise NotYourTurnError(f"it is not your turn: {table.seats[cur].name or '?'} "
-                                       "is to play")
+                                       "is to play", "table.not-your-turn", {"seat": cur})
             self._apply(table, seat, text)
             return self._seat_view(table, seat)
 

@@ -100,9 +100,60 @@ def test_a_refusal_carries_its_code_and_params(c: TestClient) -> None:
     r = c.post(url, headers=key, json={"action": "play Z9"})
     assert r.status_code == 422
     assert (r.json()["code"], r.json()["params"]) == ("taki.card-unknown", {"text": "Z9"})
+    # not this seat's turn: a 409 with its own code, which names the seat to play
     r = c.post(f"/api/games/{g['id']}/seats/1/act", headers=seat_key(g, 1),
                json={"action": "draw"})
-    assert r.status_code == 409 and "code" not in r.json()  # no engine refusal, no code
+    assert r.status_code == 409 and r.json()["error"] == "NotYourTurnError"
+    assert (r.json()["code"], r.json()["params"]) == ("table.not-your-turn", {"seat": 0})
+    c.post(f"/api/games/{g['id']}/end", headers={"X-Table-Secret": g["secret"]}
+           ).raise_for_status()
+    r = c.post(url, headers=key, json={"action": "draw"})
+    assert r.status_code == 409
+    assert (r.json()["code"], r.json()["params"]) == ("table.game-over", {})
+    from referee.server.i18n import LANGUAGES, messages
+
+    for lang in LANGUAGES:  # words in every language, naming the seat where the English does
+        for code in ("table.not-your-turn", "table.game-over"):
+            said = messages(lang)[f"refusal.{code}"]
+            assert ("{seat}" in said) == (code == "table.not-your-turn"), (lang, said)
+
+
+def test_card_pages_are_headed_as_card_tables(c: TestClient) -> None:
+    """A card table's page is titled with its name and game and headed with the game (not
+    "Tuki referee"), its header's link makes a new card game (not a Tuki table); the new-game
+    and join pages are headed "Card games". Tuki's pages keep their own."""
+    import re
+
+    g = make(c, "tukki", ["Ava", "Ben"], name="Friday")
+    html = c.get(g["view"]).text
+    assert re.search(r"<title>Friday · Tukki Tukki</title>", html)
+    assert '<a class="brand" href="/?lang=en">Tukki Tukki</a>' in html
+    assert 'href="/games/new?lang=en"' in html and 'href="/new?lang=en"' not in html
+    plain = make(c, "taki", ["Ava", "Ben"])
+    assert "<title>TAKI</title>" in c.get(plain["view"]).text
+    assert "Tuki referee" not in html.split("<main>")[0]  # the title and the header
+    from referee.server.i18n import messages
+
+    he = c.get("/games/join?lang=he").text.split("<main>")[0]  # the title and the header
+    assert messages("he")["app.title"] not in he
+    assert f'<a class="brand" href="/?lang=he">{messages("he")["nav.games"]}</a>' in he
+    assert 'href="/new?lang=' in c.get("/").text  # Tuki's pages keep "New table"
+
+
+def test_unknown_routes_answer_in_the_servers_error_shape(c: TestClient) -> None:
+    """No such route (404) or a method a route does not take (405): `detail` in plain words
+    and an `error` kind that every language has words for, like every other error."""
+    from referee.server.i18n import LANGUAGES, messages
+
+    for path, method, status, kind in (("/api/nothing", "GET", 404, "UnknownRouteError"),
+                                       ("/static/nothing.js", "GET", 404, "UnknownRouteError"),
+                                       ("/api/games", "DELETE", 405, "MethodNotAllowedError")):
+        r = c.request(method, path)
+        assert r.status_code == status, (path, r.text)
+        body = r.json()
+        assert body["error"] == kind and body["detail"] != "Not Found", body
+        assert set(body) == {"detail", "error"}
+        assert all(f"err.kind.{kind}" in messages(lang) for lang in LANGUAGES)
 
 
 @pytest.mark.parametrize("body", [

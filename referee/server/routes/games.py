@@ -380,7 +380,8 @@ def game_page(request: Request, game_id: str, cards: CardsDep) -> HTMLResponse:
         return refused_page(request, e, phone_language(request))
     code = phone_language(request, str(table.config.get("language", "en")))
     response = page(request, "game.html", code, game_id=game_id, game=table.game.name,
-                    table_name=str(table.config.get("name")), messages_json=messages_json(code))
+                    game_title=table.game.title, table_name=str(table.config.get("name")),
+                    messages_json=messages_json(code))
     if v:
         response.set_cookie(view_cookie(game_id), v, httponly=True, samesite="strict",
                             max_age=60 * 60 * 24 * 30, path="/")
