@@ -147,6 +147,7 @@ LAYOUT = """() => {
   return {board: [b.left, b.right, b.width], side: [side.left, side.right, side.top],
           turn: parseFloat(getComputedStyle(document.getElementById("turn")).fontSize),
           mine: box("mine"), top: b.top, bottom: b.bottom,
+          bar: document.querySelector(".bar").getBoundingClientRect().height,
           scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight]};
 }"""
 
@@ -188,4 +189,5 @@ def test_the_table_screen_is_a_large_landscape_grid(base, game, lang):
         at = phone.evaluate(LAYOUT)
         assert at["scroll"][0] == 360 and at["board"][2] > 300, at  # one column, full width
         assert at["mine"]["bottom"] <= at["top"], at  # its own cards above the table
+        assert at["bar"] < 60, at  # the header (the game, "New card game") in one line
         browser.close()
