@@ -1,6 +1,8 @@
 """Screenshots of the card pages for a person to look at: for each game and language, a seat's
-phone and the table screen during play, and the end screen, at 360 × 640 (full page), under
-/tmp/hui-shots/ (or the folder given). Plays whole games as tests/server/cardplay.py does.
+phone and the table screen during play, and the end screen, at 360 × 640 (full page), and the
+landscape table screen (the view link) at 1280 × 720 and 1920 × 1080 as the screen shows it
+(`<game>-<lang>-screen1280-play.png`, `...-screen1920-end.png`), under /tmp/hui-shots/ (or
+the folder given). Plays whole games as tests/server/cardplay.py does.
 
     python tools/card_shots.py [folder] [game ... | none]
 """
@@ -41,6 +43,19 @@ def gallery(browser, base: str, out: Path, lang: str) -> None:
     page.context.close()
 
 
+SCREENS = ((1280, 720), (1920, 1080))  # a laptop, a TV
+
+
+def landscape(browser, url: str, lang: str, width: int, height: int, errors: list[str]):
+    """The table screen (the view link) on a landscape screen of `width` × `height`."""
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + f"&lang={lang}")
+    page.wait_for_function("document.getElementById('app').dataset.seq !== undefined",
+                           timeout=15000)
+    return page
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -60,11 +75,16 @@ def main() -> None:
                     errors: list[str] = []
                     g = new_table(base, game, {"rounds": 1} if game == "tukki" else {})
                     pages = open_phones(browser, base, g, (lang,) * 4, errors)
+                    screens = {f"screen{w}": landscape(browser, base + g["view"], lang, w, h,
+                                                       errors) for w, h in SCREENS}
                     tag = f"{game}-{lang}"
-                    play_to_the_end(pages, 1, shots=out, tag=tag)
+                    play_to_the_end(pages, 1, shots=out, tag=tag, screens=screens)
                     pages[0].screenshot(path=str(out / f"{tag}-seat-end.png"), full_page=True)
                     pages[2].screenshot(path=str(out / f"{tag}-table-end.png"), full_page=True)
-                    for page in pages:
+                    for name, page in screens.items():
+                        page.wait_for_function("!document.getElementById('result').hidden")
+                        page.screenshot(path=str(out / f"{tag}-{name}-end.png"))
+                    for page in [*pages, *screens.values()]:
                         page.context.close()
                     print(tag, "errors:", errors or "none")
             for lang in ("en", "fa", "he", "ar"):

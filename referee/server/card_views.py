@@ -82,8 +82,8 @@ class CardViews(CardServiceBase):
         :raises UnknownTableError, MissingSecretError, ForbiddenError, WrongSecretError:
         """
         table = self.get(table_id)
-        self._seat_of(table, seat, key)
-        with table.lock:
+        with table.lock:  # the key and the view of one moment (as `act`)
+            self._seat_of(table, seat, key)
             return self._seat_view(table, seat)
 
     def feed_view(self, table_id: str, who: Access) -> dict[str, Any]:

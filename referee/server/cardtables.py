@@ -92,6 +92,12 @@ CODE_LEN = 5
 JOINS_PER_MINUTE = 12  # room-code attempts per client address
 
 
+def room_code(text: str) -> str:
+    """A room code as typed ("l9 prz", "L9-PRZ") as it is kept: upper case, without the
+    spaces and hyphens people put in to read it aloud."""
+    return "".join(c for c in text.upper() if c not in " -")
+
+
 class IllegalMoveError(ServerError):
     """An action the rules refuse now, or one that is not in the game's notation (422).
 
@@ -106,7 +112,16 @@ class IllegalMoveError(ServerError):
 
 
 class NotYourTurnError(ConflictError):
-    """A seat that acts while another seat is to play (409)."""
+    """A seat that acts while another seat is to play, or once the game is over (409).
+
+    As an engine's refusal it carries a `code` and `params` (`table.not-your-turn` with the
+    `seat` to play, `table.game-over`), so that a phone says it in its language (i18n
+    `refusal.<code>`)."""
+
+    def __init__(self, message: str, code: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params or {}
 
 
 class JoinLimitError(TableLimitError):
@@ -181,6 +196,13 @@ class CardTableService(CardViews, CardBots):
                 i = int(name[5:])
                 if 0 <= i < len(table.seats):
                     table.seats[i].generation, table.seats[i].digest = parse_seat_entry(value)
+
+    def health(self, everything: bool = False) -> dict[str, Any]:
+        """How many card tables the box holds and how many were set aside as damaged;
+        `everything` (the admin's): the damaged ones' ids."""
+        damaged = sorted(self.damaged)
+        return {"tables": len(self.tables),
+                "damaged": damaged if everything else len(damaged)}
 
     # ---- creation -------------------------------------------------------------------------
 
@@ -367,17 +389,20 @@ class CardTableService(CardViews, CardBots):
             engine's reason); the table is left as it was.
         """
         table = self.get(table_id)
-        self._seat_of(table, seat, key)
         with table.lock:
+            # the key is checked under the lock that applies the move: a seat handed to a bot
+            # (or to a new phone) meanwhile has a new key, and the old one plays nothing
+            self._seat_of(table, seat, key)
             self._playable(table)
             st = table.state
             assert st is not None
             if table.ended or st.is_terminal():
-                raise NotYourTurnError("the game is over; nothing more can be played")
+                raise NotYourTurnError("the game is over; nothing more can be played",
+                                       "table.game-over")
             cur = st.current_player()
             if cur != seat:
                 raise NotYourTurnError(f"it is not your turn: {table.seats[cur].name or '?'} "
-                                       "is to play")
+                                       "is to play", "table.not-your-turn", {"seat": cur})
             self._apply(table, seat, text)
             return self._seat_view(table, seat)
 
@@ -412,7 +437,7 @@ class CardTableService(CardViews, CardBots):
             tries.append(now)
             if len(self._joins) > 10000:  # bounded: forget the oldest addresses
                 self._joins.pop(next(iter(self._joins)))
-            table_id = self.codes.get(code.strip().upper())
+            table_id = self.codes.get(room_code(code))
         if table_id is None or table_id not in self.tables:
             raise UnknownTableError("no table has this room code; check it with the table's "
                                     "screen")

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from referee.errors import RefereeError
 
@@ -66,6 +67,14 @@ class ConflictError(ServerError):
     """A command that does not fit the table's state now (no camera frame, demo off, ...)."""
 
 
+class UnknownRouteError(ServerError):
+    """A request for an address the box has no page or API route for (404)."""
+
+
+class MethodNotAllowedError(ServerError):
+    """A route asked with a method it does not take (405)."""
+
+
 class DamagedTableError(ConflictError):
     """A table whose stored events cannot be replayed: set aside, its data kept, not played."""
 
@@ -89,6 +98,11 @@ def find_table(tables: Mapping[str, T], damaged: Mapping[str, str], table_id: st
 
 
 log = logging.getLogger("referee.server")
+
+# Starlette's own refusals, by status: the error kind and the plain words
+_HTTP = {404: (UnknownRouteError.__name__, "the box has no page or API route at this "
+                                             "address; check the link"),
+         405: (MethodNotAllowedError.__name__, "this address does not take this method")}
 
 # the most a validation answer says: a few problems, each briefly (never the input itself)
 _MAX_PROBLEMS, _MAX_MSG = 5, 200
@@ -143,6 +157,14 @@ def install(app: FastAPI) -> None:
             body["code"] = code
             body["params"] = getattr(e, "params", {})
         return JSONResponse(body, status_code=status_of(e))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, e: StarletteHTTPException) -> JSONResponse:
+        """Starlette's own answers (no such route, a method the route does not take) in
+        the same shape as every other error, with an `error` kind a phone can say."""
+        kind, said = _HTTP.get(e.status_code, ("ServerError", str(e.detail)[:_MAX_MSG]))
+        return JSONResponse({"detail": said, "error": kind}, status_code=e.status_code,
+                            headers=getattr(e, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, e: RequestValidationError) -> JSONResponse:

@@ -10,6 +10,11 @@ from referee.server.text import Name, Text, name_key
 
 Language = Literal["en", "fa", "he", "ar"]
 
+# Every request body is strict: a number is a JSON number, a yes/no a JSON true/false (never
+# "3" for 3 or "yes" for true), and no field that the API does not have; anything else is a
+# clear 422 naming the field.
+STRICT_IN = ConfigDict(extra="forbid", strict=True)
+
 # every text field is one of these: well-formed, NFC, visible, no controls (referee.server.text)
 if TYPE_CHECKING:  # to a type checker each is a str; at run time, a validated one
     TableName = str
@@ -33,7 +38,7 @@ class CameraIn(BaseModel):
     """A build place's camera: a phone upload, OpenCV capture (index, file, RTSP/HTTP URL),
     a folder of photos, or the Raspberry Pi camera (picamera2 format, e.g. RGB888)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     kind: Literal["upload", "capture", "folder", "picamera"] = "upload"
     device: CameraText | None = None
     path: CameraText | None = None
@@ -43,7 +48,7 @@ class CameraIn(BaseModel):
 class PlaceIn(BaseModel):
     """A build place: its station profile (an id from GET /api/stations) and its camera."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     station: StationId
     camera: CameraIn = CameraIn()
 
@@ -52,7 +57,7 @@ class TableCreate(BaseModel):
     """A new table: 2–4 players (seat order), a level, one place per builder (players, at most
     3), the table's language, and who is lookout in round 1 (a seat, default 0)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     name: TableName = "Tuki"
     players: list[Name] = Field(..., min_length=2, max_length=4)
     level: Literal["normal", "advanced"] = "normal"
@@ -91,7 +96,7 @@ class RoundStart(BaseModel):
     `draw`: the app draws a card not yet played and rolls the die (a table that plays without
     the physical deck)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     card_id: CardId | None = None
     grid: Grid | None = None
     die: DieText | None = Field(None, examples=["fish+white"])
@@ -108,7 +113,7 @@ class CardOut(BaseModel):
 class Decision(BaseModel):
     """The lookout's (or the table's) decision on an unsure build."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     seat: int = Field(..., ge=0, le=3, description="the builder whose build is decided")
     correct: bool
     by: int | None = Field(None, ge=0, le=3, description="who decides: default the lookout; "
@@ -118,14 +123,14 @@ class Decision(BaseModel):
 class Dispute(BaseModel):
     """"This verdict is wrong": the builder whose verdict is questioned."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     seat: int = Field(..., ge=0, le=3, description="the builder whose verdict is questioned")
 
 
 class Confirm(BaseModel):
     """The lookout's answer to a questioned verdict: is the build correct?"""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     seat: int = Field(..., ge=0, le=3)
     correct: bool
 
@@ -179,7 +184,7 @@ class ColourCalibrationIn(BaseModel):
     """Learn a station's colours from the newest frame of a table's place camera: the stones
     lie on the build line, stacked bottom to top in `order` (WORLD.md §6)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     table: str = Field(..., max_length=40, description="a table whose place films the stack")
     place: int = Field(..., ge=0, le=2, description="the place (0–2) of that table")
     order: str | None = Field(None, pattern="^[GBPOgbpo]{3,4}$",

@@ -96,8 +96,11 @@ def tap_once(page, rng: random.Random) -> bool:
 
 
 def play_to_the_end(pages, seed: int, limit_s: float = 120.0,
-                    shots: Path | None = None, tag: str = "") -> dict[str, Any]:
-    """Random legal taps on the two seats until every phone shows the scores."""
+                    shots: Path | None = None, tag: str = "",
+                    screens: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Random legal taps on the two seats until every phone shows the scores. `shots`: a
+    folder for screenshots of each phone mid-game (full page), and of each of `screens`
+    (name -> page: the table screen at a landscape size) as its screen shows it."""
     rng = random.Random(seed)
     seats = pages[:2]
     seen = [{seq(p)} for p in pages]  # the views each phone showed
@@ -112,6 +115,8 @@ def play_to_the_end(pages, seed: int, limit_s: float = 120.0,
                 seats[0].locator("#turn.mine").count():  # the first seat's turn, its moves shown
             for name, p in zip(("seat", "seat2", "table", "viewer"), pages, strict=True):
                 p.screenshot(path=str(shots / f"{tag}-{name}-play.png"), full_page=True)
+            for name, p in (screens or {}).items():
+                p.screenshot(path=str(shots / f"{tag}-{name}-play.png"))
             shot_mid = True
         for page in seats:
             if page.locator("#turn.mine").count():

@@ -306,6 +306,8 @@ def test_four_phones_play_three_rounds_question_a_verdict_and_export_the_set(tmp
         proc.wait(10)
 
 
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
     """Two phones (360 × 640) on their seats' links tap legal cards and buttons of a TAKI
     table; the bot's seat answers in the server; each phone shows only its own hand."""
@@ -373,6 +375,8 @@ def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
     assert errors == []
 
 
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 @pytest.mark.parametrize("lang, one, twelve", [
     ("en", "1 coin", "12 coins"),
     ("fa", "۱ سکه", "۱۲ سکه"),  # Persian digits, as fa.json writes its own numbers

@@ -126,3 +126,23 @@ def test_a_deleted_table_opens_for_no_key(c: TestClient, csettings) -> None:
     with local_client(create_app(csettings)) as again:
         assert again.get(f"{url}/seats/0", headers=seat(g, 0)).status_code == 404
         assert [t["id"] for t in again.get("/api/games", headers=admin).json()] == [keep["id"]]
+
+
+def test_health_counts_the_card_tables(csettings) -> None:
+    """/healthz counts both kinds of table: a card table in play, and one set aside as
+    damaged at start (with the admin key: its id); `card_tables` is the card games' share."""
+    with local_client(create_app(csettings)) as c:
+        assert c.get("/healthz").json()["tables"] == 0
+        ok = make(c, players=["Ava", "Ben"])
+        bad = make(c, players=["Cy", "Dee"])
+        h = c.get("/healthz").json()
+        assert (h["tables"], h["card_tables"], h["damaged"]) == (2, 2, 0)
+        store = c.app.state.cards.store
+        store.append_many(bad["id"], [("action", {"seat": 0, "action": "no such move"})],
+                          expect_seq=c.app.state.cards.get(bad["id"]).seq + 1)
+    with local_client(create_app(csettings)) as c:  # the box restarts
+        h = c.get("/healthz").json()
+        assert (h["tables"], h["card_tables"], h["damaged"]) == (1, 1, 1)
+        h = c.get("/healthz", headers=admin_headers(csettings.data_dir)).json()
+        assert h["damaged"] == [bad["id"]] and h["tables"] == 1
+        assert ok["id"] not in h["damaged"]

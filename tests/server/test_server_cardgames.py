@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 
 from referee.games.engine import get_game
 from referee.server.app import create_app
-from referee.server.cardtable import public_table
+from referee.server.card_views import CardViews
+from referee.server.cardtable import CardTable, public_table
 from referee.server.settings import Settings
 
 from .conftest import local_client
@@ -99,9 +100,60 @@ def test_a_refusal_carries_its_code_and_params(c: TestClient) -> None:
     r = c.post(url, headers=key, json={"action": "play Z9"})
     assert r.status_code == 422
     assert (r.json()["code"], r.json()["params"]) == ("taki.card-unknown", {"text": "Z9"})
+    # not this seat's turn: a 409 with its own code, which names the seat to play
     r = c.post(f"/api/games/{g['id']}/seats/1/act", headers=seat_key(g, 1),
                json={"action": "draw"})
-    assert r.status_code == 409 and "code" not in r.json()  # no engine refusal, no code
+    assert r.status_code == 409 and r.json()["error"] == "NotYourTurnError"
+    assert (r.json()["code"], r.json()["params"]) == ("table.not-your-turn", {"seat": 0})
+    c.post(f"/api/games/{g['id']}/end", headers={"X-Table-Secret": g["secret"]}
+           ).raise_for_status()
+    r = c.post(url, headers=key, json={"action": "draw"})
+    assert r.status_code == 409
+    assert (r.json()["code"], r.json()["params"]) == ("table.game-over", {})
+    from referee.server.i18n import LANGUAGES, messages
+
+    for lang in LANGUAGES:  # words in every language, naming the seat where the English does
+        for code in ("table.not-your-turn", "table.game-over"):
+            said = messages(lang)[f"refusal.{code}"]
+            assert ("{seat}" in said) == (code == "table.not-your-turn"), (lang, said)
+
+
+def test_card_pages_are_headed_as_card_tables(c: TestClient) -> None:
+    """A card table's page is titled with its name and game and headed with the game (not
+    "Tuki referee"), its header's link makes a new card game (not a Tuki table); the new-game
+    and join pages are headed "Card games". Tuki's pages keep their own."""
+    import re
+
+    g = make(c, "tukki", ["Ava", "Ben"], name="Friday")
+    html = c.get(g["view"]).text
+    assert re.search(r"<title>Friday · Tukki Tukki</title>", html)
+    assert '<a class="brand" href="/?lang=en">Tukki Tukki</a>' in html
+    assert 'href="/games/new?lang=en"' in html and 'href="/new?lang=en"' not in html
+    plain = make(c, "taki", ["Ava", "Ben"])
+    assert "<title>TAKI</title>" in c.get(plain["view"]).text
+    assert "Tuki referee" not in html.split("<main>")[0]  # the title and the header
+    from referee.server.i18n import messages
+
+    he = c.get("/games/join?lang=he").text.split("<main>")[0]  # the title and the header
+    assert messages("he")["app.title"] not in he
+    assert f'<a class="brand" href="/?lang=he">{messages("he")["nav.games"]}</a>' in he
+    assert 'href="/new?lang=' in c.get("/").text  # Tuki's pages keep "New table"
+
+
+def test_unknown_routes_answer_in_the_servers_error_shape(c: TestClient) -> None:
+    """No such route (404) or a method a route does not take (405): `detail` in plain words
+    and an `error` kind that every language has words for, like every other error."""
+    from referee.server.i18n import LANGUAGES, messages
+
+    for path, method, status, kind in (("/api/nothing", "GET", 404, "UnknownRouteError"),
+                                       ("/static/nothing.js", "GET", 404, "UnknownRouteError"),
+                                       ("/api/games", "DELETE", 405, "MethodNotAllowedError")):
+        r = c.request(method, path)
+        assert r.status_code == status, (path, r.text)
+        body = r.json()
+        assert body["error"] == kind and body["detail"] != "Not Found", body
+        assert set(body) == {"detail", "error"}
+        assert all(f"err.kind.{kind}" in messages(lang) for lang in LANGUAGES)
 
 
 @pytest.mark.parametrize("body", [
@@ -425,29 +477,162 @@ def test_the_bot_pause_is_a_setting(monkeypatch) -> None:
             Settings.from_env()
 
 
+class _Views(CardViews):
+    """The card service's views over one table, as the routes call them (`seat_view` for
+    GET /seats/<seat> and the act answer, `feed_view` for the live feed), without keys."""
+
+    def __init__(self, table: CardTable) -> None:
+        self.tables = {table.id: table}
+
+    def get(self, table_id: str) -> CardTable:
+        return self.tables[table_id]
+
+    def _seat_of(self, table: CardTable, seat: int, seat_key_text: str | None) -> None:
+        pass  # the key is the routes' business; here every seat reads its own
+
+    def _apply(self, table: CardTable, seat: int, text: str) -> None:  # pragma: no cover
+        raise AssertionError("the views only read")
+
+
+def _sent_to(views: _Views, table: CardTable, seat: int) -> tuple[str, str]:
+    """What the server sends to `seat`: the HTTP seat answer as its route serialises it
+    (`SeatState`), and the live feed's message for that seat's socket, as JSON text."""
+    from referee.server.keys import Access
+    from referee.server.routes.games import SeatState
+
+    table.public = None  # built anew from the state now in the table (no cached view)
+    http = SeatState(**views.seat_view(table.id, seat, "key")).model_dump_json()
+    ws = json.dumps(views.feed_view(table.id, Access(role="seat", seat=seat)))
+    return http, ws
+
+
 @pytest.mark.parametrize("name", ["taki", "tukki", "tokaido"])
 def test_what_a_seat_is_sent_does_not_change_when_its_unknowns_are_dealt_anew(name) -> None:
     """Issue 13, item 7: over 10,000 random reachable states per game (random games of every
-    player count), everything a seat is sent (its observation, its legal moves when it is to
-    play, and the public table) stays the same when all that seat cannot know is re-dealt:
-    the others' hands, face-down cards (in Tukki Tukki its own too), the deck order."""
+    player count), everything the server sends to a seat stays the same when all that seat
+    cannot know is re-dealt (the others' hands, face-down cards, in Tukki Tukki its own
+    too, the deck order): the HTTP seat answer (its observation, legal moves and their
+    costs, the public table, the last moves, ...) and the live feed's message for that seat,
+    both built by the functions the routes call; on a difference, the engine's parts are
+    compared on their own, so that the failure says where. (The moves are the table's
+    history, the same in both by construction: each is an action its seat chose from its
+    own legal ones.)"""
     game = get_game(name)
     rng = random.Random(13)
     counts = range(game.min_players, game.max_players + 1)
     states, g = 0, 0
     while states < 10_000:
-        st = game.new_game(counts[g % len(counts)], seed=1000 + g)
+        n = counts[g % len(counts)]
+        table = CardTable(f"t{g}", {"game": name, "name": "T", "language": "en"}, "", game)
+        table.fold("game_started", {"seed": 1000 + g, "players": [f"P{i}" for i in range(n)]})
+        views = _Views(table)
         g += 1
         stop = states + rng.randrange(50, 400)  # early, middle and late states of many games
-        while not st.is_terminal() and states < min(stop, 10_000):
-            st.apply_action(rng.choice(st.legal_actions()))
+        while states < min(stop, 10_000):
+            st = table.state
+            assert st is not None
+            seat = st.current_player()
+            action = rng.choice(st.legal_actions())
+            st.apply_action(action)
+            table.fold("action", {"seat": seat, "action": str(action)}, applied=st)
             if st.is_terminal():
                 break
             p = rng.randrange(st.num_players)
             other = st.determinize(p, random.Random(rng.random()))
-            assert other.observation(p) == st.observation(p)
-            assert public_table(other) == public_table(st)
-            if st.current_player() == p:
-                assert other.legal_actions() == st.legal_actions()
+            sent = _sent_to(views, table, p)
+            table.state = other
+            again = _sent_to(views, table, p)
+            table.state = st
+            if again != sent:  # say which part gives the hidden away
+                assert other.observation(p) == st.observation(p)
+                assert public_table(other) == public_table(st)
+                if st.current_player() == p:
+                    assert other.legal_actions() == st.legal_actions()
+                assert again == sent, (name, g, p)
             states += 1
     assert g >= 20  # many games, not one long one
+
+
+@pytest.mark.parametrize("typed", ["{a} {b}", "{a}-{b}", " {a} - {b} ", "{a}{b}",
+                                   "{lower}"])
+def test_a_room_code_is_read_as_people_type_it(c: TestClient, typed: str) -> None:
+    """A room code typed with spaces or hyphens (read aloud in two parts), or in lower case,
+    finds its table; it used to be a 404 that also cost one of the dozen tries a minute."""
+    g = make(c, players=["Ava", None])
+    code = g["code"]
+    text = typed.format(a=code[:2], b=code[2:], lower=code.lower())
+    r = c.post("/api/games/join", json={"code": text, "name": "Cy"})
+    assert r.status_code == 200, r.text
+    assert r.json()["id"] == g["id"] and r.json()["seat"] == 1
+
+
+@pytest.mark.parametrize("extra, field", [
+    ({"game": "tukki", "options": {"rounds": "3"}}, ["body", "options", "rounds"]),
+    ({"game": "tukki", "options": {"rounds": 3.0}}, ["body", "options", "rounds"]),
+    ({"game": "taki", "options": {"tournament": "yes"}}, ["body", "options", "tournament"]),
+    ({"game": "taki", "options": {"tournament": 1}}, ["body", "options", "tournament"]),
+    ({"game": "taki", "listed": "yes"}, ["body", "listed"]),
+    ({"game": "taki", "listed": 1}, ["body", "listed"]),
+])
+def test_a_wrong_type_is_a_clear_422(c: TestClient, extra: dict, field: list) -> None:
+    """Request bodies are strict: "3" is not the number 3 and "yes" is not true (they were
+    taken as such); the answer names the field."""
+    r = c.post("/api/games", json={"players": ["Ava", "Ben"], **extra})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == "RequestValidationError"
+    assert [p["loc"] for p in r.json()["problems"]] == [field]
+    # the same with the right types is a table
+    right = json.loads(json.dumps(extra).replace('"3"', "3").replace("3.0", "3")
+                       .replace('"yes"', "true").replace(": 1}", ": true}"))
+    assert c.post("/api/games", json={"players": ["Ava", "Ben"], **right}).status_code == 201
+
+
+def test_tuki_request_bodies_are_strict_too(client) -> None:
+    body = {"players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
+    for wrong in ({"listed": "yes"}, {"first_lookout": "1"}, {"first_lookout": True}):
+        r = client.post("/api/tables", json={**body, **wrong})
+        assert r.status_code == 422, (wrong, r.text)
+        assert r.json()["problems"][0]["loc"] == ["body", next(iter(wrong))]
+    assert client.post("/api/tables", json={**body, "listed": True, "first_lookout": 1}
+                       ).status_code == 201
+
+
+def test_a_move_sent_with_a_key_that_changes_hands_meanwhile_is_refused(c: TestClient) -> None:
+    """The seat's key is checked under the lock that applies the move: a move sent with the
+    old key while the owner gives the seat a new key (to a bot, or a new phone) plays nothing
+    (it was checked before the lock, so it could still be applied once)."""
+    import threading
+
+    from referee.errors import RefereeError
+
+    g = make(c, players=["Ava", "Ben"])
+    cards = c.app.state.cards
+    table = cards.get(g["id"])
+    old = g["seats"][0]["key"]
+    move = c.get(f"/api/games/{g['id']}/seats/0", headers=seat_key(g, 0)).json()["legal"][0]
+    checked = threading.Event()
+    check = cards._seat_of
+
+    def seat_of(*args):  # note when the key has been checked
+        check(*args)
+        checked.set()
+
+    cards._seat_of = seat_of
+    out: dict = {}
+
+    def send() -> None:
+        try:
+            out["view"] = cards.act(g["id"], 0, old, move)
+        except RefereeError as e:
+            out["error"] = e
+
+    with table.lock:  # the owner's change holds the table; the move comes meanwhile
+        sender = threading.Thread(target=send)
+        sender.start()
+        checked.wait(1.0)  # a key checked outside the lock is checked now
+        cards.set_bot(g["id"], 0, None, g["secret"])  # seat 0 gets a new key
+        moves = len(table.moves)
+    sender.join(10)
+    assert "view" not in out, "a move with the old key was applied"
+    assert type(out["error"]).__name__ == "WrongSecretError"
+    assert len(table.moves) == moves == 0

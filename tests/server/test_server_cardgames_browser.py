@@ -25,8 +25,6 @@ def base(tmp_path, monkeypatch):
     proc.wait(timeout=10)
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def digits(lang: str, n: int) -> str:
     """n as the page writes it: Persian digits on Persian pages (words.js), else 0-9."""
     return str(n).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if lang == "fa" \
@@ -39,6 +37,8 @@ def plain(text: str) -> str:
     return text.replace("\u200e", "").replace("\u200f", "").replace("\u2212", "-")
 
 
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 @pytest.mark.parametrize("game, options, langs, seed", [
     ("taki", {}, ("en", "ar", "he", "fa"), 1),
     # a table of 2 rounds (the game's own option): 5 take ~26 s here, too long for the suite
@@ -79,6 +79,7 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
             # the last moves of others, in words: no engine notation on any screen
             text = page.locator("#app").inner_text()
             assert not NOTATION.search(text), NOTATION.search(text)
+            assert "null" not in text.split(), text  # nothing missing drawn as "null"
             if lang == "fa":  # Persian's zero is a dot: "merchant · 4 coins" reads "40 coins"
                 assert "·" not in text, text
             assert page.locator("#last li").count() > 0
@@ -88,3 +89,105 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
         pages[0].screenshot(path=str(tmp_path / f"{game}-end.png"), full_page=True)
         browser.close()
     assert errors == []
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_join_page_takes_its_language_to_the_seat(base):
+    """A Persian phone joining an English table: its seat's page is in Persian (its browser's
+    language wins over the table's); a Hebrew choice made on the join page goes on to the
+    seat's page too."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    r = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", None, None],
+                                              "language": "en"}, timeout=30)
+    code = r.json()["code"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for name, query, want in (("Bita", "", "fa"), ("Dana", "&lang=he", "he")):
+            page = browser.new_context(locale="fa-IR").new_page()
+            page.goto(base + f"/games/join?code={code}{query}")
+            assert page.locator("html").get_attribute("lang") == want
+            page.fill("input[name=name]", name)
+            page.click("button[type=submit]")
+            page.wait_for_url("**/g/**")
+            page.wait_for_function("document.getElementById('app').dataset.seq !== undefined",
+                                   timeout=15000)
+            assert page.locator("html").get_attribute("lang") == want, name
+            assert page.locator("html").get_attribute("dir") == "rtl"
+            page.context.close()
+        browser.close()
+
+
+def test_every_chromium_test_skips_without_chromium_and_no_helper_does() -> None:
+    """A machine without chromium skips the browser tests (with the reason) instead of
+    failing them: the skip sits on each test that launches it, never on a helper (where
+    pytest ignores it)."""
+    import inspect
+    import re
+
+    from . import test_server_browser, test_server_cardgames_browser
+
+    for module in (test_server_browser, test_server_cardgames_browser):
+        for name, fn in inspect.getmembers(module, inspect.isfunction):
+            if fn.__module__ != module.__name__:
+                continue
+            marks = [m for m in getattr(fn, "pytestmark", []) if m.name == "skipif"]
+            if not name.startswith("test_"):
+                assert not marks, f"{module.__name__}.{name}: a skip on a helper does nothing"
+            elif re.search(r"chromium\.launch\(", inspect.getsource(fn)):
+                assert marks and "chromium" in marks[0].kwargs.get("reason", ""), \
+                    f"{module.__name__}.{name} fails instead of skipping without chromium"
+
+
+LAYOUT = """() => {
+  const box = (id) => document.getElementById(id).getBoundingClientRect();
+  const b = box("board"), side = document.querySelector(".side").getBoundingClientRect();
+  return {board: [b.left, b.right, b.width], side: [side.left, side.right, side.top],
+          turn: parseFloat(getComputedStyle(document.getElementById("turn")).fontSize),
+          mine: box("mine"), top: b.top, bottom: b.bottom,
+          bar: document.querySelector(".bar").getBoundingClientRect().height,
+          scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight]};
+}"""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+@pytest.mark.parametrize("game, lang", [("taki", "ar"), ("tukki", "en"), ("tokaido", "fa"),
+                                        ("tukki", "he")])
+def test_the_table_screen_is_a_large_landscape_grid(base, game, lang):
+    """The view link on a 1280 × 720 laptop and a 1920 × 1080 TV: the board large on one side
+    (over half the width), the players, whose turn and the last moves beside it (on its left
+    on a right-to-left page), the turn in large letters, the whole of it on the screen
+    without scrolling; a seat's phone (360 × 640) keeps its one column."""
+    from playwright.sync_api import sync_playwright
+
+    g = new_table(base, game)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for width, height in ((1280, 720), (1920, 1080)):
+            page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            page.goto(base + g["view"] + f"&lang={lang}")
+            page.wait_for_function("document.getElementById('app').dataset.seq !== undefined")
+            at = page.evaluate(LAYOUT)
+            left, right, wide = at["board"]
+            assert wide > 0.55 * width, at
+            if lang == "en":
+                assert at["side"][0] >= right, at  # beside the board, not below it
+            else:
+                assert at["side"][1] <= left, at
+            assert at["side"][2] < at["bottom"]
+            assert at["turn"] >= 0.025 * width, at  # 32 px on a laptop, 48 on a TV
+            assert at["scroll"] == [width, height], at  # all of it on the screen
+            page.context.close()
+        phone = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
+                                    has_touch=True).new_page()
+        phone.goto(base + g["seats"][0]["link"].replace("#", f"&lang={lang}#"))
+        phone.wait_for_function("document.getElementById('app').dataset.seq !== undefined")
+        phone.wait_for_function("!document.getElementById('mine').hidden")
+        at = phone.evaluate(LAYOUT)
+        assert at["scroll"][0] == 360 and at["board"][2] > 300, at  # one column, full width
+        assert at["mine"]["bottom"] <= at["top"], at  # its own cards above the table
+        assert at["bar"] < 60, at  # the header (the game, "New card game") in one line
+        browser.close()

@@ -82,3 +82,49 @@ def test_a_seat_phone_is_welcomed_as_its_seat_and_closed_when_its_key_changes(cl
             for _ in range(5):
                 ws.receive_json()
         assert e.value.code == 4403
+
+
+def test_an_oversize_hello_is_closed_quietly(tmp_path):
+    """A hello over `referee serve`'s 64 KB message limit is closed by the server (1009),
+    and the feed lets the phone go without a traceback in the log (it tried to close the
+    socket again, and the WebSocketDisconnect escaped: "Exception in ASGI application"); a
+    phone that leaves before its hello leaves no traceback either."""
+    import asyncio
+    import json
+
+    import httpx
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from .conftest import free_port, serve
+
+    port = free_port()
+    log = tmp_path / "server.log"
+    proc = serve(tmp_path / "data", port, log, "--no-demo")
+    try:
+        g = httpx.post(f"http://127.0.0.1:{port}/api/games",
+                       json={"game": "taki", "players": ["Ava", "Ben"]}).json()
+        t = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
+            "players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
+        ).json()
+
+        async def phones() -> list[int | None]:
+            codes: list[int | None] = []
+            for path in (f"/ws/games/{g['id']}", f"/ws/tables/{t['id']}"):
+                async with connect(f"ws://127.0.0.1:{port}{path}", max_size=2 ** 20) as ws:
+                    await ws.send(json.dumps({"type": "hello", "key": "x" * 100_000}))
+                    with pytest.raises(ConnectionClosed):
+                        await ws.recv()
+                    codes.append(ws.close_code)
+                async with connect(f"ws://127.0.0.1:{port}{path}") as ws:
+                    pass  # gone before its hello
+            return codes
+
+        assert asyncio.run(phones()) == [1009, 1009]
+        # the server is still well, and answers the next phone
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    text = log.read_text()
+    assert "Traceback" not in text and "Exception in ASGI" not in text, text[-3000:]

@@ -105,3 +105,35 @@ def test_the_card_hint_starts_a_round(client, make_table):
     r = client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": "bear"},
                     headers={"X-Table-Secret": secret})
     assert r.status_code == 200, r.text
+
+
+def test_the_phones_own_language_wins_over_the_tables(client, make_table):
+    """Tuki's and the card tables' pages alike: ?lang=, then the phone's `lang` cookie, then
+    its Accept-Language; the table's language only when none of them is one of ours. A
+    language chosen with ?lang= is kept in the cookie for the phone's next pages."""
+    from .conftest import local_client
+
+    tuki, _ = make_table(language="en")
+    r = client.post("/api/games", json={"game": "taki", "players": ["Ava", None],
+                                        "language": "en"})
+    card = r.json()
+    he_card = client.post("/api/games", json={"game": "taki", "players": ["Ava", "Ben"],
+                                              "language": "he"}).json()
+    persian = {"Accept-Language": "fa-IR,fa;q=0.9,en;q=0.5"}
+    for path in (f"/t/{tuki}", card["view"]):
+        phone = local_client(client.app)
+        phone.cookies.update(client.cookies)  # the view cookies, no language cookie
+        phone.cookies.delete("lang")
+        assert '<html lang="fa"' in phone.get(path, headers=persian).text, path
+        assert '<html lang="en"' in phone.get(path).text, path  # nothing said: the table's
+        r = phone.get(path + ("&" if "?" in path else "?") + "lang=he", headers=persian)
+        assert '<html lang="he"' in r.text and r.cookies.get("lang") == "he", path
+        # the cookie now wins over Accept-Language, on every page of the box
+        assert '<html lang="he"' in phone.get(path, headers=persian).text, path
+        assert '<html lang="he"' in phone.get("/games/join", headers=persian).text
+        assert '<html lang="he"' in phone.get("/", headers=persian).text
+    # a browser speaking none of our languages gets the table's
+    phone = local_client(client.app)
+    assert '<html lang="he"' in phone.get(he_card["view"],
+                                          headers={"Accept-Language": "de-DE,de"}).text
+    assert phone.get("/?lang=xx").cookies.get("lang") is None  # not a language of ours

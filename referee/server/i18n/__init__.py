@@ -35,16 +35,21 @@ def messages(lang: str) -> dict[str, str]:
     return {**{k: v for k, v in en.items() if plural_base(k) == k}, **own}
 
 
-def pick_language(*candidates: str | None) -> str:
-    """The first candidate that is a known language (e.g. ?lang=, cookie, table), else en.
+def known_language(value: str | None) -> str | None:
+    """The language `value` names, if it is one of ours, else None. Accept-Language style
+    values ("fa-IR,fa;q=0.9") count by their parts' first two letters, in order."""
+    for part in (value or "").split(","):
+        code = part.strip()[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return None
 
-    Accept-Language style values ("fa-IR,fa;q=0.9") count by their first two letters.
-    """
+
+def pick_language(*candidates: str | None) -> str:
+    """The first candidate that is a known language (e.g. ?lang=, cookie, Accept-Language,
+    table), else en."""
     for c in candidates:
-        if not c:
-            continue
-        for part in c.split(","):
-            code = part.strip()[:2].lower()
-            if code in LANGUAGES:
-                return code
+        code = known_language(c)
+        if code is not None:
+            return code
     return "en"

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import APIRouter, Cookie, Depends, Header, Path, Request, WebSocket
+from fastapi import APIRouter, Depends, Path, Request, WebSocket
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from referee.errors import RefereeError
 from referee.server.cardtables import BOT_LEVELS, CardTableService
 from referee.server.errors import UnknownTableError
-from referee.server.i18n import pick_language
 from referee.server.keys import Access, Credentials
 from referee.server.net import public_base
 from referee.server.routes.deps import (
@@ -33,8 +32,8 @@ from referee.server.routes.deps import (
     view_cookie,
 )
 from referee.server.routes.live import serve_feed
-from referee.server.routes.pages import _context, messages_json, refused_page, templates
-from referee.server.schemas import Language, TableSummary, errors
+from referee.server.routes.pages import messages_json, page, phone_language, refused_page
+from referee.server.schemas import STRICT_IN, Language, TableSummary, errors
 from referee.server.text import Name, Text
 
 router = APIRouter(prefix="/api/games", tags=["card games"])
@@ -77,7 +76,7 @@ class GameOptions(BaseModel):
     """The game's options (each only for its own game): TAKI `tournament`; Tukki Tukki
     `rounds`; Tokaido `characters` (one code per seat, chosen; default drawn)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     tournament: bool | None = Field(None, description="TAKI: the 8-stage tournament")
     rounds: int | None = Field(None, ge=1, le=20, description="Tukki Tukki: rounds to play")
     characters: list[Character] | None = Field(None, min_length=2, max_length=5,
@@ -89,7 +88,7 @@ class GameCreate(BaseModel):
     with the room code, or for a bot seat the server names), which seats bots play, the
     game's options."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     game: Literal["taki", "tukki", "tokaido"]
     players: list[Name | None] = Field(..., min_length=2, max_length=10)
     bots: dict[SeatNumber, BotLevel] = Field(default_factory=dict, max_length=10,
@@ -132,7 +131,7 @@ class GameCreated(BaseModel):
 
 
 class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     code: str = Field(..., min_length=1, max_length=12, pattern="^[A-Za-z0-9 -]+$")
     name: Name
 
@@ -148,12 +147,12 @@ class JoinOut(BaseModel):
 
 
 class BotIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     bot: BotLevel | None = Field(..., description="a bot level, or null: back to a person")
 
 
 class ActIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_IN
     action: str = Field(..., min_length=1, max_length=80,
                         description="one of the seat's legal actions, in the game's notation")
 
@@ -357,27 +356,19 @@ async def game_feed(ws: WebSocket, game_id: str) -> None:
 
 
 @pages.get("/games/new", response_class=HTMLResponse)
-def new_game_page(request: Request, lang: str | None = None,
-                  cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-                  accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
-    code = pick_language(lang, cookie_lang, accept_language)
-    return templates.TemplateResponse(request, "game_new.html", _context(
-        code, messages_json=messages_json(code)))
+def new_game_page(request: Request) -> HTMLResponse:
+    code = phone_language(request)
+    return page(request, "game_new.html", code, messages_json=messages_json(code))
 
 
 @pages.get("/games/join", response_class=HTMLResponse)
-def join_page(request: Request, lang: str | None = None,
-              cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-              accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
-    code = pick_language(lang, cookie_lang, accept_language)
-    return templates.TemplateResponse(request, "game_join.html", _context(
-        code, messages_json=messages_json(code)))
+def join_page(request: Request) -> HTMLResponse:
+    code = phone_language(request)
+    return page(request, "game_join.html", code, messages_json=messages_json(code))
 
 
 @pages.get("/g/{game_id}", response_class=HTMLResponse)
-def game_page(request: Request, game_id: str, cards: CardsDep, lang: str | None = None,
-              cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-              accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
+def game_page(request: Request, game_id: str, cards: CardsDep) -> HTMLResponse:
     """A card table's page: the table screen (the view link), a seat's phone (`#s=KEY`) or
     the owner's controls (`#k=KEY`); the page itself holds no hidden card, the live feed
     brings what its key may see."""
@@ -386,12 +377,11 @@ def game_page(request: Request, game_id: str, cards: CardsDep, lang: str | None 
         table = cards.get(game_id)
         cards.access(game_id, Credentials(view=v or request.cookies.get(view_cookie(game_id))))
     except RefereeError as e:
-        return refused_page(request, e, pick_language(lang, cookie_lang, accept_language))
-    code = pick_language(lang, cookie_lang, str(table.config.get("language", "en")),
-                         accept_language)
-    response = templates.TemplateResponse(request, "game.html", _context(
-        code, game_id=game_id, game=table.game.name, table_name=str(table.config.get("name")),
-        messages_json=messages_json(code)))
+        return refused_page(request, e, phone_language(request))
+    code = phone_language(request, str(table.config.get("language", "en")))
+    response = page(request, "game.html", code, game_id=game_id, game=table.game.name,
+                    game_title=table.game.title, table_name=str(table.config.get("name")),
+                    messages_json=messages_json(code))
     if v:
         response.set_cookie(view_cookie(game_id), v, httponly=True, samesite="strict",
                             max_age=60 * 60 * 24 * 30, path="/")

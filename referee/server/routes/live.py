@@ -47,12 +47,22 @@ def same_origin(ws: WebSocket) -> bool:
         return False
 
 
-async def _hello(ws: WebSocket, timeout_s: float) -> str | None | bool:
-    """The key of the phone's hello (None: no key), or False: no hello in time, or not one."""
+GONE = object()  # the phone left during the hello (or sent one over the size limit)
+
+
+async def _hello(ws: WebSocket, timeout_s: float) -> str | None | bool | object:
+    """The key of the phone's hello (None: no key), False: no hello in time, or not one,
+    or GONE: the socket closed meanwhile (the phone left, or the server closed it with 1009
+    for a message over its size limit); nothing more can be sent to it."""
     try:
         text = await asyncio.wait_for(ws.receive_text(), timeout_s)
+    except WebSocketDisconnect:
+        return GONE
+    except (TimeoutError, KeyError, RuntimeError):
+        return False
+    try:
         msg = json.loads(text)
-    except (TimeoutError, ValueError, KeyError, WebSocketDisconnect, RuntimeError):
+    except ValueError:
         return False
     if not isinstance(msg, dict) or msg.get("type") != "hello":
         return False
@@ -60,6 +70,14 @@ async def _hello(ws: WebSocket, timeout_s: float) -> str | None | bool:
     if key is None:
         return None
     return key[:KEY_MAX] if isinstance(key, str) else False
+
+
+async def _close(ws: WebSocket, code: int, reason: str) -> None:
+    """Close the socket; one whose phone has left already is left as it is, quietly."""
+    try:
+        await ws.close(code=code, reason=reason)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
 
 
 def key_access(access: Callable[[str, Credentials], Access], table_id: str,
@@ -91,20 +109,25 @@ async def serve_feed(ws: WebSocket, table_id: str, get: Callable[[str], Any],
         return
     await ws.accept()
     hello = await _hello(ws, ws.app.state.settings.ws_hello_s)
+    if hello is GONE:
+        return
     if hello is False:
-        await ws.close(code=4400, reason="say hello first")
+        await _close(ws, 4400, "say hello first")
         return
     key = hello if isinstance(hello, str) else None
     cookie = ws.cookies.get(view_cookie(table_id))
     try:
         who = key_access(access, table_id, key, cookie)
     except MissingSecretError:
-        await ws.close(code=4401, reason="open the table's link")
+        await _close(ws, 4401, "open the table's link")
         return
     except RefereeError:
-        await ws.close(code=4403, reason="this key does not open the table")
+        await _close(ws, 4403, "this key does not open the table")
         return
-    await ws.send_text(json.dumps({"type": "welcome", "role": who.role, "seat": who.seat}))
+    try:
+        await ws.send_text(json.dumps({"type": "welcome", "role": who.role, "seat": who.seat}))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return  # the phone left before its welcome
     queue = hub.subscribe(table_id)
     reader = asyncio.create_task(_drain(ws))  # notices the phone leaving
     last = ""
@@ -115,7 +138,7 @@ async def serve_feed(ws: WebSocket, table_id: str, get: Callable[[str], Any],
             except RefereeError:
                 now = None
             if now != who:
-                await ws.close(code=4403, reason="this link opens the table no more")
+                await _close(ws, 4403, "this link opens the table no more")
                 return
             text = json.dumps(render(who))
             if text != last:

@@ -1,29 +1,53 @@
 """The phone pages: the table list, the new-table form and the table dashboard (HTML).
 
-Language per phone: ?lang=, then the `lang` cookie, then (table page) the table's language,
-then the browser's Accept-Language; English otherwise.
+Language per phone (`phone_language`, for Tuki's pages and the card tables' alike): the
+phone's own choice first: ?lang= (kept in the `lang` cookie), then its `lang` cookie, then its
+browser's Accept-Language; a table's language only when none of these names one of ours;
+English otherwise.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Cookie, Header, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from referee.errors import RefereeError
 from referee.server.errors import DamagedTableError, MissingSecretError, UnknownTableError
-from referee.server.i18n import LANGUAGES, messages, pick_language
+from referee.server.i18n import LANGUAGES, known_language, messages, pick_language
 from referee.server.keys import Credentials
 from referee.server.routes.deps import KEY_MAX, ServiceDep, view_cookie
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent.parent / "templates"))
 
-LangQuery = str | None
+LANG_COOKIE = "lang"
+LANG_MAX_AGE = 60 * 60 * 24 * 365
+
+
+def phone_language(request: Request, table_language: str | None = None) -> str:
+    """The page's language: the phone's own choice (?lang=, then its `lang` cookie, then its
+    browser's Accept-Language) before the table's language, which is only the fallback
+    (a Persian phone at an English table reads Persian); English when nothing fits."""
+    return pick_language(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
+                         request.headers.get("accept-language"), table_language)
+
+
+def page(request: Request, template: str, code: str, status_code: int = 200,
+         **extra: Any) -> HTMLResponse:
+    """A page in language `code`; a language chosen with ?lang= is kept in the `lang`
+    cookie (as the language menu does), so the phone's next pages keep it."""
+    response = templates.TemplateResponse(request, template, _context(code, **extra),
+                                          status_code=status_code)
+    chosen = known_language(request.query_params.get("lang"))
+    if chosen is not None and request.cookies.get(LANG_COOKIE) != chosen:
+        response.set_cookie(LANG_COOKIE, chosen, max_age=LANG_MAX_AGE, path="/",
+                            samesite="lax")
+    return response
 
 
 def refused_page(request: Request, e: RefereeError, code: str) -> HTMLResponse:
@@ -35,9 +59,8 @@ def refused_page(request: Request, e: RefereeError, code: str) -> HTMLResponse:
     detail = str(e) if damaged or missing else messages(code)["err.link_detail"]
     status = 409 if damaged else 404 if missing else (
         401 if isinstance(e, MissingSecretError) else 403)
-    return templates.TemplateResponse(request, "missing.html",
-                                      _context(code, detail=detail, heading=heading),
-                                      status_code=status)
+    return page(request, "missing.html", code, status_code=status, detail=detail,
+                heading=heading)
 
 
 def messages_json(code: str) -> str:
@@ -51,28 +74,22 @@ def _context(lang: str, **extra: Any) -> dict[str, Any]:
 
 
 @router.get("/", response_class=HTMLResponse)
-def index(request: Request, service: ServiceDep, lang: LangQuery = None,
-          cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-          accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
-    code = pick_language(lang, cookie_lang, accept_language)
+def index(request: Request, service: ServiceDep) -> HTMLResponse:
+    code = phone_language(request)
     cards = getattr(request.app.state, "cards", None)  # the card games' listed tables too
     listed = service.summaries() + (cards.summaries() if cards is not None else [])
-    return templates.TemplateResponse(request, "index.html", _context(code, tables=listed))
+    return page(request, "index.html", code, tables=listed)
 
 
 @router.get("/new", response_class=HTMLResponse)
-def new_table(request: Request, service: ServiceDep, lang: LangQuery = None,
-              cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-              accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
-    code = pick_language(lang, cookie_lang, accept_language)
-    return templates.TemplateResponse(request, "new.html", _context(
-        code, stations=service.stations(), messages_json=messages_json(code)))
+def new_table(request: Request, service: ServiceDep) -> HTMLResponse:
+    code = phone_language(request)
+    return page(request, "new.html", code, stations=service.stations(),
+                messages_json=messages_json(code))
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)
-def table_page(request: Request, table_id: str, service: ServiceDep, lang: LangQuery = None,
-               cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-               accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
+def table_page(request: Request, table_id: str, service: ServiceDep) -> HTMLResponse:
     from referee.tuki.die import FACES
 
     v = request.query_params.get("v", "")[:KEY_MAX] or None
@@ -82,11 +99,10 @@ def table_page(request: Request, table_id: str, service: ServiceDep, lang: LangQ
         service.access(table_id, Credentials(view=v or request.cookies.get(
             view_cookie(table_id))))
     except RefereeError as e:  # a phone deserves a page, not JSON
-        return refused_page(request, e, pick_language(lang, cookie_lang, accept_language))
-    code = pick_language(lang, cookie_lang, table.language, accept_language)
-    response = templates.TemplateResponse(request, "table.html", _context(
-        code, table_id=table_id, table_name=table.name, faces=list(FACES),
-        messages_json=messages_json(code)))
+        return refused_page(request, e, phone_language(request))
+    code = phone_language(request, table.language)
+    response = page(request, "table.html", code, table_id=table_id, table_name=table.name,
+                    faces=list(FACES), messages_json=messages_json(code))
     if v:  # the link's token as a cookie, so that images and the live feed carry it
         response.set_cookie(view_cookie(table_id), v, httponly=True, samesite="strict",
                             max_age=60 * 60 * 24 * 30, path="/")
@@ -94,11 +110,8 @@ def table_page(request: Request, table_id: str, service: ServiceDep, lang: LangQ
 
 
 @router.get("/admin", response_class=HTMLResponse)
-def admin_page(request: Request, lang: LangQuery = None,
-               cookie_lang: Annotated[str | None, Cookie(alias="lang")] = None,
-               accept_language: Annotated[str | None, Header()] = None) -> HTMLResponse:
+def admin_page(request: Request) -> HTMLResponse:
     """The box's admin page: every table, to archive or delete. Its key travels in the
     fragment (`/admin#a=KEY`) and then in this browser's storage, never in a URL sent."""
-    code = pick_language(lang, cookie_lang, accept_language)
-    return templates.TemplateResponse(request, "admin.html", _context(
-        code, messages_json=messages_json(code)))
+    code = phone_language(request)
+    return page(request, "admin.html", code, messages_json=messages_json(code))

@@ -174,7 +174,9 @@
     if (!state) return;
     const view = state.view;
     app.dataset.seq = view.seq;  // the view shown (tests wait for it to move on)
+    app.classList.toggle("over", Boolean(view.over || view.ended));
     document.body.classList.toggle("screen", me.role !== "seat");
+    document.documentElement.classList.toggle("screen", me.role !== "seat");  // its sizes
     $("who").textContent = me.role === "seat" ? tr("g.you_are", {name: name(view, me.seat)})
       : me.role === "table" ? tr("g.you_own") : tr("g.screen");
     // whose turn
@@ -201,7 +203,7 @@
         el("ol", {class: "scores"}, ...view.players.map((p, i) =>
           el("li", {class: view.returns[i] === best ? "won" : ""}, el("bdi", {}, p.name),
             ": " + window.refereeUI.num(view.scores[i])))),
-        game === "tokaido" ? tokaidoPoints(view) : null);
+        ...[game === "tokaido" ? tokaidoPoints(view) : null].filter(Boolean));  // null reads "null"
       $("result").hidden = false;
     } else $("result").hidden = true;
     $("rematch-box").hidden = !(me.role === "seat" && (view.over || view.ended));

@@ -1,4 +1,5 @@
-// Join a card table with its room code and a name: the claimed seat's link opens this phone.
+// Join a card table with its room code and a name: the claimed seat's link opens this phone,
+// in the language this page was shown in.
 "use strict";
 (function () {
   const form = document.getElementById("join-form");
@@ -12,6 +13,9 @@
       body: JSON.stringify({code: form.code.value.trim(), name: form.name.value.trim()})});
     const out = await r.json();
     if (!r.ok) { err.textContent = window.refereeErrorWords(JSON.parse(document.getElementById("i18n").textContent), out, String(r.status)); return; }
-    location.href = out.link;
+    // the seat's page in this page's language (the phone's choice), not the table's
+    const link = new URL(out.link, location.href);
+    link.searchParams.set("lang", document.documentElement.lang);
+    location.href = link.pathname + link.search + link.hash;
   });
 })();
