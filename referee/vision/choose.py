@@ -33,7 +33,7 @@ def template_settings(s: VisionSettings) -> dict[str, Any]:
 
 def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
         unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings,
-        floor_mm: float | None = None) -> BarFit:
+        floor_mm: float | None = None, neutral: np.ndarray | None = None) -> BarFit:
     """The fit with its slack along its length (`length_slack_u`); a vertical bar of a
     `chromatic` colour that can slide is placed from its top end where that end shows
     (`grooves.anchor_top`). A grey stone is not: snow in shade takes its colour, so the top
@@ -41,7 +41,8 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
 
     masks: per colour letter, the front view's H×W bool mask; lum: its lightness, H×W
     float32; unit: u in mm; band: `fit.band_vector_mm`; chromatic: the letters with a hue;
-    floor_mm: the lowest front-view height a face can have (`length_slack_u`).
+    floor_mm: the lowest front-view height a face can have (`length_slack_u`); neutral:
+    H×W bool, the pixels without hue (snow, paper), for `grooves.anchor_top`.
     """
     mask = masks[f.colour]
     pinned = edge_pinned(mask, lum, view, unit, f, band, s.fit.edge_min_step,
@@ -54,7 +55,7 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
         for c, m in masks.items():
             if c != f.colour:
                 others |= m
-        a = anchor_top(f, mask, lum, others, view, unit, band)
+        a = anchor_top(f, mask, lum, others, view, unit, band, neutral)
         # the top end can only move the bar within its slack, and never under the table
         if a is not None and abs(a.h_mm - f.h_mm) <= (slack + 0.5) * unit and \
                 a.h_mm >= -s.build.depth_doubt_mm - s.fit.table_band_mm:

@@ -155,7 +155,8 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
 
 
 def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarray,
-               view: FrontView, unit_mm: float, band_mm: tuple[float, float]) -> BarFit | None:
+               view: FrontView, unit_mm: float, band_mm: tuple[float, float],
+               neutral: np.ndarray | None = None) -> BarFit | None:
     """A vertical bar placed from its top end, when its lower end is hidden or lost.
 
     A piece lying in front of the build hides a standing bar from the bottom up, and a pale
@@ -163,7 +164,11 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
     top end is real where the edge between its front and top faces shows (a lightness step
     `band_mm[1]` below the top of its colour), or where another stone sits right on it
     (`others`: H×W bool, the other stones' colours). Returns the fit with its front face
-    hanging 5 u from that top, or None when the top end cannot be told.
+    hanging 5 u from that top, or None when the top end cannot be told. A lightness step
+    is no top end where the bar's sides run on above it in a colour (`_sides_run_on`): a lamp
+    lighting the top segment otherwise than the rest makes such a step within the bar.
+    Above a white snow piece sitting on the bar (`neutral`: H×W bool, pixels without hue)
+    the sides run on too, and the step is the end.
     """
     s = view.px_per_mm
     u = unit_mm * s
@@ -201,8 +206,47 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
             if step > best:
                 best, where = step, k
         if where is not None and best >= 4.0:
-            top = float(where)
+            over = slice(max(int(where - band - 0.6 * u), 0), max(int(where - band), 0))
+            snow = neutral is not None and neutral[over, c0:c1].size > 0 and \
+                float(neutral[over, c0:c1].mean()) >= 0.5
+            if snow or not _sides_run_on(lum, col, where - band, u):
+                top = float(where)
     if top is None:
         return None
     _, h_mm = view.to_plane(np.float64(col), np.float64(top + 5 * u))
     return replace(fit, h_mm=float(h_mm))
+
+
+def _side_steps(lum: np.ndarray, col: float, rows: range, u: float, reach_u: float = 0.15
+                ) -> np.ndarray:
+    """Per row, the larger lightness step across a standing bar's left or right side (the
+    columns `col` and `col + u`, each within ±`reach_u` u): 2 columns out against 2 in."""
+    out = np.zeros(len(rows), np.float32)
+    r0, r1 = max(rows.start, 0), min(rows.stop, lum.shape[0])
+    if r1 <= r0:
+        return out
+    reach = int(round(reach_u * u))
+    for side in (col, col + u):
+        for c in range(int(round(side)) - reach, int(round(side)) + reach + 1):
+            if c - 3 < 0 or c + 3 > lum.shape[1]:
+                continue
+            step = np.abs(lum[r0:r1, c - 3:c - 1].mean(axis=1) -
+                          lum[r0:r1, c + 1:c + 3].mean(axis=1))
+            part = slice(r0 - rows.start, r1 - rows.start)
+            out[part] = np.maximum(out[part], step)
+    return out
+
+
+def _sides_run_on(lum: np.ndarray, col: float, top: float, u: float,
+                  min_step: float = 6.0, share: float = 0.5) -> bool:
+    """Whether a standing bar's sides run on above `top` (the row where its top face ends):
+    a bar's sides show an edge along its whole height, so where the edge goes on above a
+    top end found by a lightness step, that step was within the bar (a lamp lighting its
+    top segment otherwise than the rest, X04-03), not its end. No evidence (sides with no
+    edge of their own) is no."""
+    below = _side_steps(lum, col, range(int(top + 0.5 * u), int(top + 2.5 * u)), u)
+    above = _side_steps(lum, col, range(int(top - 0.6 * u), int(top - 0.1 * u)), u)
+    if not below.size or not above.size:
+        return False
+    own = float(np.median(below))
+    return own >= min_step and float(np.median(above)) >= share * own

@@ -210,8 +210,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     fits = ground(fits, all_cands, held_by, chain, lab[..., 0], view, unit, table_band, s)
     chromatic = model.chromatic(station.colours)
     # nothing stands lower than the table in front of the line (the V search region's floor)
-    fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s, regions["V"][2])
-            if f.supported else f for f in fits]
+    neutral = chroma < s.colour.neutral_chroma  # snow, paper: what has no hue
+    fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s, regions["V"][2],
+                neutral) if f.supported else f for f in fits]
     fits = [pinned_rival(f, all_cands[f.colour], fits, masks, lab[..., 0], view, unit, band,
                          chromatic, s, regions["V"][2]) if f.supported else f for f in fits]
     m.fits = fits

@@ -418,3 +418,38 @@ def test_a_bar_whose_top_edge_stops_at_its_end_is_pinned_there_whatever_lies_bey
     off = replace(fit, x_mm=x0 - 0.4 * U)
     assert edge_pinned(mask, lum, view, U, off, (0.0, 0.0), s.fit.edge_min_step,
                        s.fit.edge_share)[0] is False
+
+
+def test_a_lit_top_segment_is_no_top_end_but_snow_on_the_bar_is():
+    """X04-03 (an unseen set): a lamp lit a standing blue bar's top segment far lighter than
+    the rest; the step between them was taken for the edge of its top face, the bar was
+    hung from there a unit too low, and a correct build was judged wrong. A bar's sides show
+    an edge along its whole height, so where they run on above such a step, the step is
+    within the bar: no top end (unsure). A white snow piece sitting on the bar runs its
+    sides on too, and there the step is the end (E01-01)."""
+    from referee.vision.grooves import anchor_top
+    from referee.vision.mat import PAPER_BEYOND
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 260.0)
+    x0, band = PAPER_BEYOND[0] + 2 * U, 5.0
+    fit = BarFit("B", "V", x0, U, 0.8, 0.8, True)  # placed a unit too high: its foot hidden
+    nothing = np.zeros((view.height, view.width), bool)
+
+    def scene(top_h, lit_above):
+        lum = np.full((view.height, view.width), 20.0, np.float32)  # a dark backdrop
+        lum[_painted(view, [(x0, 0.0, U, top_h)])] = 40.0  # the front face
+        lum[_painted(view, [(x0, top_h, U, lit_above)])] = 75.0  # lit: a segment, snow
+        return lum, _painted(view, [(x0, 0.0, U, top_h + band)])
+
+    # the true top at 5 u (its top face above it, then the backdrop): hung from there
+    lum, mask = scene(5 * U, band)
+    got = anchor_top(fit, mask, lum, nothing, view, U, (0.0, band))
+    assert got is not None and abs(got.h_mm) < 0.1 * U
+    # a lit top segment (4–5 u) with the backdrop beside it: the step at 4 u is no end
+    lum, mask = scene(4 * U, U)
+    assert anchor_top(fit, mask, lum, nothing, view, U, (0.0, band)) is None
+    # the same lightness, but white snow (no hue) sitting on the bar from 4 u: the end
+    snow = _painted(view, [(x0, 4 * U, U, U)])
+    got = anchor_top(fit, mask, lum, nothing, view, U, (0.0, band), neutral=snow)
+    assert got is not None and abs(got.h_mm + U) < 0.1 * U
