@@ -14,7 +14,9 @@ Each iteration:
    the best UCB1 score, where the count under the logarithm is the child's *availability*
    (how often it was legal when its parent was visited) rather than the parent's visits;
    each node's reward is that of the seat that took its action, so an opponent's node
-   chooses by the opponent's reward;
+   chooses by the opponent's reward (or, with the level's `opponents: policy`, the other
+   seats play the rollout policy's move in the tree too, a model of the opponents as that
+   policy: the tree then branches on their moves but never explores them);
 3. expands one untried action legal in the deal (at random);
 4. plays the rest of the game with the rollout policy (the game's fast playout if it has
    one, `GameInfo.playouts`), and
@@ -62,7 +64,8 @@ class IsmctsBot:
 
     The level's `iterations` are iterations (one deal and one rollout each), `time_ms` the
     CPU-time cap of a decision in ms (checked after each iteration), `exploration` UCB1's
-    constant c (score = mean + c * sqrt(ln(availability) / visits), rewards in 0..1).
+    constant c (score = mean + c * sqrt(ln(availability) / visits), rewards in 0..1),
+    `opponents` `tree` or `policy` (see the module docstring).
 
     :raises RulesError: the level names a rollout policy, reward or horizon the game lacks.
     """
@@ -118,7 +121,6 @@ class IsmctsBot:
         policy = self._policy.choose
         depth = -1 if level.depth is None else level.depth
         c = level.exploration
-        bias = level.bias
         follow = level.opponents == "policy"
         log = math.log
         sqrt = math.sqrt
@@ -138,26 +140,23 @@ class IsmctsBot:
             path.clear()
             while not s.is_terminal():  # selection, then the expansion of one action
                 children = node.children
-                options = actions(s) if path else legal
-                untried = [a for a in options if a not in children]
                 mover = s.current_player()
-                hint = policy(s, rng) if (bias or follow and mover != me) else None
-                if follow and mover != me:  # the opponents move by the rollout policy
-                    child = children.get(hint)
-                    if child is None:
-                        node = children[hint] = Node(hint, mover)
-                        s.apply_action(hint)
+                if follow and mover != me:  # the other seats move by the rollout policy
+                    a = policy(s, rng)
+                    child = children.get(a)
+                    if child is None:  # expanded: the rollout follows
+                        node = children[a] = Node(a, mover)
+                        s.apply_action(a)
                         path.append(node)
                         break
                     node = child
-                    s.apply_action(hint)
+                    s.apply_action(a)
                     path.append(node)
                     continue
+                options = actions(s) if path else legal
+                untried = [a for a in options if a not in children]
                 if untried:
-                    if hint in untried:
-                        a = hint
-                    else:
-                        a = untried[0] if len(untried) == 1 else rng.choice(untried)
+                    a = untried[0] if len(untried) == 1 else rng.choice(untried)
                     node = children[a] = Node(a, mover)
                     s.apply_action(a)
                     path.append(node)
@@ -169,8 +168,6 @@ class IsmctsBot:
                     child.avail += 1
                     score = child.total / child.visits \
                         + c * sqrt(log(child.avail) / child.visits)
-                    if a == hint:
-                        score += bias / (child.visits + 1)
                     if score > top:
                         best, top = child, score
                 assert best is not None

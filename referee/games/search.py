@@ -55,10 +55,8 @@ class Level:
     opponent model gives it (`GameInfo.deal_weight`), else redeal, up to MODEL_TRIES times;
     `search`: `pimc` (this module's `SearchBot`) or `ismcts` (referee.games.ismcts, where
     `iterations` counts iterations: one deal and one rollout each); `exploration`: ISMCTS's
-    UCB1 constant (rewards 0..1); `bias`: ISMCTS's progressive bias towards the rollout
-    policy's move (added to its UCB1 score as bias / (visits + 1); that move is also expanded
-    first), 0 for none; `opponents`: `tree` (ISMCTS's other seats choose by UCB1 on their own
-    reward) or `policy` (they play the rollout policy's move in the tree too).
+    UCB1 constant (rewards 0..1); `opponents`: `tree` (ISMCTS's other seats choose by UCB1
+    on their own reward) or `policy` (they play the rollout policy's move in the tree too).
     """
 
     name: str
@@ -71,7 +69,6 @@ class Level:
     model: bool = False
     search: str = "pimc"
     exploration: float = 0.7
-    bias: float = 0.0
     opponents: str = "tree"
 
 

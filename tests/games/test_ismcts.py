@@ -19,21 +19,23 @@ from referee.games.taki import from_setup
 from tests.games.test_search_bots import _decisions, _redeal
 
 ITERATIONS = {"taki": 60, "tukki": 30, "tokaido": 8}  # small budgets: a fast test
+READ_LEVELS = search._raw_levels  # models/bots.yaml as read, before any test replaces it
 EVERY = {"taki": 5, "tukki": 15, "tokaido": 10}  # checked decisions: about 10 a game
 
 
-def _bot(name: str, iterations: int | None = None) -> IsmctsBot:
+def _bot(name: str, iterations: int | None = None, opponents: str = "tree") -> IsmctsBot:
     lv = dataclasses.replace(load_level(name, "hard"), search="ismcts", time_ms=None,
-                             iterations=iterations or ITERATIONS[name])
+                             iterations=iterations or ITERATIONS[name], opponents=opponents)
     if lv.depth is not None:
         lv = dataclasses.replace(lv, depth=min(lv.depth, 3))
     return IsmctsBot(get_game(name), lv)
 
 
+@pytest.mark.parametrize("opponents", ["tree", "policy"])
 @pytest.mark.parametrize("name", GAMES)
-def test_the_move_does_not_change_when_hidden_cards_are_dealt_anew(name):
+def test_the_move_does_not_change_when_hidden_cards_are_dealt_anew(name, opponents):
     """Issue 16: the bot uses only the seat's observation, never the true hidden cards."""
-    bot = _bot(name)
+    bot = _bot(name, opponents=opponents)
     rng = random.Random(1)
     checked = 0
     for players, seed in ((2, 3), (3, 4)):
@@ -47,13 +49,14 @@ def test_the_move_does_not_change_when_hidden_cards_are_dealt_anew(name):
     assert checked >= 6
 
 
+@pytest.mark.parametrize("opponents", ["tree", "policy"])
 @pytest.mark.parametrize("name", GAMES)
-def test_the_same_view_gives_the_same_move_and_leaves_the_state_alone(name):
-    bot = _bot(name)
+def test_the_same_view_gives_the_same_move_and_leaves_the_state_alone(name, opponents):
+    bot = _bot(name, opponents=opponents)
     state = next(_decisions(name, 2, seed=5, every=1))
     before = state.to_dict()
     first = bot.search(state)
-    again = _bot(name).search(state.clone())
+    again = _bot(name, opponents=opponents).search(state.clone())
     assert state.to_dict() == before
     assert first.action == again.action and first.visits == again.visits
     assert first.means == again.means and first.action in state.legal_actions()
@@ -64,7 +67,7 @@ def test_the_same_view_gives_the_same_move_and_leaves_the_state_alone(name):
 
 def _levels_with(monkeypatch, **taki_hard) -> None:
     """models/bots.yaml as read, with TAKI hard's values replaced by `taki_hard`."""
-    raw = search._raw_levels()
+    raw = READ_LEVELS()
     games = {**raw["games"], "taki": {**raw["games"]["taki"],
                                       "hard": {**raw["games"]["taki"]["hard"], **taki_hard}}}
     monkeypatch.setattr(search, "_raw_levels", lambda: {**raw, "games": games})
@@ -82,6 +85,9 @@ def test_a_level_selects_it_by_data(monkeypatch):
         load_level("taki", "hard")
     _levels_with(monkeypatch, search="ismcts", exploration=-1)
     with pytest.raises(RulesError, match="exploration must be a number"):
+        load_level("taki", "hard")
+    _levels_with(monkeypatch, search="ismcts", opponents="everyone")
+    with pytest.raises(RulesError, match="opponents must be tree or policy"):
         load_level("taki", "hard")
 
 
