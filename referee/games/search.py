@@ -24,12 +24,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from referee.games.engine import Bot, GameInfo, RandomBot, RulesError, State
 from referee.paths import MODELS
+
+if TYPE_CHECKING:
+    from referee.games.ismcts import IsmctsBot
 
 LEVELS_FILE = MODELS / "bots.yaml"
 # With an opponent model, a deal is redealt while a draw at its weight says no, at most this
@@ -49,7 +52,11 @@ class Level:
     rollouts with the round (games in rounds, see `GameInfo.cut_to_round`); `depth`: stop each
     rollout after this many actions and value the position reached by the margin reward
     (None: play to the horizon); `model`: keep each deal with the probability the game's
-    opponent model gives it (`GameInfo.deal_weight`), else redeal, up to MODEL_TRIES times.
+    opponent model gives it (`GameInfo.deal_weight`), else redeal, up to MODEL_TRIES times;
+    `search`: `pimc` (this module's `SearchBot`) or `ismcts` (referee.games.ismcts, where
+    `iterations` counts iterations: one deal and one rollout each); `exploration`: ISMCTS's
+    UCB1 constant (rewards 0..1); `opponents`: `tree` (ISMCTS's other seats choose by UCB1
+    on their own reward) or `policy` (they play the rollout policy's move in the tree too).
     """
 
     name: str
@@ -60,6 +67,9 @@ class Level:
     reward: str = "win"
     depth: int | None = None
     model: bool = False
+    search: str = "pimc"
+    exploration: float = 0.7
+    opponents: str = "tree"
 
 
 @cache
@@ -93,6 +103,16 @@ def load_level(game: str, name: str) -> Level:
     if level.horizon not in ("game", "round"):
         raise RulesError(f"models/bots.yaml level {name} for {game}: horizon must be game or "
                          f"round, not {level.horizon!r}")
+    if level.search not in ("pimc", "ismcts"):
+        raise RulesError(f"models/bots.yaml level {name} for {game}: search must be pimc or "
+                         f"ismcts, not {level.search!r}")
+    if (isinstance(level.exploration, bool) or not isinstance(level.exploration, int | float)
+            or level.exploration < 0):
+        raise RulesError(f"models/bots.yaml level {name} for {game}: exploration must be a "
+                         f"number >= 0, not {level.exploration!r}")
+    if level.opponents not in ("tree", "policy"):
+        raise RulesError(f"models/bots.yaml level {name} for {game}: opponents must be tree or "
+                         f"policy, not {level.opponents!r}")
     return level
 
 
@@ -212,9 +232,15 @@ class SearchBot:
         return SearchResult(legal[best], visits, means, n, self._clock() - t0)
 
 
-def make_search_bot(game: GameInfo, level: str) -> SearchBot:
-    """The search bot of `game` at level `level` (easy, medium or hard).
+def make_search_bot(game: GameInfo, level: str) -> SearchBot | IsmctsBot:
+    """The search bot of `game` at level `level` (easy, medium or hard): a `SearchBot`, or an
+    `IsmctsBot` where the level says `search: ismcts`.
 
     :raises RulesError: an unknown level, or a level models/bots.yaml gets wrong.
     """
-    return SearchBot(game, load_level(game.name, level))
+    lv = load_level(game.name, level)
+    if lv.search == "ismcts":
+        from referee.games.ismcts import IsmctsBot
+
+        return IsmctsBot(game, lv)
+    return SearchBot(game, lv)
