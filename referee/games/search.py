@@ -134,6 +134,26 @@ class SearchResult:
     seconds: float
 
 
+def rollout_policy(game: GameInfo, level: Level) -> Bot:
+    """The bot that plays `level`'s rollouts in `game`, once the level is checked against the
+    game (the search bots share it).
+
+    :raises RulesError: the level names a rollout policy, reward or horizon the game lacks.
+    """
+    if level.rollout != "random" and level.rollout not in game.bots:
+        raise RulesError(f"level {level.name}: no rollout policy {level.rollout!r} for "
+                         f"{game.name}: expected random or {', '.join(game.bots)}")
+    if level.depth is not None and level.reward != "margin":
+        raise RulesError(f"level {level.name}: a rollout depth needs reward: margin")
+    if level.reward == "margin" and game.search_value is None:
+        raise RulesError(f"level {level.name}: {game.name} has no margin reward")
+    if level.horizon == "round" and game.cut_to_round is None:
+        raise RulesError(f"level {level.name}: {game.name} has no rounds to cut at")
+    if level.model and game.deal_weight is None:
+        raise RulesError(f"level {level.name}: {game.name} has no opponent model")
+    return RandomBot() if level.rollout == "random" else game.bots[level.rollout]()
+
+
 class SearchBot:
     """Determinized Monte Carlo for one game at one level (see the module docstring).
 
@@ -142,21 +162,9 @@ class SearchBot:
 
     def __init__(self, game: GameInfo, level: Level,
                  clock: Callable[[], float] = time.thread_time) -> None:
-        if level.rollout != "random" and level.rollout not in game.bots:
-            raise RulesError(f"level {level.name}: no rollout policy {level.rollout!r} for "
-                             f"{game.name}: expected random or {', '.join(game.bots)}")
-        if level.depth is not None and level.reward != "margin":
-            raise RulesError(f"level {level.name}: a rollout depth needs reward: margin")
-        if level.reward == "margin" and game.search_value is None:
-            raise RulesError(f"level {level.name}: {game.name} has no margin reward")
-        if level.horizon == "round" and game.cut_to_round is None:
-            raise RulesError(f"level {level.name}: {game.name} has no rounds to cut at")
-        if level.model and game.deal_weight is None:
-            raise RulesError(f"level {level.name}: {game.name} has no opponent model")
         self.game = game
         self.level = level
-        self._policy: Bot = RandomBot() if level.rollout == "random" \
-            else game.bots[level.rollout]()
+        self._policy: Bot = rollout_policy(game, level)
         self._clock = clock
 
     def choose(self, state: State, rng: random.Random) -> Any:
