@@ -33,17 +33,14 @@ from __future__ import annotations
 
 import math
 import random
-import time
-from collections.abc import Callable
 from typing import Any
 
-from referee.games.engine import Bot, GameInfo, RulesError, State
+from referee.games.engine import RulesError, State
 from referee.games.search import (
     MODEL_TRIES,
-    Level,
+    SearchBot,
     SearchResult,
     observation_seed,
-    rollout_policy,
 )
 
 
@@ -65,7 +62,7 @@ class Node:
         self.children: dict[Any, Node] = {}
 
 
-class IsmctsBot:
+class IsmctsBot(SearchBot):
     """SO-ISMCTS for one game at one level (see the module docstring).
 
     The level's `iterations` are iterations (one deal and one rollout each), `time_ms` the
@@ -75,17 +72,6 @@ class IsmctsBot:
 
     :raises RulesError: the level names a rollout policy, reward or horizon the game lacks.
     """
-
-    def __init__(self, game: GameInfo, level: Level,
-                 clock: Callable[[], float] = time.thread_time) -> None:
-        self.game = game
-        self.level = level
-        self._policy: Bot = rollout_policy(game, level)
-        self._clock = clock
-
-    def choose(self, state: State, rng: random.Random) -> Any:
-        """The action to play; `rng` is not used (the search seeds its own from the view)."""
-        return self.search(state).action
 
     def search(self, state: State) -> SearchResult:
         """Search the current player's decision in `state`; `state` is left unchanged.

@@ -16,6 +16,7 @@ which a browser sees as HTTP 403.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -74,10 +75,8 @@ async def _hello(ws: WebSocket, timeout_s: float) -> str | None | bool | object:
 
 async def _close(ws: WebSocket, code: int, reason: str) -> None:
     """Close the socket; one whose phone has left already is left as it is, quietly."""
-    try:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         await ws.close(code=code, reason=reason)
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass
 
 
 def key_access(access: Callable[[str, Credentials], Access], table_id: str,
