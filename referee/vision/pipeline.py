@@ -242,7 +242,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     m.depth_mm = structure_depth(fits, view, pose, unit, s.depth, s.fit.min_stone_fill,
                                  seen_scale)
     placed = fits if m.depth_mm is None else fits_at_depth(fits, view, pose, m.depth_mm)
-    m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd)
+    cam = pose.camera_centre_mm()
+    m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd,
+                       (float(cam[0]), float(cam[1]), float(cam[2])))
     why = colour_doubt(m.channel_fit, model.source, s)
     if why:
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))

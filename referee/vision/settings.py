@@ -132,6 +132,8 @@ class BuildSettings:
     line_allowance_mm: float = 10.0  # how far it may (WORLD.md §5): table vs snow unsure
     settle: bool = True             # rest stones on their support within the depth doubt
     snow_grid: bool = True          # snow is whole units thick: whole-unit heights support
+    ray_settle_v: bool = True       # a settled upright stone moves along its camera ray
+    ray_settle_h: bool = False      # so does a lying one
     base_sigma_u: float = 0.03      # positional doubt of a clean fit
     anchored_sigma_u: float = 0.08  # positional doubt of a bar placed from its top end
 

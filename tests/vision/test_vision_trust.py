@@ -244,6 +244,24 @@ def test_stones_measured_touching_stay_touching_when_the_lower_one_settles():
     assert {st.colour: st.z_u for st in b.stones} == {"P": 2.0, "G": 4.0}
 
 
+def test_a_settled_standing_stone_moves_along_its_camera_ray():
+    """D02-04: each bar's front face stands a few mm off the others'; a standing bar that
+    looked 0.2 u high stands that much further back, so (camera to its right) it also stands
+    further left, and the offsets between stones left the grey band once that was undone."""
+    s = default_settings()
+    camera = (300.0, 500.0, -400.0)  # mm, board frame: right of the build, 400 mm up
+    fits = [fit("G", "V", 5, 0.2), fit("B", "H", 0, 0.0)]
+    b = assemble(fits, U, 5.0, s, "GB", camera_mm=camera)
+    g = next(st for st in b.stones if st.colour == "G")
+    # the ray from (300, -400) through (80 mm, 3.2 mm up) meets the table at x = 78.23 mm
+    assert g.z_u == 0.0 and g.x_u == pytest.approx(78.23 / U, abs=1e-3)
+    # lying stones keep their x (their front/top edge places them; measured worse moved),
+    # and without the camera nothing moves
+    assert next(st for st in b.stones if st.colour == "B").x_u == 0.0
+    assert next(st for st in assemble(fits, U, 5.0, s, "GB").stones
+                if st.colour == "G").x_u == 5.0
+
+
 def test_a_stone_on_snow_on_a_stone_rests_whole_units_above_it():
     """V02-06: a purple bar lies on a unit of snow standing on the blue bar, the whole build
     lifted a unit (white square). The blue settled 0.04 u down; the purple, measured 1.24 u
