@@ -232,12 +232,24 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         allow = s.build.line_allowance_mm * doubt_mm / max(s.build.depth_doubt_mm, 1e-6) / unit
         floating += [st for st in table_or_snow(raw, allow) if st.colour not in
                      {f.colour for f in floating}]
+    else:
+        allow = 0.0
     for st in floating:
         problems.append(Unmeasured(f"stone:unsupported:{st.colour}",
                                    f"the {_name(st.colour)} stone "
                                    f"measures {st.z_u * unit:.0f} mm above the table, on "
                                    "nothing that thick: the build may stand off the dashed "
                                    "line; push it onto the line, or look again"))
+    # nothing stands under the table: a stone measured lower than a build off the line can
+    # look (G04-01: a standing stone placed from a step a unit below its top) is mismeasured
+    sunk = [st for st in stones if st.z_u < -max(allow, doubt_mm / unit)
+            and st.colour not in {f.colour for f in floating}]
+    for st in sunk:
+        problems.append(Unmeasured(f"stone:unsupported:{st.colour}",
+                                   f"the {_name(st.colour)} stone measures "
+                                   f"{-st.z_u * unit:.0f} mm below the table, where nothing "
+                                   "can stand: look again"))
+    floating += sunk
     gone = {st.colour for st in floating}
     stones = [st for st in stones if st.colour not in gone]
     out = []

@@ -18,7 +18,13 @@ import numpy as np
 
 from referee.build import Orientation, rect_gap_u
 from referee.vision.colour import NONE
-from referee.vision.fit import BarFit, bar_candidates, edge_pinned, length_slack_u
+from referee.vision.fit import (
+    BarFit,
+    bar_candidates,
+    edge_pinned,
+    length_slack_u,
+    lightness_pinned,
+)
 from referee.vision.grooves import anchor_top, refine
 from referee.vision.rectify import FrontView
 from referee.vision.settings import VisionSettings
@@ -34,7 +40,9 @@ def template_settings(s: VisionSettings) -> dict[str, Any]:
 def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
         unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings,
         floor_mm: float | None = None, neutral: np.ndarray | None = None) -> BarFit:
-    """The fit with its slack along its length (`length_slack_u`); a vertical bar of a
+    """The fit with its slack along its length (`length_slack_u`), none past an end that
+    is pinned: a lying bar's by its top edge (`edge_pinned`), a standing bar's by the
+    lightness beyond it (`lightness_pinned`); a vertical bar of a
     `chromatic` colour that can slide is placed from its top end where that end shows
     (`grooves.anchor_top`). A grey stone is not: snow in shade takes its colour, so the top
     of its colour may be snow.
@@ -46,7 +54,9 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
     """
     mask = masks[f.colour]
     pinned = edge_pinned(mask, lum, view, unit, f, band, s.fit.edge_min_step,
-                         s.fit.edge_share)
+                         s.fit.edge_share) if f.orientation == "H" else \
+        lightness_pinned(mask, lum, view, unit, f, s.fit.light_min_step, s.fit.light_spread_k,
+                         s.fit.light_min_fill)
     slack = length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance,
                            floor_mm=floor_mm, pinned=pinned)
     if slack >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and \

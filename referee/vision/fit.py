@@ -265,6 +265,56 @@ def edge_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: flo
     return out[0], out[1]
 
 
+def lightness_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float,
+                     fit: BarFit, min_step: float, spread_k: float, min_fill: float
+                     ) -> tuple[bool, bool]:
+    """Whether a vertical bar cannot slide down, up: its fitted front face is one even
+    surface, and what lies just beyond that end is clearly lighter or darker.
+
+    Snow in shade, or a shadow, may take a grey stone's colour, so its colour mask runs on
+    past its end; its lightness does not (G03-03: a dark grey bar, L 21, on a snow pillar in
+    shade, L 46, both "grey"). The face is the bar's own only where its five segments (the
+    middle half of the face's width, grooves left out) have alike median lightness: a face
+    placed partly on something else (a unit too high or low, a piece in front) is not even,
+    unless that thing is as light as the bar, and then nothing beyond differs either; and
+    each segment shows the bar's colour (`mask`, H×W bool) over at least `min_fill` of it
+    (G04-07: a blue bar whose foot a snow piece in front hides, fitted 0.6 u high, reached
+    into a green wall as light as the blue). Above
+    the top end lies the bar's top face, or what stands on it, or what is behind: lit
+    otherwise than the front face. min_step: the least difference (L) beyond an end, and at
+    least `spread_k` times the spread of the segments' medians. A horizontal bar: (False,
+    False) (see `edge_pinned`).
+
+    lum: the front view's lightness, H×W float32 (L, 0–100).
+    """
+    if fit.orientation != "V":
+        return False, False
+    u = unit_mm * view.px_per_mm
+    col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
+    c0, c1 = int(round(col + 0.25 * u)), int(round(col + 0.75 * u))
+    if c1 <= c0 or c0 < 0 or c1 > lum.shape[1]:
+        return False, False
+
+    def rows(r0: float, r1: float) -> slice | None:
+        a, b = max(int(round(r0)), 0), min(int(round(r1)), lum.shape[0])
+        return slice(a, b) if b - a >= 2 else None
+
+    def median(r0: float, r1: float) -> float | None:
+        r = rows(r0, r1)
+        return None if r is None else float(np.median(lum[r, c0:c1]))
+
+    parts = [rows(row - (k + 1) * u + 0.2 * u, row - k * u - 0.2 * u) for k in range(5)]
+    if any(r is None or float(mask[r, c0:c1].mean()) < min_fill for r in parts):
+        return False, False
+    segs = [float(np.median(lum[r, c0:c1])) for r in parts if r is not None]
+    face, spread = float(np.median(segs)), max(segs) - min(segs)
+    need = max(min_step, spread_k * spread)
+    below = median(row + 0.15 * u, row + 0.85 * u)
+    above = median(row - 5.85 * u, row - 5.15 * u)
+    return (below is not None and abs(below - face) >= need,
+            above is not None and abs(above - face) >= need)
+
+
 def length_slack_u(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,
                    band_mm: tuple[float, float], tolerance: float,
                    steps_u: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 2.5),

@@ -163,7 +163,9 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
     stone's lowest segment may blend into what is under it; its top end stays in view. The
     top end is real where the edge between its front and top faces shows (a lightness step
     `band_mm[1]` below the top of its colour), or where another stone sits right on it
-    (`others`: H×W bool, the other stones' colours). Returns the fit with its front face
+    (`others`: H×W bool, the other stones' colours), or a snow piece (`neutral` right above
+    the colour): then the top face is covered and the front face ends at the strongest step
+    near the top of the colour. Returns the fit with its front face
     hanging 5 u from that top, or None when the top end cannot be told. A lightness step
     is no top end where the bar's sides run on above it in a colour (`_sides_run_on`): a lamp
     lighting the top segment otherwise than the rest makes such a step within the bar.
@@ -191,24 +193,41 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
     top = None
     reach = int(round(max(0.5 * u, band)))  # a stone on it, past a bevel's thin shadow
     above = others[max(int(run_top) - reach, 0):int(run_top), c0:c1]
-    if above.size and float(above.mean()) >= 0.3:
-        top = run_top  # a stone sits on it: its top face is covered
-    elif band >= 2:
-        # a step in lightness between the top face (above) and the front face (below); a
-        # groove is a thin dark line with the same lightness on both sides, never a step
-        w = max(2, int(round(min(band, 0.4 * u) * 0.6)))
-        prof = _profile(lum, slice(0, lum.shape[0]), slice(c0, c1), axis=1)
+    snow_on = neutral[max(int(run_top) - reach, 0):int(run_top), c0:c1] \
+        if neutral is not None else np.zeros((0, 0), bool)
+    w = max(2, int(round(min(band, 0.4 * u) * 0.6)))
+    prof = _profile(lum, slice(0, lum.shape[0]), slice(c0, c1), axis=1)
+
+    def strongest_step(lo: float, hi: float) -> tuple[float, int | None]:
         best, where = 0.0, None
-        for k in range(int(run_top + 0.7 * band), int(run_top + 1.3 * band) + 1):
+        for k in range(int(lo), int(hi) + 1):
             if k - w < 0 or k + w > len(prof):
                 continue
             step = abs(float(prof[k - w:k].mean()) - float(prof[k:k + w].mean()))
             if step > best:
                 best, where = step, k
+        return best, where
+
+    if above.size and float(above.mean()) >= 0.3:
+        top = run_top  # a stone sits on it: its top face is covered
+    elif snow_on.size and float(snow_on.mean()) >= 0.5:
+        # so does a snow piece: the front face ends where the snow starts, at the top of
+        # the colour or (snow tinted at its foot) a little below it; not at a step a top
+        # face's height below (G04-01: that step was a lamp-lit top segment's edge)
+        best, where = strongest_step(run_top - 0.3 * band, run_top + 1.3 * band)
+        if where is not None and best >= 4.0:
+            top = float(where)
+    elif band >= 2:
+        # a step in lightness between the top face (above) and the front face (below); a
+        # groove is a thin dark line with the same lightness on both sides, never a step
+        best, where = strongest_step(run_top + 0.7 * band, run_top + 1.3 * band)
         if where is not None and best >= 4.0:
             over = slice(max(int(where - band - 0.6 * u), 0), max(int(where - band), 0))
+            # snow on the bar, not a pale top segment of the bar itself (a segment lit by
+            # a lamp may have hardly any hue, but it is of the colour)
             snow = neutral is not None and neutral[over, c0:c1].size > 0 and \
-                float(neutral[over, c0:c1].mean()) >= 0.5
+                float(neutral[over, c0:c1].mean()) >= 0.5 and \
+                float(mask[over, c0:c1].mean()) < 0.5
             if snow or not _sides_run_on(lum, col, where - band, u):
                 top = float(where)
     if top is None:

@@ -167,14 +167,18 @@ def test_on_default_colours_a_stone_not_found_is_never_missing(tmp_path):
 # --- end to end on photos of the harder sets (fixtures/hard-scenes) --------------------------
 
 HARD = FIXTURES / "hard-scenes"
-# the verdict each gets today; the unsure one is honest: a piece in front hides the orange
-# stone's foot (E02-02). E05-03's grey stone, in its own shade on the table, was unsure
-# until a fit at the lowest height searched counted as the stone on the table. V03-06's
-# orange stone stands on a snow pillar tinted blue (paper clipped, so the white balance is
-# the paper's, not the light's): unsupported until such snow could hold a grooved stone.
-HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
+# the verdict each gets today. E02-02, where a piece in front hides the orange stone's foot,
+# was unsure until a snow piece sitting on a stone counted as covering its top face.
+# E05-03's grey stone, in its own shade on the table, was unsure until a fit at the lowest
+# height searched counted as the stone on the table. V03-06's orange stone stands on a snow
+# pillar tinted blue (paper clipped, so the white balance is the paper's, not the light's):
+# unsupported until such snow could hold a grooved stone. G03-03's dark grey stone stands on
+# a snow pillar in shade, as "grey" as the stone: hidden (it seemed free to slide down)
+# until the pillar's lightness pinned the stone's foot.
+HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "correct",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "wrong", "F05-05": "correct", "F05-07": "correct",
+                 "G03-03": "correct", "G04-01": "wrong",
                  "W05-04": "correct", "V03-06": "correct"}
 
 
@@ -205,6 +209,19 @@ def test_a_standing_stone_whose_foot_a_piece_in_front_hides_is_placed_from_its_t
     assert blue.anchored and abs(blue.h_mm / st.unit_mm) < 0.25
 
 
+def test_a_standing_stone_with_snow_on_it_is_placed_from_the_top_of_its_front_face():
+    """G04-01: a snow piece sits on the blue stone, so its top face does not show, and a
+    piece in front hides its foot. The step a top face would make was the lamp-lit top
+    segment's edge, a unit down: the stone was hung a unit under the table."""
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    st = load_station(HARD / "stations/G04/station.json")
+    m = measure(read_photo(HARD / "scenes/G04-01/image.jpg"), st)
+    blue = next(s for s in m.build.stones if s.colour == "B")
+    assert abs(blue.z_u) < 0.25, blue
+
+
 def test_a_lowest_stone_between_the_table_and_a_units_height_is_unsupported():
     """Nothing in the game is thinner than a unit: a stone measured 0.6 u up with nothing
     under it is a build standing off the line (it looks higher), never `table:none`."""
@@ -213,6 +230,14 @@ def test_a_lowest_stone_between_the_table_and_a_units_height_is_unsupported():
     assert "stone:unsupported:G" in codes(b) and "stone:unsupported:P" in codes(b)
     # a stone resting on another stone's top is held, whatever its height
     b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1)], U, 2.0, default_settings(), "GB")
+    assert codes(b) == []
+    # nor can one stand under the table (G04-01: placed from a step a unit below its top)
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 6, -1.0)], U, 2.0, default_settings(),
+                 "GB")
+    assert codes(b) == ["stone:unsupported:B"] and [st.colour for st in b.stones] == ["G"]
+    # within what a build off the line may look lower, it stands on the table
+    b = assemble([fit("G", "H", 0, 0), fit("B", "V", 6, -0.1)], U, 2.0, default_settings(),
+                 "GB")
     assert codes(b) == []
 
 
@@ -260,6 +285,42 @@ def test_a_settled_standing_stone_moves_along_its_camera_ray():
     assert next(st for st in b.stones if st.colour == "B").x_u == 0.0
     assert next(st for st in assemble(fits, U, 5.0, s, "GB").stones
                 if st.colour == "G").x_u == 5.0
+
+
+def test_a_standing_bar_is_pinned_where_its_lightness_ends():
+    """G03-03: snow in shade takes a grey stone's colour, so the mask runs on below the
+    stone's foot; its lightness does not. A face placed a unit low, half on the snow, is not
+    even, and pins nothing; a face without the bar's colour in every segment neither."""
+    from referee.vision.fit import lightness_pinned
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 200.0)
+    u = int(U * 2)
+    lum = np.full((view.height, view.width), 62.0, np.float32)  # a wall behind
+    grey = np.ones(lum.shape, bool)  # everything "grey": the mask tells nothing
+    col, bottom = (int(round(float(v))) for v in view.to_px(100.0, 3 * U))
+    lum[bottom - 5 * u:bottom, col:col + u] = 21.0  # the stone, 3 u up to 8 u
+    lum[bottom:, col:col + u] = 46.0  # the snow pillar in shade under it
+    lum[bottom - 5 * u - 4:bottom - 5 * u, col:col + u] = 28.0  # its top face
+    for k in range(1, 5):  # the grooves
+        lum[bottom - k * u - 1:bottom - k * u + 1, col:col + u] = 10.0
+    s = default_settings().fit
+    args = (s.light_min_step, s.light_spread_k, s.light_min_fill)
+    bar = BarFit("G", "V", 100.0, 3 * U, 0.99, 0.9)
+    assert lightness_pinned(grey, lum, view, U, bar, *args) == (True, True)
+    low = replace(bar, h_mm=2 * U)  # half on the snow: uneven
+    assert lightness_pinned(grey, lum, view, U, low, *args) == (False, False)
+    # a snow pillar as light as the stone: nothing beyond its foot differs
+    even = lum.copy()
+    even[bottom:, col:col + u] = 22.0
+    assert lightness_pinned(grey, even, view, U, bar, *args) == (False, True)
+    # a segment without the stone's colour (a wall as light as the stone, G04-07)
+    part = grey.copy()
+    part[bottom - 5 * u:bottom - 4 * u, :] = False
+    assert lightness_pinned(part, lum, view, U, bar, *args) == (False, False)
+    # a lying bar is pinned by its top edge instead (`edge_pinned`)
+    assert lightness_pinned(grey, lum, view, U, replace(bar, orientation="H"), *args) == \
+        (False, False)
 
 
 def test_a_stone_on_snow_on_a_stone_rests_whole_units_above_it():
