@@ -120,6 +120,46 @@ def test_the_join_page_takes_its_language_to_the_seat(base):
         browser.close()
 
 
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_new_game_form_says_what_is_wrong(base):
+    """The new-game form says a refusal in its language with what is wrong: on a Persian
+    page which seats clash (in Persian digits, both rows marked), not a general sentence
+    about stations; on an English page the limit per phone in plain words with its way out,
+    not the server's text."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    def fill(text: str, **values: int) -> str:
+        for k, v in values.items():
+            text = text.replace("{" + k + "}", str(v))
+        return text
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        page.goto(base + "/games/new?lang=fa")
+        names = page.locator("#seat-rows input[name=name]")
+        names.nth(0).fill("Ava")
+        names.nth(1).fill("ava")
+        page.click("button[type=submit]")
+        expect(page.locator("#form-error")).to_have_text(
+            fill(messages("fa")["refusal.table.same-name"], a="۱", b="۲"))
+        expect(page.locator("#seat-rows li.clash")).to_have_count(2)
+        for _ in range(5):  # this address's most tables in play
+            httpx.post(base + "/api/games", json={"game": "taki", "players": ["A", "B"]},
+                       timeout=30).raise_for_status()
+        page.goto(base + "/games/new?lang=en")
+        names.nth(0).fill("Ava")
+        names.nth(1).fill("Ben")
+        page.click("button[type=submit]")
+        expect(page.locator("#form-error")).to_have_text(
+            fill(messages("en")["refusal.table.too-many-mine"], most=5, minutes=30))
+        browser.close()
+
+
 def test_every_chromium_test_skips_without_chromium_and_no_helper_does() -> None:
     """A machine without chromium skips the browser tests (with the reason) instead of
     failing them: the skip sits on each test that launches it, never on a helper (where

@@ -1,9 +1,18 @@
-// Server errors in the page's language: English pages get the server's own words, the others
-// the sentence of the error's kind (messages "err.kind.<Error>"), never English on a Persian,
-// Hebrew or Arabic page.
+// Server errors in the page's language: an error with a code the page has words for
+// (messages "refusal.<code>": a table limit, a new table's seats that clash) says it with its
+// params filled in, in every language; else English pages get the server's own words, the
+// others the sentence of the error's kind (messages "err.kind.<Error>"), never English on a
+// Persian, Hebrew or Arabic page.
 "use strict";
 window.refereeErrorWords = function (T, data, fallback) {
   const lang = document.documentElement.lang;
+  const code = data && typeof data.code === "string" ? "refusal." + data.code : "";
+  if (code && T[code] !== undefined) {
+    const vars = {};  // numbers stay numbers: tr writes them in the page's digits
+    for (const [k, v] of Object.entries(data.params || {}))
+      vars[k] = Array.isArray(v) ? v.join(", ") : (typeof v === "number" ? v : String(v));
+    return window.refereeUI.tr(T, code, vars);
+  }
   const kind = T["err.kind." + (data && data.error)];
   // a validator's wording (body.players.0: ...) helps nobody at a table: its plain sentence
   if (kind && (lang !== "en" || data.error === "RequestValidationError")) return kind;
