@@ -465,6 +465,33 @@ def test_a_new_table_the_rules_refuse_says_which_seats(c: TestClient, body, code
     _words_fit(code, params)
 
 
+def test_final_ranks_put_the_winner_first() -> None:
+    from referee.server.card_views import final_ranks
+
+    # TAKI: the winner has shed every card; then fewer cards left first, level ones share
+    assert final_ranks([0, 0, 1, 0], [5, 3, 0, 3], True) == [4, 2, 1, 2]
+    # Tokaido: more points first; the winner (its tie-breaks) before one level on points
+    assert final_ranks([0, 0, 1], [10, 12, 12], False) == [3, 2, 1]
+    assert final_ranks([1, 1, 0], [-3, -3, 9], True) == [1, 1, 3]  # Tukki's shared win
+
+
+@pytest.mark.parametrize("game", ["taki", "tukki"])
+def test_the_end_gives_each_seat_its_place(c: TestClient, game: str) -> None:
+    """A game's end ranks the seats (the view's `ranks`, 1 the winner), so that the page
+    numbers its list by place, not by seat (TAKI's winner read "3." in seat order)."""
+    g = make(c, game, players=[None, None, None], options={"rounds": 1} if game == "tukki"
+             else {}, bots={"0": "heuristic", "1": "heuristic", "2": "heuristic"})
+    view = wait_for(lambda: (v := c.get(g["view"].replace("/g/", "/api/games/")).json())
+                    ["over"] and v, 60)
+    assert view, "the bots did not finish"
+    ranks, returns, scores = view["ranks"], view["returns"], view["scores"]
+    winners = [i for i, r in enumerate(returns) if r == max(returns)]
+    assert [i for i, r in enumerate(ranks) if r == 1] == winners
+    order = sorted(range(3), key=lambda i: ranks[i])
+    assert [scores[i] for i in order if i not in winners] == \
+        sorted(scores[i] for i in range(3) if i not in winners)  # fewer cards, fewer points
+
+
 def test_live_feed_gives_each_socket_its_own_view(c: TestClient) -> None:
     g = make(c, players=["Ava", "Ben"])
     gid = g["id"]

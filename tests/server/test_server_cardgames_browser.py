@@ -68,9 +68,14 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
             expect(page.locator("#result")).to_be_visible()
             expect(page.locator("#result .scores li")).to_have_count(4)
             assert seq(page) == final["seq"]  # every phone shows the last view
+            # by place at the end, the winner first and numbered 1 (not by seat)
             shown = [plain(t) for t in page.locator("#result .scores li").all_inner_texts()]
-            assert shown == [f"{who}: {digits(lang, n)}" for who, n in  # the page's digits
-                             zip(("Ava", "Ben", "Cy", "Dee"), final["scores"], strict=True)]
+            order = sorted(range(4), key=lambda i: (final["ranks"][i], i))
+            names = ("Ava", "Ben", "Cy", "Dee")
+            assert shown == [f"{names[i]}: {digits(lang, final['scores'][i])}" for i in order]
+            assert [int(v) for v in page.locator("#result .scores li").evaluate_all(
+                "(lis) => lis.map((li) => li.value)")] == [final["ranks"][i] for i in order]
+            assert final["ranks"][order[0]] == 1
             if game == "tokaido":  # the points by part, whose totals are the scores
                 totals = page.locator("#result table.points tr.total td")
                 expect(totals).to_have_count(4)

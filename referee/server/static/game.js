@@ -200,9 +200,10 @@
       const best = Math.max(...view.returns);
       $("result").replaceChildren(el("p", {}, tr("g.winners", {names: view.players
         .filter((p, i) => view.returns[i] === best && best > 0).map((p) => iso(p.name)).join(tr("g.sep"))})),
-        el("ol", {class: "scores"}, ...view.players.map((p, i) =>
-          el("li", {class: view.returns[i] === best ? "won" : ""}, el("bdi", {}, p.name),
-            ": " + window.refereeUI.num(view.scores[i])))),
+        // numbered by place at the end, the winner first (seats level share a number)
+        el("ol", {class: "scores"}, ...rankOrder(view).map((i) =>
+          el("li", {class: view.returns[i] === best ? "won" : "", value: view.ranks[i]},
+            el("bdi", {}, view.players[i].name), ": " + window.refereeUI.num(view.scores[i])))),
         ...[game === "tokaido" ? tokaidoPoints(view) : null].filter(Boolean));  // null reads "null"
       $("result").hidden = false;
     } else $("result").hidden = true;
@@ -232,6 +233,9 @@
     if (state.type === "seat") renderMine(state);
     $("mine").hidden = state.type !== "seat";
   }
+  // the seats in their order at the end: by place, then in seat order
+  const rankOrder = (view) => view.players.map((p, i) => i)
+    .sort((a, b) => view.ranks[a] - view.ranks[b] || a - b);
   function seatFacts(view, i) {
     const t = view.table;
     if (game === "taki") return tr("g.cards_n", {n: t.hand_size[i]});
