@@ -4,6 +4,7 @@ bots answering without a pause; every phone follows the game to its scores, in w
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -87,6 +88,7 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
             assert "null" not in text.split(), text  # nothing missing drawn as "null"
             if lang == "fa":  # Persian's zero is a dot: "merchant · 4 coins" reads "40 coins"
                 assert "·" not in text, text
+                assert not re.search("[0-9]", text), text  # every number in Persian digits
             assert page.locator("#last li").count() > 0
         # each phone followed the game, not only its start and end
         assert min(out["views_seen"]) > 5, out
@@ -165,12 +167,60 @@ def test_the_new_game_form_says_what_is_wrong(base):
         browser.close()
 
 
+NUMBERED = """() => {
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const el = window.refereeUI.el;
+  const face = (W, code) => W.takiFace(code, el).map((e) => e.textContent);
+  const taki = window.refereeCardWords(T, "taki", () => []);
+  const tukki = window.refereeCardWords(T, "tukki", () => []);
+  const tk = window.refereeCardWords(T, "tokaido", () => ["kyoto", "inn"]);
+  return [taki.card("R4"), taki.card("G+2"), taki.action("play B7 last"), ...face(taki, "Y9"),
+    ...face(taki, "R+2"), tukki.card("12"), tukki.action("place a3 land b2"),
+    tukki.action("reveal b4"), tk.counted("sushi", 3), tk.action("move 1")].join(" | ");
+}"""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_persian_pages_write_every_number_in_persian_digits(base):
+    """Cards, box places, counts ("×3") and road spaces in the page's digits: Persian digits
+    on a Persian page (no "کارت 4"), 0-9 on an Arabic page as its texts write them; a room
+    code typed in Persian digits joins (the code is sent as 0-9)."""
+    from playwright.sync_api import sync_playwright
+
+    g = new_table(base, "taki")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        for lang in ("fa", "ar"):
+            page.goto(base + g["view"] + f"&lang={lang}")
+            shown = page.evaluate(NUMBERED)
+            if lang == "fa":
+                assert not re.search("[0-9]", shown), shown
+                assert "۱۲" in shown and "×۳" in shown, shown
+            else:
+                assert not re.search("[۰-۹]", shown) and "12" in shown, shown
+        import httpx
+
+        for _ in range(3):  # a code with a digit in it (most have one)
+            code = httpx.post(base + "/api/games", json={"game": "taki", "players": [
+                "Ava", None]}).json()["code"]
+            if re.search("[0-9]", code):
+                break
+        typed = code.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
+        page.goto(base + "/games/join?lang=fa")
+        page.fill("input[name=code]", typed)
+        page.fill("input[name=name]", "Bita")
+        page.click("button[type=submit]")
+        page.wait_for_url("**/g/**")
+        browser.close()
+
+
 def test_every_chromium_test_skips_without_chromium_and_no_helper_does() -> None:
     """A machine without chromium skips the browser tests (with the reason) instead of
     failing them: the skip sits on each test that launches it, never on a helper (where
     pytest ignores it)."""
     import inspect
-    import re
 
     from . import test_server_browser, test_server_cardgames_browser
 

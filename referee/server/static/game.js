@@ -136,7 +136,7 @@
       W.character(t.characters[p]) + SEP +
       tr("g.coins", {n: t.coins[p]}) + SEP + tr("g.space_at", {n: pos}))));
     // what is on offer, face up for all: encounters, story cards, souvenirs, temples
-    const counted = (d) => Object.entries(d || {}).map(([k, n]) => W.card(k) + (n > 1 ? " ×" + n : ""));
+    const counted = (d) => Object.entries(d || {}).map(([k, n]) => W.counted(k, n));
     const offer = el("ul", {class: "offer"}, ...[
       ["encounter", (t.encounter_face || []).map(W.card)], ["story", (t.story_face || []).map(W.card)],
       ["souvenir", counted(t.souvenirs)], ["temple", counted(t.temples)],
@@ -145,8 +145,7 @@
   }
   function tokaidoMine(s) {
     const t = s.view.me, p = s.seat;
-    const held = Object.entries(t.collected[p] || {}).map(([k, n]) =>
-      W.card(k) + (n > 1 ? " ×" + n : ""));
+    const held = Object.entries(t.collected[p] || {}).map(([k, n]) => W.counted(k, n));
     return {parts: [
       el("p", {class: "purse"}, W.character(t.characters[p]) + SEP + tr("g.coins", {n: t.coins[p]})),
       el("p", {class: "held"}, tr("g.your_things", {list: held.join(tr("g.sep")) || tr("g.nothing")})),
@@ -274,7 +273,7 @@
       else if (k === "color") vars[k] = tr("g.color." + v);
       else if (k === "kind") vars[k] = spaceWords(v);
       else if (["seat", "owner", "winner"].includes(k) && state && typeof v === "number") vars[k] = name(state.view, v);
-      else vars[k] = String(v);
+      else vars[k] = typeof v === "number" ? v : String(v);  // a number in the page's digits
     }
     return tr(key, vars);
   }

@@ -61,6 +61,12 @@ window.refereeUI = {
   sep(T) { return T["ui.part_sep"] !== undefined ? T["ui.part_sep"] : " · "; },
   // a number in the page language's digits
   num(n) { return localNumber(document.documentElement.lang || "en", n); },
+  // a text's digits 0-9 in the page language's (a card's "+2", Tukki Tukki's "12"): only
+  // for what is shown, never for what is sent or kept
+  digits(text) {
+    const lang = document.documentElement.lang || "en";
+    return NUMBERING[lang] ? String(text).replace(/[0-9]/g, (d) => localNumber(lang, +d)) : String(text);
+  },
   el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const k in attrs || {}) {
