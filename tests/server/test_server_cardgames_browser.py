@@ -4,13 +4,14 @@ bots answering without a pause; every phone follows the game to its scores, in w
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from .cardplay import NOTATION, new_table, open_phones, play_to_the_end, seq
+from .cardplay import BROKEN_WORDS, NOTATION, new_table, open_phones, play_to_the_end, seq
 from .conftest import free_port, serve
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -90,6 +91,7 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
                 assert "·" not in text, text
                 assert not re.search("[0-9]", text), text  # every number in Persian digits
             assert page.locator("#last li").count() > 0
+            assert page.evaluate(BROKEN_WORDS) == [], lang  # no word split over two lines
         # each phone followed the game, not only its start and end
         assert min(out["views_seen"]) > 5, out
         assert out["taps"] > 5, out
@@ -213,6 +215,97 @@ def test_persian_pages_write_every_number_in_persian_digits(base):
         page.fill("input[name=name]", "Bita")
         page.click("button[type=submit]")
         page.wait_for_url("**/g/**")
+        browser.close()
+
+
+# every Tukki Tukki cell on the page a parrot (the longest word a cell holds), and every
+# TAKI card face below them, in the page's language
+PARROTS_AND_FACES = """() => {
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const parrot = window.refereeCardWords(T, "tukki", () => []).card("P");
+  for (const c of document.querySelectorAll(".tcell")) {
+    c.className = "tcell parrot";
+    c.textContent = parrot;
+  }
+  const W = window.refereeCardWords(T, "taki", () => []), el = window.refereeUI.el;
+  const hand = el("div", {class: "hand"});
+  for (const code of CODES) hand.append(el("button", {class: "tcard c" + W.takiColour(code)},
+    ...W.takiFace(code, el)));
+  document.getElementById("board").append(hand);
+  return [...document.querySelectorAll(".tcell")].filter((c) => c.scrollWidth > c.clientWidth)
+    .map((c) => c.closest(".pbox") ? "small" : "own");
+}"""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_no_word_breaks_inside_itself_on_a_phone(base):
+    """At 360 px, in every language, no word is split over two lines: the parrot's name in
+    the small boxes of the other seats (it read "par / rot") and in the seat's own box, and
+    every TAKI card's name; each parrot fits its cell."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    from referee.games.taki.cards import CARD_NAMES
+
+    from .cardplay import PHONE
+
+    g = httpx.post(base + "/api/games", json={"game": "tukki", "players": ["Ava", "Ben", "Cy"]},
+                   timeout=30).json()  # no bot: nothing redraws the page meanwhile
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        for lang in ("en", "fa", "he", "ar"):
+            page.goto(base + g["seats"][0]["link"].replace("#", f"&lang={lang}#"))
+            page.wait_for_function("!document.getElementById('mine').hidden")
+            script = PARROTS_AND_FACES.replace("CODES", json.dumps(list(CARD_NAMES)))
+            assert page.evaluate(script) == [], lang  # every parrot fits its cell
+            assert page.evaluate(BROKEN_WORDS) == [], lang
+        browser.close()
+
+
+LAST_MOVES = """() => {
+  const list = document.getElementById("last"), box = list.getBoundingClientRect();
+  const items = [...list.children].map((li) => li.getBoundingClientRect());
+  return {shown: items.length, cut: items.filter((r) => r.bottom > box.bottom + 0.5).length,
+          scrolls: list.scrollHeight > list.clientHeight + 1};
+}"""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_table_screen_shows_whole_last_moves(base):
+    """On a 1280 × 720 laptop and a 1920 × 1080 TV the last moves are whole entries (the
+    oldest that do not fit are left out), never a line cut in half, also when long names
+    wrap them over two lines; the phone keeps every move in its scrolled list."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    names = ["Ava" + "a" * 20 + " Long", "Be" + "e" * 27 + "n"]  # 28, 30 letters
+    g = httpx.post(base + "/api/games", json={"game": "taki", "players": names},
+                   timeout=30).json()
+    url = base + f"/api/games/{g['id']}/seats"
+    for _ in range(12):  # the view keeps the last 12 moves
+        seat = httpx.get(base + g["view"].replace("/g/", "/api/games/")).json()[
+            "current_player"]
+        key = {"X-Seat-Key": g["seats"][seat]["key"]}
+        legal = httpx.get(f"{url}/{seat}", headers=key).json()["legal"]
+        httpx.post(f"{url}/{seat}/act", headers=key, json={"action": legal[0]}
+                   ).raise_for_status()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for (width, height), lang in (((1280, 720), "en"), ((1920, 1080), "fa"),
+                                      ((1280, 720), "he")):
+            page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            page.goto(base + g["view"] + f"&lang={lang}")
+            page.wait_for_function("document.getElementById('app').dataset.seq !== undefined")
+            at = page.evaluate(LAST_MOVES)
+            assert at["cut"] == 0 and not at["scrolls"] and 2 <= at["shown"] < 12, at
+            page.context.close()
+        phone = browser.new_context(viewport={"width": 360, "height": 640}).new_page()
+        phone.goto(base + g["view"])
+        phone.wait_for_function("document.getElementById('app').dataset.seq !== undefined")
+        assert phone.evaluate(LAST_MOVES)["shown"] == 12
         browser.close()
 
 

@@ -217,6 +217,7 @@
     // the last moves, newest first
     $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
       el("strong", {}, el("bdi", {}, mv.name || "?")), " " + words(mv.action))));
+    fitLast();
     // the room code
     $("join-box").hidden = !view.code;
     $("room-code").textContent = view.code || "";
@@ -232,6 +233,17 @@
     if (state.type === "seat") renderMine(state);
     $("mine").hidden = state.type !== "seat";
   }
+  // The table screen shows whole last moves only: the oldest that do not fit wholly in the
+  // list's height are left out (nobody scrolls a screen across the table; a phone scrolls
+  // its list). Drawn again when the screen's size changes.
+  const landscape = window.matchMedia("(min-width: 900px)");
+  function fitLast() {
+    const list = $("last");
+    if (me.role === "seat" || !landscape.matches) return;
+    while (list.children.length > 1 && list.scrollHeight > list.clientHeight + 1)
+      list.lastElementChild.remove();
+  }
+  window.addEventListener("resize", () => render());
   // the seats in their order at the end: by place, then in seat order
   const rankOrder = (view) => view.players.map((p, i) => i)
     .sort((a, b) => view.ranks[a] - view.ranks[b] || a - b);
