@@ -596,6 +596,19 @@ def test_the_bot_pause_is_a_setting(monkeypatch) -> None:
             Settings.from_env()
 
 
+def test_the_idle_minutes_are_a_setting(monkeypatch) -> None:
+    from referee.server.settings import SettingsError
+
+    monkeypatch.delenv("REFEREE_IDLE_MIN", raising=False)
+    assert Settings.from_env().idle_min == 30
+    monkeypatch.setenv("REFEREE_IDLE_MIN", "120")
+    assert Settings.from_env().idle_min == 120
+    for bad in ("abc", "0", "1.5"):
+        monkeypatch.setenv("REFEREE_IDLE_MIN", bad)
+        with pytest.raises(SettingsError, match="REFEREE_IDLE_MIN"):
+            Settings.from_env()
+
+
 class _Views(CardViews):
     """The card service's views over one table, as the routes call them (`seat_view` for
     GET /seats/<seat> and the act answer, `feed_view` for the live feed), without keys."""
