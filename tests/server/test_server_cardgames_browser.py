@@ -268,7 +268,8 @@ LAST_MOVES = """() => {
   const list = document.getElementById("last"), box = list.getBoundingClientRect();
   const items = [...list.children].map((li) => li.getBoundingClientRect());
   return {shown: items.length, cut: items.filter((r) => r.bottom > box.bottom + 0.5).length,
-          scrolls: list.scrollHeight > list.clientHeight + 1};
+          scrolls: list.scrollHeight > list.clientHeight + 1,
+          page: document.documentElement.scrollHeight - window.innerHeight};
 }"""
 
 
@@ -301,6 +302,7 @@ def test_the_table_screen_shows_whole_last_moves(base):
             page.wait_for_function("document.getElementById('app').dataset.seq !== undefined")
             at = page.evaluate(LAST_MOVES)
             assert at["cut"] == 0 and not at["scrolls"] and 2 <= at["shown"] < 12, at
+            assert at["page"] <= 0, at  # as many as fit above the screen's bottom edge
             page.context.close()
         phone = browser.new_context(viewport={"width": 360, "height": 640}).new_page()
         phone.goto(base + g["view"])

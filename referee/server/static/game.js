@@ -233,13 +233,21 @@
     if (state.type === "seat") renderMine(state);
     $("mine").hidden = state.type !== "seat";
   }
-  // The table screen shows whole last moves only: the oldest that do not fit wholly in the
-  // list's height are left out (nobody scrolls a screen across the table; a phone scrolls
-  // its list). Drawn again when the screen's size changes.
+  // The table screen shows whole last moves only: as many as fit between the players and
+  // the screen's bottom (the view link's screen; the owner's page, which has its controls
+  // below, keeps the stylesheet's height), the oldest that do not fit wholly left out. Nobody
+  // scrolls a screen across the table; a phone scrolls its list. Drawn again when the
+  // screen's size changes.
   const landscape = window.matchMedia("(min-width: 900px)");
   function fitLast() {
     const list = $("last");
+    list.style.maxHeight = "";
     if (me.role === "seat" || !landscape.matches) return;
+    if (me.role === "view") {
+      const below = parseFloat(getComputedStyle(document.querySelector("main")).paddingBottom) || 0;
+      const room = window.innerHeight - list.getBoundingClientRect().top - window.scrollY - below;
+      if (room > list.clientHeight) list.style.maxHeight = Math.floor(room) + "px";
+    }
     while (list.children.length > 1 && list.scrollHeight > list.clientHeight + 1)
       list.lastElementChild.remove();
   }
