@@ -282,7 +282,7 @@ def test_the_table_screen_shows_whole_last_moves(base):
     import httpx
     from playwright.sync_api import sync_playwright
 
-    names = ["Ava" + "a" * 20 + " Long", "Be" + "e" * 27 + "n"]  # 28, 30 letters
+    names = ["Alexandra Maria", "Benjamin Jonathan"]  # moves over two lines
     g = httpx.post(base + "/api/games", json={"game": "taki", "players": names},
                    timeout=30).json()
     url = base + f"/api/games/{g['id']}/seats"

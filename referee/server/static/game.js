@@ -246,7 +246,8 @@
     if (me.role === "view") {
       const below = parseFloat(getComputedStyle(document.querySelector("main")).paddingBottom) || 0;
       const room = window.innerHeight - list.getBoundingClientRect().top - window.scrollY - below;
-      if (room > list.clientHeight) list.style.maxHeight = Math.floor(room) + "px";
+      const one = list.firstElementChild ? list.firstElementChild.getBoundingClientRect().height : 0;
+      list.style.maxHeight = Math.max(Math.floor(room), Math.ceil(one) + 4) + "px";  // one at least
     }
     while (list.children.length > 1 && list.scrollHeight > list.clientHeight + 1)
       list.lastElementChild.remove();
