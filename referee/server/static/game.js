@@ -252,7 +252,9 @@
     while (list.children.length > 1 && list.scrollHeight > list.clientHeight + 1)
       list.lastElementChild.remove();
   }
-  window.addEventListener("resize", () => render());
+  // (a seat's phone is not drawn again: its address bar showing or hiding resizes it, and a
+  // colour being chosen would close)
+  window.addEventListener("resize", () => { if (me.role !== "seat") render(); });
   // the seats in their order at the end: by place, then in seat order
   const rankOrder = (view) => view.players.map((p, i) => i)
     .sort((a, b) => view.ranks[a] - view.ranks[b] || a - b);
