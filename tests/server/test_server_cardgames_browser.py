@@ -34,9 +34,11 @@ def digits(lang: str, n: int) -> str:
 
 
 def plain(text: str) -> str:
-    """Text without the direction marks and typographic minus that Intl puts around an RTL
-    page's negative numbers."""
-    return text.replace("\u200e", "").replace("\u200f", "").replace("\u2212", "-")
+    """Text without the direction marks and isolates around an RTL page's negative numbers
+    (Intl's, words.js's) and the typographic minus."""
+    for mark in "\u200e\u200f\u2066\u2069":
+        text = text.replace(mark, "")
+    return text.replace("\u2212", "-")
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -182,20 +184,37 @@ NUMBERED = """() => {
 }"""
 
 
+# whether a negative score after a name (the end's list) shows its minus before its digits
+MINUS_FIRST = """() => {
+  const el = window.refereeUI.el;
+  const li = el("li", {}, el("bdi", {}, "Cy"), ": " + window.refereeUI.num(-2));
+  document.getElementById("app").append(li);
+  const t = li.lastChild, at = (re) => {
+    const r = document.createRange(), i = t.textContent.search(re);
+    r.setStart(t, i);
+    r.setEnd(t, i + 1);
+    return r.getBoundingClientRect().left;
+  };
+  return at(/[-\u2212]/) < at(/[2\u06f2]/);
+}"""
+
+
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_persian_pages_write_every_number_in_persian_digits(base):
     """Cards, box places, counts ("×3") and road spaces in the page's digits: Persian digits
-    on a Persian page (no "کارت 4"), 0-9 on an Arabic page as its texts write them; a room
-    code typed in Persian digits joins (the code is sent as 0-9)."""
+    on a Persian page (no "کارت 4"), 0-9 on Arabic and Hebrew pages as their texts write them;
+    a negative number keeps its minus in front on right-to-left pages; a room code typed in
+    Persian digits joins (the code is sent as 0-9)."""
     from playwright.sync_api import sync_playwright
 
     g = new_table(base, "taki")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
         page = browser.new_page(viewport={"width": 360, "height": 640})
-        for lang in ("fa", "ar"):
+        for lang in ("fa", "ar", "he"):
             page.goto(base + g["view"] + f"&lang={lang}")
+            assert page.evaluate(MINUS_FIRST), lang  # "Cy: -2", not "2- :Cy"
             shown = page.evaluate(NUMBERED)
             if lang == "fa":
                 assert not re.search("[0-9]", shown), shown

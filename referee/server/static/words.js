@@ -30,10 +30,15 @@ function pluralForm(lang, n) {
   return pluralRules[lang].select(n);
 }
 function localNumber(lang, n) {
-  if (!NUMBERING[lang]) return String(n);
-  numberFormats[lang] = numberFormats[lang] ||
-    new Intl.NumberFormat(lang + "-u-nu-" + NUMBERING[lang], {useGrouping: false});
-  return numberFormats[lang].format(n);
+  let s = String(n);
+  if (NUMBERING[lang]) {
+    numberFormats[lang] = numberFormats[lang] ||
+      new Intl.NumberFormat(lang + "-u-nu-" + NUMBERING[lang], {useGrouping: false});
+    s = numberFormats[lang].format(n);
+  }
+  // a negative number reads left to right, its minus before it, also in right-to-left words
+  // after a name (Tukki Tukki's "Cy: -2" read "2- :Cy" on a Hebrew page)
+  return n < 0 ? "\u2066" + s + "\u2069" : s;
 }
 
 // The pages' two helpers: a message in the page's language with its {placeholders} filled,
