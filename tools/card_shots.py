@@ -2,7 +2,8 @@
 phone and the table screen during play, and the end screen, at 360 × 640 (full page), and the
 landscape table screen (the view link) at 1280 × 720 and 1920 × 1080 as the screen shows it
 (`<game>-<lang>-screen1280-play.png`, `...-screen1920-end.png`), under /tmp/hui-shots/ (or
-the folder given). Plays whole games as tests/server/cardplay.py does.
+the folder given). Plays whole games as tests/server/cardplay.py does, and prints any page
+error and any word split over two lines on the phones at the end.
 
     python tools/card_shots.py [folder] [game ... | none]
 """
@@ -16,7 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.server.cardplay import new_table, open_phones, play_to_the_end  # noqa: E402
+from tests.server.cardplay import (  # noqa: E402
+    BROKEN_WORDS,
+    new_table,
+    open_phones,
+    play_to_the_end,
+)
 from tests.server.conftest import free_port, serve  # noqa: E402
 
 GALLERY = """(codes) => {
@@ -84,9 +90,11 @@ def main() -> None:
                     for name, page in screens.items():
                         page.wait_for_function("!document.getElementById('result').hidden")
                         page.screenshot(path=str(out / f"{tag}-{name}-end.png"))
+                    broken = sorted({w for page in pages for w in page.evaluate(BROKEN_WORDS)})
                     for page in [*pages, *screens.values()]:
                         page.context.close()
-                    print(tag, "errors:", errors or "none")
+                    print(tag, "errors:", errors or "none", "| words split over two lines:",
+                          broken or "none")
             for lang in ("en", "fa", "he", "ar"):
                 gallery(browser, base, out, lang)
             browser.close()

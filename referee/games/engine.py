@@ -258,6 +258,9 @@ class GameInfo:
     new_game: Callable[..., State]  # (players: int, seed: int = 0, options: dict | None) -> State
     from_setup: Callable[..., State]  # (setup: dict, seed: int = 0, options, players) -> State
     parse_action: Callable[[str], Any]
+    # whether fewer points rank higher among the seats that did not win (TAKI's cards still
+    # to shed, Tukki Tukki's totals); else more (Tokaido's points)
+    low_scores_rank_first: bool = False
     # the hooks below take the game's own State subclass, hence `...` in their types
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)  # name -> Bot class
     render: Callable[..., Any] | None = None  # (state, seat | None) -> rich renderable

@@ -39,9 +39,7 @@ def create_app(settings: Settings | None = None,
         service.open()
         assert service.store is not None
         cards = CardTableService(settings, hub, service.store, service.admin_key,
-                                 others=lambda: [str(t.config.get("client"))
-                                                 for t in list(service.tables.values())
-                                                 if t.counts])
+                                 others=service.live_clients)
         service.other_clients = cards.live_clients
         cards.creating = service._creating  # one creation at a time on the whole box
         cards.open()

@@ -19,6 +19,13 @@ def _listed_name(table: CardTable) -> str:
     return name if name == table.game.title else f"{name} ({table.game.title})"
 
 
+def final_ranks(returns: list[float], scores: list[int], low_first: bool) -> list[int]:
+    """Each seat's place at the end, 1 the winner: by returns (who won), then by score (fewer
+    first when `low_first`); seats level on both share a place (1, 2, 2, 4)."""
+    keys = [(-r, s if low_first else -s) for r, s in zip(returns, scores, strict=True)]
+    return [1 + sum(1 for other in keys if other < k) for k in keys]
+
+
 class CardViews(CardServiceBase):
     """The card table service's views: what each key may see, never a hidden card."""
 
@@ -52,6 +59,8 @@ class CardViews(CardServiceBase):
             "archived": table.archived,
             "returns": st.returns() if over else None,
             "scores": st.scores() if over else None,
+            "ranks": final_ranks(st.returns(), st.scores(), table.game.low_scores_rank_first)
+            if over else None,
             "table": public_table(st),
             "last": [{"seat": s, "name": names[s], "action": a}
                      for s, a in table.moves[-LAST_MOVES:]],

@@ -46,6 +46,7 @@ class CardTable:
     lock: threading.RLock = field(default_factory=threading.RLock)
     # the public view of event `seq`, built once for every phone (every change is an event)
     public: tuple[int, dict[str, Any]] | None = None
+    touched: float = 0.0  # when its last event happened (Unix seconds)
 
     @property
     def over(self) -> bool:
@@ -55,6 +56,12 @@ class CardTable:
     def counts(self) -> bool:
         """Whether it counts against the box's limits: a game in play."""
         return not (self.over or self.ended or self.archived)
+
+    def in_play(self, now: float, idle_s: float) -> bool:
+        """Whether it counts against the box's limits now: a game in play where something
+        happened within `idle_s` (a table whose links were lost stops counting by itself;
+        it can still be played, and then counts again)."""
+        return self.counts and now - self.touched < idle_s
 
     @property
     def code(self) -> str:

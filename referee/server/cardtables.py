@@ -66,6 +66,7 @@ from referee.server.errors import (
     TableSetupError,
     UnknownTableError,
     WrongSecretError,
+    check_limits,
     find_table,
 )
 from referee.server.keys import (
@@ -104,12 +105,6 @@ class IllegalMoveError(ServerError):
     `code` and `params` are the engine's (`CodedError`): the answer carries them so that a
     phone says the refusal in its own language (i18n `refusal.<code>`)."""
 
-    def __init__(self, message: str, code: str | None = None,
-                 params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params or {}
-
 
 class NotYourTurnError(ConflictError):
     """A seat that acts while another seat is to play, or once the game is over (409).
@@ -118,14 +113,23 @@ class NotYourTurnError(ConflictError):
     `seat` to play, `table.game-over`), so that a phone says it in its language (i18n
     `refusal.<code>`)."""
 
-    def __init__(self, message: str, code: str, params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params or {}
-
 
 class JoinLimitError(TableLimitError):
     """Too many room-code attempts from one address (429)."""
+
+
+def _first_twice(values: list[Any], key: Callable[[Any], str], message: str,
+                 code: str) -> None:
+    """:raises TableSetupError: the first value whose `key` an earlier one has (`code`, with
+    the two seats counted from 1 as `a` and `b`; never the values, which the user typed)."""
+    seen: dict[str, int] = {}
+    for i, v in enumerate(values):
+        if v is None:
+            continue
+        if key(v) in seen:
+            params = {"a": seen[key(v)] + 1, "b": i + 1}
+            raise TableSetupError(message.format(**params), code, params)
+        seen[key(v)] = i
 
 
 class CardTableService(CardViews, CardBots):
@@ -178,6 +182,7 @@ class CardTableService(CardViews, CardBots):
         table = CardTable(table_id, config, admin_hash, get_game(str(config["game"])))
         for ev in self.store.events(table_id):
             table.fold(ev.kind, ev.payload)
+            table.touched = ev.at
         if table.state is None:
             raise StorageError(f"table {table_id!r} has no game_started")
         self._take_keys(table, self.store.keys(table_id))
@@ -207,22 +212,22 @@ class CardTableService(CardViews, CardBots):
     # ---- creation -------------------------------------------------------------------------
 
     def live_clients(self) -> list[str]:
-        """The client address of each card table in play (for the box's limits)."""
+        """The client address of each card table in play (for the box's limits): a game not
+        over, where something happened within the settings' idle minutes."""
+        now = time.time()
         with self._lock:
-            return [str(t.config.get("client", "")) for t in self.tables.values() if t.counts]
+            return [str(t.config.get("client", "")) for t in self.tables.values()
+                    if self._in_play(t, now)]
+
+    def _in_play(self, table: CardTable, now: float | None = None) -> bool:
+        return table.in_play(time.time() if now is None else now, 60.0 * self.settings.idle_min)
 
     def _check_limits(self, client: str) -> None:
         """:raises TableLimitError: the box (Tuki and card tables together), or `client`,
         has its most tables in play."""
-        live = self.live_clients() + list(self.others())
-        if len(live) >= self.settings.max_tables:
-            raise TableLimitError(f"this box already has {len(live)} tables in play (the "
-                                  f"most is {self.settings.max_tables}); finish one first")
-        mine = sum(1 for c in live if c == client)
-        if mine >= self.settings.max_tables_per_client:
-            raise TableLimitError(f"this phone or computer already has {mine} tables in play "
-                                  f"(the most is {self.settings.max_tables_per_client}); "
-                                  "finish one first")
+        s = self.settings
+        check_limits(self.live_clients() + list(self.others()), client, s.max_tables,
+                     s.max_tables_per_client, s.idle_min)
 
     def create(self, game_name: str, players: list[str | None], bots: dict[int, str],
                options: dict[str, Any], name: str | None = None, language: str = "en",
@@ -236,25 +241,22 @@ class CardTableService(CardViews, CardBots):
         n = len(players)
         if not game.min_players <= n <= game.max_players:
             raise TableSetupError(f"{game.title} takes {game.min_players} to "
-                                  f"{game.max_players} players; got {n}")
+                                  f"{game.max_players} players; got {n}", "table.player-count",
+                                  {"game": game.title, "min": game.min_players,
+                                   "max": game.max_players, "n": n})
         for seat, level in bots.items():
             if not 0 <= seat < n:
                 raise TableSetupError(f"bot seat {seat} is no seat of {n} players (0 to "
-                                      f"{n - 1})")
+                                      f"{n - 1})", "table.bot-seat", {"seat": seat + 1, "n": n})
             if level not in BOT_LEVELS:
                 raise TableSetupError(f"unknown bot {level!r}: expected one of "
-                                      + ", ".join(BOT_LEVELS))
+                                      + ", ".join(BOT_LEVELS), "table.setup")
         names: list[str | None] = [
             (p if p is not None else (f"Bot {i + 1}" if i in bots else None))
             for i, p in enumerate(players)]
-        seen: dict[str, int] = {}
-        for i, p in enumerate(names):
-            if p is None:
-                continue
-            if name_key(p) in seen:
-                raise TableSetupError(f"player names must differ: seats {seen[name_key(p)] + 1} "
-                                      f"and {i + 1} have the same name")
-            seen[name_key(p)] = i
+        # seats are counted from 1 in what people read (the form numbers its rows so)
+        _first_twice(names, name_key, "player names must differ: seats {a} and "
+                     "{b} have the same name", "table.same-name")
         options = self._options(game, n, options)
         with self.creating:
             self._check_limits(client)
@@ -265,10 +267,10 @@ class CardTableService(CardViews, CardBots):
                 client: str) -> tuple[CardTable, str]:
         n = len(names)
         seed = secrets.randbits(62)
-        try:  # the engine checks the options (a character twice, ...)
+        try:  # the engine checks the options (a character it does not know, ...)
             game.new_game(n, seed=seed, options=options or None)
         except RulesError as e:
-            raise TableSetupError(str(e)) from None
+            raise TableSetupError(str(e), "table.setup") from None
         secret = new_key()
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         code = self._new_code() if any(p is None for p in names) else ""
@@ -283,6 +285,7 @@ class CardTableService(CardViews, CardBots):
                                 [("game_started", started)], keys)
         table = CardTable(table_id, config, key_hash(secret), game)
         table.fold("game_started", started)
+        table.touched = time.time()
         self._take_keys(table, keys)
         with self._lock:
             self.tables[table_id] = table
@@ -294,16 +297,24 @@ class CardTableService(CardViews, CardBots):
     def _options(self, game: GameInfo, n: int, options: dict[str, Any]) -> dict[str, Any]:
         """The engine's options from the API's (only those set; each for its own game).
 
-        :raises TableSetupError: an option of another game.
+        :raises TableSetupError: an option of another game; Tokaido's characters not one
+            for each seat, or one twice.
         """
         own = {"taki": ("tournament",), "tukki": ("rounds",), "tokaido": ("characters",)}
         out = {k: v for k, v in options.items() if v is not None}
         wrong = [k for k in out if k not in own[game.name]]
         if wrong:
             raise TableSetupError(f"{game.title} has no option {wrong[0]!r}; its options: "
-                                  + ", ".join(own[game.name]))
+                                  + ", ".join(own[game.name]), "table.option",
+                                  {"game": game.title})
+        chosen = out.get("characters")
+        if chosen is not None:
+            if len(chosen) != n:
+                raise TableSetupError(f"{len(chosen)} characters for {n} travellers: choose "
+                                      "one for each", "table.characters", {"n": n})
+            _first_twice(chosen, str, "characters must differ: seats {a} and {b} have the "
+                         "same character", "table.same-character")
         return out
-
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LEN))
@@ -378,6 +389,7 @@ class CardTableService(CardViews, CardBots):
         self.store.append_many(table.id, items, expect_seq=table.seq + 1)
         for kind, data in items:
             table.fold(kind, data, applied)
+        table.touched = time.time()
         self.hub.publish(table.id, table.seq)
         self._wake(table)
 
@@ -492,8 +504,9 @@ class CardTableService(CardViews, CardBots):
             raise ForbiddenError("a rematch needs the table's control link or a seat's link")
         with table.lock:
             self._playable(table)
-            # a game in play gives its place to the new one; a finished one counts again
-            if not table.counts:
+            # a game in play gives its place to the new one; a finished (or idle) one counts
+            # again
+            if not self._in_play(table):
                 self._check_limits(str(table.config.get("client", "")))
             started = {"seed": secrets.randbits(62),
                        "players": [s.name for s in table.seats],

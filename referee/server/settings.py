@@ -9,6 +9,8 @@ REFEREE_DEMO: "0" turns the demo table off; default on.
 REFEREE_MAX_UPLOAD_MB: the largest photo accepted, in MB; default 15.
 REFEREE_MAX_TABLES / REFEREE_MAX_TABLES_PER_CLIENT: the most tables in play on the box, and
   created from one address (finished, archived and demo tables not counted); default 20 and 5.
+REFEREE_IDLE_MIN: a table where nothing has happened for this many minutes is no longer in play
+  for those limits (it can still be played, and counts again when it is); default 30.
 REFEREE_ALLOWED_HOSTS: more host names the box answers to (comma-separated), besides its own
   name, `<name>.local`, localhost and IP addresses (a check against DNS rebinding).
 REFEREE_BOT_PAUSE_S: a card game's bot waits this long before it plays; default 0.8 (0: none).
@@ -87,6 +89,8 @@ class Settings:
     camera_stale_s: float = 2.0  # a live camera's newest frame older than this is stalled
     max_tables: int = 20  # tables in play on the box (finished, archived, demo not counted)
     max_tables_per_client: int = 5  # ... created from one address
+    # a table where nothing happened for this long (its link lost, say) no longer counts
+    idle_min: int = 30
     allowed_hosts: tuple[str, ...] = ()  # host names besides the box's own (and IPs)
     ws_hello_s: float = 5.0  # a WebSocket that has not said hello by then is closed
     bot_pause_s: float = 0.8  # a card game's bot waits this long before it plays (visible)
@@ -113,6 +117,7 @@ class Settings:
                                       "REFEREE_MAX_TABLES")
         values["max_tables_per_client"] = _count(
             env.get("REFEREE_MAX_TABLES_PER_CLIENT", "5"), "REFEREE_MAX_TABLES_PER_CLIENT")
+        values["idle_min"] = _count(env.get("REFEREE_IDLE_MIN", "30"), "REFEREE_IDLE_MIN")
         values["allowed_hosts"] = tuple(
             h.strip().lower() for h in env.get("REFEREE_ALLOWED_HOSTS", "").split(",")
             if h.strip())

@@ -62,10 +62,17 @@ class Table:
     # (round, seat) -> the lookout's answer to a questioned verdict: is the build correct?
     confirmed: dict[tuple[int, int], bool] = field(default_factory=dict)
 
+    touched: float = 0.0  # when its last event happened (Unix seconds)
+
     @property
     def counts(self) -> bool:
         """Whether the table counts against the box's limits: in play, not the demo."""
         return not (self.archived or self.state.ended or self.config.get("demo"))
+
+    def in_play(self, now: float, idle_s: float) -> bool:
+        """Whether it counts against the limits now: `counts`, and something happened within
+        `idle_s` (a table whose links were lost stops counting by itself)."""
+        return self.counts and now - self.touched < idle_s
 
     @property
     def name(self) -> str:
@@ -78,6 +85,7 @@ class Table:
     def fold(self, ev: StoredEvent) -> None:
         """Take one stored event into the state and the notes."""
         self.seq = ev.seq
+        self.touched = ev.at
         p, k = ev.payload, ev.kind
         if not k.startswith("server:"):
             self.state = game.apply(self.state, game.Event(k, p))

@@ -37,9 +37,9 @@ from referee.server.errors import (
     ForbiddenError,
     MissingSecretError,
     RoundInputError,
-    TableLimitError,
     TableSetupError,
     UnknownTableError,
+    check_limits,
     find_table,
 )
 from referee.server.files import write_synced
@@ -256,20 +256,19 @@ class TableService(Places, KeysAndAccess):
             self._create(table_id, body, secret, client)
         return table_id, secret, self.tables[table_id].view_token
 
+    def live_clients(self) -> list[str]:
+        """The client address of each Tuki table in play (for the box's limits): not over,
+        archived or the demo, something happened within the settings' idle minutes."""
+        now, idle_s = time.time(), 60.0 * self.settings.idle_min
+        with self._lock:
+            return [str(t.config.get("client")) for t in self.tables.values()
+                    if t.in_play(now, idle_s)]
+
     def _check_limits(self, client: str) -> None:
         """:raises TableLimitError: the box has its most live tables, or `client` has."""
-        with self._lock:
-            live = [t.config.get("client") for t in self.tables.values() if t.counts]
-        live += self.other_clients()
-        if len(live) >= self.settings.max_tables:
-            raise TableLimitError(f"this box already has {len(live)} tables in play (the "
-                                  f"most is {self.settings.max_tables}); finish or archive "
-                                  "one first")
-        mine = sum(1 for c in live if c == client)
-        if mine >= self.settings.max_tables_per_client:
-            raise TableLimitError(f"this phone or computer already has {mine} tables in play "
-                                  f"(the most is {self.settings.max_tables_per_client}); "
-                                  "finish one first")
+        s = self.settings
+        check_limits(self.live_clients() + self.other_clients(), client, s.max_tables,
+                     s.max_tables_per_client, s.idle_min)
 
     def _create(self, table_id: str, body: TableCreate, secret: str, client: str = "") -> None:
         assert self.store is not None

@@ -30,6 +30,28 @@ NOTATION = _notation()
 PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
 
 
+# The words shown broken inside themselves over two lines (a word: what lies between spaces,
+# hyphens and slashes), on a page's #app as laid out now; [] when every word is whole.
+BROKEN_WORDS = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.getElementById("app"), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (!n.parentElement || !n.parentElement.getClientRects().length) continue;  // not shown
+    const word = /[^\\s\\-\\/\u2068\u2069\u200e\u200f]{2,}/g;
+    for (let m = word.exec(n.textContent); m; m = word.exec(n.textContent)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const rects = [...r.getClientRects()].filter((x) => x.width > 0);
+      if (rects.length < 2) continue;
+      const tops = rects.map((x) => x.top), h = Math.min(...rects.map((x) => x.height));
+      if (Math.max(...tops) - Math.min(...tops) > h / 2) out.push(m[0]);
+    }
+  }
+  return out;
+}"""
+
+
 def new_table(base: str, game: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A 4-seat table: Ava and Ben are people, seats 3 and 4 bots."""
     import httpx

@@ -373,6 +373,125 @@ def test_card_tables_count_against_the_limits(tmp_path: Path) -> None:
         assert c.post("/api/tables", json=body).status_code == 429
 
 
+def _words_fit(code: str, params: dict) -> None:
+    """`refusal.<code>` reads in every language, translated, with no placeholder the server
+    leaves unfilled."""
+    import string
+
+    from referee.server.i18n import LANGUAGES, messages
+
+    en = messages("en")[f"refusal.{code}"]
+    for lang in LANGUAGES:
+        said = messages(lang)[f"refusal.{code}"]
+        assert {f for _, f, _, _ in string.Formatter().parse(said) if f} <= set(params), said
+        assert lang == "en" or said != en, (lang, code)
+
+
+def test_a_table_whose_links_were_lost_stops_counting_once_idle(tmp_path: Path) -> None:
+    """A family that lost a control link cannot end that game, so the limit per phone says
+    what to do in plain words (a code with words in every language: end one, or wait), and a
+    table where nothing has happened for the idle minutes no longer counts. It is not opened
+    to anyone by that: its keys stay its own, it can be played on, and then counts again."""
+    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0, max_tables_per_client=2)
+    with local_client(create_app(s)) as c:
+        lost, kept = make(c, players=["Ava", "Ben"]), make(c, players=["Ava", "Ben"])
+        r = c.post("/api/games", json={"game": "taki", "players": ["A", "B"]})
+        assert r.status_code == 429, r.text
+        body = r.json()
+        assert (body["code"], body["params"]) == ("table.too-many-mine",
+                                                  {"n": 2, "most": 2, "minutes": 30})
+        _words_fit(body["code"], body["params"])
+        c.app.state.cards.tables[lost["id"]].touched -= 31 * 60  # nothing for 31 minutes
+        third = make(c, players=["Ava", "Ben"])
+        # the idle table's keys open only what they opened: no key of another table does
+        r = c.post(f"/api/games/{lost['id']}/end", headers={"X-Table-Secret": third["secret"]})
+        assert r.status_code == 403
+        # played on, it is in play again: the limit holds once more
+        c.post(f"/api/games/{lost['id']}/seats/0/act", headers=seat_key(lost, 0),
+               json={"action": "draw"}).raise_for_status()
+        assert c.post("/api/games", json={"game": "taki", "players": ["A", "B"]}
+                      ).status_code == 429
+        # a Tuki table goes idle the same way (the limits count both kinds)
+        for g in (kept, third, lost):
+            c.post(f"/api/games/{g['id']}/end", headers={"X-Table-Secret": g["secret"]}
+                   ).raise_for_status()
+        make(c, players=["Ava", "Ben"])
+        body = {"players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
+        tuki = c.post("/api/tables", json=body)
+        assert tuki.status_code == 201
+        assert c.post("/api/tables", json=body).json()["code"] == "table.too-many-mine"
+        c.app.state.service.tables[tuki.json()["id"]].touched -= 31 * 60
+        assert c.post("/api/tables", json=body).status_code == 201
+
+
+def test_the_box_limit_says_what_to_do(tmp_path: Path) -> None:
+    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0, max_tables=1)
+    with local_client(create_app(s)) as c:
+        make(c, players=["Ava", "Ben"])
+        r = c.post("/api/games", json={"game": "taki", "players": ["A", "B"]})
+        assert r.status_code == 429
+        assert (r.json()["code"], r.json()["params"]) == ("table.too-many-box",
+                                                          {"n": 1, "most": 1, "minutes": 30})
+        _words_fit(r.json()["code"], r.json()["params"])
+
+
+@pytest.mark.parametrize("body, code, params", [
+    ({"players": ["Ava", "Ben", "ava"]}, "table.same-name", {"a": 1, "b": 3}),
+    ({"players": [None, "bot 1", "Cy"], "bots": {"0": "easy"}}, "table.same-name",
+     {"a": 1, "b": 2}),
+    ({"game": "tokaido", "players": ["A", "B", "C"],
+      "options": {"characters": ["priest", "painter", "priest"]}}, "table.same-character",
+     {"a": 1, "b": 3}),
+    ({"game": "tokaido", "players": ["A", "B", "C"], "options": {"characters": ["priest",
+                                                                             "painter"]}},
+     "table.characters", {"n": 3}),
+    ({"game": "tokaido", "players": list("ABCDEF")}, "table.player-count",
+     {"game": "Tokaido", "min": 2, "max": 5, "n": 6}),
+    ({"players": ["A", "B"], "bots": {"5": "easy"}}, "table.bot-seat", {"seat": 6, "n": 2}),
+    ({"players": ["A", "B"], "options": {"rounds": 3}}, "table.option", {"game": "TAKI"}),
+    ({"game": "tokaido", "players": ["A", "B"], "options": {"characters": ["priest", "ninja"]}},
+     "table.setup", {}),
+])
+def test_a_new_table_the_rules_refuse_says_which_seats(c: TestClient, body, code,
+                                                       params) -> None:
+    """The new-game form's refusals carry a code and params (seats counted from 1, as the
+    form numbers its rows), so that every language says what is wrong, not a general
+    sentence; the answer never repeats the names typed."""
+    r = c.post("/api/games", json={"game": "taki", **body})
+    assert r.status_code == 422, r.text
+    out = r.json()
+    assert (out["error"], out["code"], out["params"]) == ("TableSetupError", code, params)
+    assert "ava" not in out["detail"].lower()
+    _words_fit(code, params)
+
+
+def test_final_ranks_put_the_winner_first() -> None:
+    from referee.server.card_views import final_ranks
+
+    # TAKI: the winner has shed every card; then fewer cards left first, level ones share
+    assert final_ranks([0, 0, 1, 0], [5, 3, 0, 3], True) == [4, 2, 1, 2]
+    # Tokaido: more points first; the winner (its tie-breaks) before one level on points
+    assert final_ranks([0, 0, 1], [10, 12, 12], False) == [3, 2, 1]
+    assert final_ranks([1, 1, 0], [-3, -3, 9], True) == [1, 1, 3]  # Tukki's shared win
+
+
+@pytest.mark.parametrize("game", ["taki", "tukki"])
+def test_the_end_gives_each_seat_its_place(c: TestClient, game: str) -> None:
+    """A game's end ranks the seats (the view's `ranks`, 1 the winner), so that the page
+    numbers its list by place, not by seat (TAKI's winner read "3." in seat order)."""
+    g = make(c, game, players=[None, None, None], options={"rounds": 1} if game == "tukki"
+             else {}, bots={"0": "heuristic", "1": "heuristic", "2": "heuristic"})
+    view = wait_for(lambda: (v := c.get(g["view"].replace("/g/", "/api/games/")).json())
+                    ["over"] and v, 60)
+    assert view, "the bots did not finish"
+    ranks, returns, scores = view["ranks"], view["returns"], view["scores"]
+    winners = [i for i, r in enumerate(returns) if r == max(returns)]
+    assert [i for i, r in enumerate(ranks) if r == 1] == winners
+    order = sorted(range(3), key=lambda i: ranks[i])
+    assert [scores[i] for i in order if i not in winners] == \
+        sorted(scores[i] for i in range(3) if i not in winners)  # fewer cards, fewer points
+
+
 def test_live_feed_gives_each_socket_its_own_view(c: TestClient) -> None:
     g = make(c, players=["Ava", "Ben"])
     gid = g["id"]
@@ -474,6 +593,19 @@ def test_the_bot_pause_is_a_setting(monkeypatch) -> None:
     for bad in ("abc", "-1", "99"):
         monkeypatch.setenv("REFEREE_BOT_PAUSE_S", bad)
         with pytest.raises(SettingsError, match="REFEREE_BOT_PAUSE_S"):
+            Settings.from_env()
+
+
+def test_the_idle_minutes_are_a_setting(monkeypatch) -> None:
+    from referee.server.settings import SettingsError
+
+    monkeypatch.delenv("REFEREE_IDLE_MIN", raising=False)
+    assert Settings.from_env().idle_min == 30
+    monkeypatch.setenv("REFEREE_IDLE_MIN", "120")
+    assert Settings.from_env().idle_min == 120
+    for bad in ("abc", "0", "1.5"):
+        monkeypatch.setenv("REFEREE_IDLE_MIN", bad)
+        with pytest.raises(SettingsError, match="REFEREE_IDLE_MIN"):
             Settings.from_env()
 
 

@@ -35,6 +35,24 @@ def test_every_reason_code_has_words(lang):
     assert missing == []
 
 
+def server_refusal_codes() -> set[str]:
+    """The codes of the server's own coded refusals (`table.not-your-turn`, a table limit,
+    a new table's seats that clash), as written in its modules."""
+    code = re.compile(r'"(table\.[a-z]+(?:-[a-z]+)*)"')
+    return {c for p in (ROOT / "server").glob("*.py")
+            for c in code.findall(p.read_text(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_server_refusal_code_has_words(lang):
+    """A refusal with a code is said in every language (words.js refereeErrorWords), the
+    English pages too, instead of the server's own sentence."""
+    codes = server_refusal_codes()
+    assert {"table.too-many-mine", "table.same-name", "table.not-your-turn"} <= codes
+    words = messages(lang)
+    assert sorted(c for c in codes if f"refusal.{c}" not in words) == []
+
+
 def answered_error_kinds() -> set[str]:
     """The `error` kinds the API answers with: every error class in the server, the card
     and die rules, the photo and station checks, and FastAPI's validation."""

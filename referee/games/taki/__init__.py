@@ -17,6 +17,7 @@ GAME = GameInfo(
     title="TAKI",
     min_players=2,
     max_players=10,
+    low_scores_rank_first=True,
     new_game=new_game,
     from_setup=from_setup,
     parse_action=parse_action,

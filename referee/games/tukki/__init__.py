@@ -23,6 +23,7 @@ GAME = GameInfo(
     title="Tukki Tukki",
     min_players=load_rules().min_players,
     max_players=load_rules().max_players,
+    low_scores_rank_first=True,
     new_game=new_game,
     from_setup=from_setup,
     parse_action=parse_action,

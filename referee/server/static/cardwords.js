@@ -7,6 +7,7 @@ window.refereeCardWords = function (T, game, spaces) {
   const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   const SEP = window.refereeUI.sep(T);
   const has = (key) => T[key] !== undefined;
+  const digits = window.refereeUI.digits;  // Persian pages: ۰-۹
   const COLOURS = "RGBY";
 
   // "+3" reads left to right inside right-to-left words too (else it shows as "3+")
@@ -15,7 +16,7 @@ window.refereeCardWords = function (T, game, spaces) {
   const card = (code) => signed(cardName(code));
   function cardName(code) {
     if (code === null || code === undefined) return "";
-    if (game === "tukki") return code === "P" ? tr("g.tukki.parrot") : code;
+    if (game === "tukki") return code === "P" ? tr("g.tukki.parrot") : digits(code);
     if (game === "tokaido") return has("g.tk." + code) ? tr("g.tk." + code) : code;
     if (has("g.card." + code)) return tr("g.card." + code);
     const rank = code.slice(1);
@@ -23,14 +24,16 @@ window.refereeCardWords = function (T, game, spaces) {
       return tr("g.card_of", {colour: colour(code[0]), rank: rankRaw(rank)});
     return code;
   }
-  const rankRaw = (rank) => has("g.rank." + rank) ? tr("g.rank." + rank) : rank;
+  const rankRaw = (rank) => has("g.rank." + rank) ? tr("g.rank." + rank) : digits(rank);
   const rankWords = (rank) => signed(rankRaw(rank));
   const colour = (c) => tr("g.color." + c);
   // Tukki Tukki's box places: a1-a4 the top row, b1-b4 the bottom row
-  const place = (p) => /^[ab][1-4]$/.test(p) ? tr("g.tukki.row." + p[0], {n: p[1]}) : p;
+  const place = (p) => /^[ab][1-4]$/.test(p) ? tr("g.tukki.row." + p[0], {n: +p[1]}) : p;
   const spaceKind = (kind) => (kind && has("g.space." + kind)) ? tr("g.space." + kind) : (kind || "");
   const space = (i) => tr("g.road_space", {n: i, kind: spaceKind((spaces() || [])[i])});
   const character = (code) => has("g.char." + code) ? tr("g.char." + code) : code;
+  // Tokaido's cards of a kind with how many ("sushi ×3"), in the page's digits
+  const counted = (code, n) => card(code) + (n > 1 ? " ×" + window.refereeUI.num(n) : "");
 
   // an action in words: "played red 5", or as a button "Play red 5"
   function action(text, imperative) {
@@ -64,12 +67,12 @@ window.refereeCardWords = function (T, game, spaces) {
   function takiFace(code, el) {
     const colourless = takiColour(code) === "X";
     const rank = colourless ? code : code.slice(1);
-    if (/^[+]?[0-9]+$/.test(rank)) return [el("span", {class: "num", dir: "ltr"}, rank)];
+    if (/^[+]?[0-9]+$/.test(rank)) return [el("span", {class: "num", dir: "ltr"}, digits(rank))];
     const label = colourless ? card(code) : rankWords(rank);
     return SIGN[rank] ? [el("span", {class: "sign"}, SIGN[rank]), el("span", {class: "nm"}, label)]
       : [el("span", {class: "nm big-nm"}, label)];
   }
   return {card: card, rank: rankWords, colour: colour, place: place, space: space,
-          spaceKind: spaceKind, character: character, action: action,
+          spaceKind: spaceKind, character: character, action: action, counted: counted,
           takiColour: takiColour, takiFace: takiFace};
 };

@@ -136,7 +136,7 @@
       W.character(t.characters[p]) + SEP +
       tr("g.coins", {n: t.coins[p]}) + SEP + tr("g.space_at", {n: pos}))));
     // what is on offer, face up for all: encounters, story cards, souvenirs, temples
-    const counted = (d) => Object.entries(d || {}).map(([k, n]) => W.card(k) + (n > 1 ? " ×" + n : ""));
+    const counted = (d) => Object.entries(d || {}).map(([k, n]) => W.counted(k, n));
     const offer = el("ul", {class: "offer"}, ...[
       ["encounter", (t.encounter_face || []).map(W.card)], ["story", (t.story_face || []).map(W.card)],
       ["souvenir", counted(t.souvenirs)], ["temple", counted(t.temples)],
@@ -145,8 +145,7 @@
   }
   function tokaidoMine(s) {
     const t = s.view.me, p = s.seat;
-    const held = Object.entries(t.collected[p] || {}).map(([k, n]) =>
-      W.card(k) + (n > 1 ? " ×" + n : ""));
+    const held = Object.entries(t.collected[p] || {}).map(([k, n]) => W.counted(k, n));
     return {parts: [
       el("p", {class: "purse"}, W.character(t.characters[p]) + SEP + tr("g.coins", {n: t.coins[p]})),
       el("p", {class: "held"}, tr("g.your_things", {list: held.join(tr("g.sep")) || tr("g.nothing")})),
@@ -200,9 +199,10 @@
       const best = Math.max(...view.returns);
       $("result").replaceChildren(el("p", {}, tr("g.winners", {names: view.players
         .filter((p, i) => view.returns[i] === best && best > 0).map((p) => iso(p.name)).join(tr("g.sep"))})),
-        el("ol", {class: "scores"}, ...view.players.map((p, i) =>
-          el("li", {class: view.returns[i] === best ? "won" : ""}, el("bdi", {}, p.name),
-            ": " + window.refereeUI.num(view.scores[i])))),
+        // numbered by place at the end, the winner first (seats level share a number)
+        el("ol", {class: "scores"}, ...rankOrder(view).map((i) =>
+          el("li", {class: view.returns[i] === best ? "won" : "", value: view.ranks[i]},
+            el("bdi", {}, view.players[i].name), ": " + window.refereeUI.num(view.scores[i])))),
         ...[game === "tokaido" ? tokaidoPoints(view) : null].filter(Boolean));  // null reads "null"
       $("result").hidden = false;
     } else $("result").hidden = true;
@@ -217,6 +217,7 @@
     // the last moves, newest first
     $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
       el("strong", {}, el("bdi", {}, mv.name || "?")), " " + words(mv.action))));
+    fitLast();
     // the room code
     $("join-box").hidden = !view.code;
     $("room-code").textContent = view.code || "";
@@ -232,6 +233,31 @@
     if (state.type === "seat") renderMine(state);
     $("mine").hidden = state.type !== "seat";
   }
+  // The table screen shows whole last moves only: as many as fit between the players and
+  // the screen's bottom (the view link's screen; the owner's page, which has its controls
+  // below, keeps the stylesheet's height), the oldest that do not fit wholly left out. Nobody
+  // scrolls a screen across the table; a phone scrolls its list. Drawn again when the
+  // screen's size changes.
+  const landscape = window.matchMedia("(min-width: 900px)");
+  function fitLast() {
+    const list = $("last");
+    list.style.maxHeight = "";
+    if (me.role === "seat" || !landscape.matches) return;
+    if (me.role === "view") {
+      const below = parseFloat(getComputedStyle(document.querySelector("main")).paddingBottom) || 0;
+      const room = window.innerHeight - list.getBoundingClientRect().top - window.scrollY - below;
+      const one = list.firstElementChild ? list.firstElementChild.getBoundingClientRect().height : 0;
+      list.style.maxHeight = Math.max(Math.floor(room), Math.ceil(one) + 4) + "px";  // one at least
+    }
+    while (list.children.length > 1 && list.scrollHeight > list.clientHeight + 1)
+      list.lastElementChild.remove();
+  }
+  // (a seat's phone is not drawn again: its address bar showing or hiding resizes it, and a
+  // colour being chosen would close)
+  window.addEventListener("resize", () => { if (me.role !== "seat") render(); });
+  // the seats in their order at the end: by place, then in seat order
+  const rankOrder = (view) => view.players.map((p, i) => i)
+    .sort((a, b) => view.ranks[a] - view.ranks[b] || a - b);
   function seatFacts(view, i) {
     const t = view.table;
     if (game === "taki") return tr("g.cards_n", {n: t.hand_size[i]});
@@ -270,7 +296,7 @@
       else if (k === "color") vars[k] = tr("g.color." + v);
       else if (k === "kind") vars[k] = spaceWords(v);
       else if (["seat", "owner", "winner"].includes(k) && state && typeof v === "number") vars[k] = name(state.view, v);
-      else vars[k] = String(v);
+      else vars[k] = typeof v === "number" ? v : String(v);  // a number in the page's digits
     }
     return tr(key, vars);
   }

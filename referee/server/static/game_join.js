@@ -4,13 +4,16 @@
 (function () {
   const form = document.getElementById("join-form");
   const code = new URLSearchParams(location.search).get("code");
+  // a room code typed on a Persian or Arabic keyboard (۲, ٢) is the code with 2
+  const latinDigits = (text) => text.replace(/[\u06f0-\u06f9\u0660-\u0669]/g,
+    (d) => String(d.charCodeAt(0) & 0xf));
   if (code) form.code.value = code;
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const err = document.getElementById("join-error");
     err.textContent = "";
     const r = await fetch("/api/games/join", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({code: form.code.value.trim(), name: form.name.value.trim()})});
+      body: JSON.stringify({code: latinDigits(form.code.value.trim()), name: form.name.value.trim()})});
     const out = await r.json();
     if (!r.ok) { err.textContent = window.refereeErrorWords(JSON.parse(document.getElementById("i18n").textContent), out, String(r.status)); return; }
     // the seat's page in this page's language (the phone's choice), not the table's

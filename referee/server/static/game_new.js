@@ -2,7 +2,7 @@
 "use strict";
 (function () {
   const T = JSON.parse(document.getElementById("i18n").textContent);
-  const tr = (k, v) => { let s = T[k] !== undefined ? T[k] : k; for (const x in v || {}) s = s.split("{" + x + "}").join(v[x]); return s; };
+  const tr = (key, vars) => window.refereeUI.tr(T, key, vars);  // numbers in the page's digits
   const $ = (id) => document.getElementById(id);
   const form = $("game-form");
   const LIMITS = {taki: [2, 10], tukki: [2, 6], tokaido: [2, 5]};
@@ -70,7 +70,14 @@
     const r = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
                                          body: JSON.stringify(body)});
     const out = await r.json();
-    if (!r.ok) { $("form-error").textContent = window.refereeErrorWords(JSON.parse(document.getElementById("i18n").textContent), out, String(r.status)); return; }
+    for (const x of form.querySelectorAll(".clash")) x.classList.remove("clash");
+    if (!r.ok) {
+      $("form-error").textContent = window.refereeErrorWords(T, out, String(r.status));
+      // the two seats that clash (the same name, the same character) are marked
+      const marked = {"table.same-name": rows.children, "table.same-character": $("char-rows").children}[out.code];
+      for (const n of marked ? [out.params.a, out.params.b] : []) if (marked[n - 1]) marked[n - 1].classList.add("clash");
+      return;
+    }
     const control = location.origin + out.control, view = location.origin + out.view;
     $("control-link").textContent = control; $("control-link").href = control;
     $("view-link").textContent = view; $("view-link").href = view;

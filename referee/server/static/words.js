@@ -1,9 +1,18 @@
-// Server errors in the page's language: English pages get the server's own words, the others
-// the sentence of the error's kind (messages "err.kind.<Error>"), never English on a Persian,
-// Hebrew or Arabic page.
+// Server errors in the page's language: an error with a code the page has words for
+// (messages "refusal.<code>": a table limit, a new table's seats that clash) says it with its
+// params filled in, in every language; else English pages get the server's own words, the
+// others the sentence of the error's kind (messages "err.kind.<Error>"), never English on a
+// Persian, Hebrew or Arabic page.
 "use strict";
 window.refereeErrorWords = function (T, data, fallback) {
   const lang = document.documentElement.lang;
+  const code = data && typeof data.code === "string" ? "refusal." + data.code : "";
+  if (code && T[code] !== undefined) {
+    const vars = {};  // numbers stay numbers: tr writes them in the page's digits
+    for (const [k, v] of Object.entries(data.params || {}))
+      vars[k] = Array.isArray(v) ? v.join(", ") : (typeof v === "number" ? v : String(v));
+    return window.refereeUI.tr(T, code, vars);
+  }
   const kind = T["err.kind." + (data && data.error)];
   // a validator's wording (body.players.0: ...) helps nobody at a table: its plain sentence
   if (kind && (lang !== "en" || data.error === "RequestValidationError")) return kind;
@@ -21,10 +30,15 @@ function pluralForm(lang, n) {
   return pluralRules[lang].select(n);
 }
 function localNumber(lang, n) {
-  if (!NUMBERING[lang]) return String(n);
-  numberFormats[lang] = numberFormats[lang] ||
-    new Intl.NumberFormat(lang + "-u-nu-" + NUMBERING[lang], {useGrouping: false});
-  return numberFormats[lang].format(n);
+  let s = String(n);
+  if (NUMBERING[lang]) {
+    numberFormats[lang] = numberFormats[lang] ||
+      new Intl.NumberFormat(lang + "-u-nu-" + NUMBERING[lang], {useGrouping: false});
+    s = numberFormats[lang].format(n);
+  }
+  // a negative number reads left to right, its minus before it, also in right-to-left words
+  // after a name (Tukki Tukki's "Cy: -2" read "2- :Cy" on a Hebrew page)
+  return n < 0 ? "\u2066" + s + "\u2069" : s;
 }
 
 // The pages' two helpers: a message in the page's language with its {placeholders} filled,
@@ -52,6 +66,12 @@ window.refereeUI = {
   sep(T) { return T["ui.part_sep"] !== undefined ? T["ui.part_sep"] : " · "; },
   // a number in the page language's digits
   num(n) { return localNumber(document.documentElement.lang || "en", n); },
+  // a text's digits 0-9 in the page language's (a card's "+2", Tukki Tukki's "12"): only
+  // for what is shown, never for what is sent or kept
+  digits(text) {
+    const lang = document.documentElement.lang || "en";
+    return NUMBERING[lang] ? String(text).replace(/[0-9]/g, (d) => localNumber(lang, +d)) : String(text);
+  },
   el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const k in attrs || {}) {
