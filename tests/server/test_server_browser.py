@@ -102,6 +102,45 @@ def test_phone_plays_a_round(server, tmp_path):
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_retaken_photo_is_sent_as_soon_as_it_is_chosen(server, tmp_path):
+    """A photo that missed the mat is unsure, with "Retake photo"; the photo chosen then is
+    judged at once, as DONE's is (it waited for a second tap on the button: a new user's
+    trial)."""
+    import cv2
+    import numpy as np
+    from playwright.sync_api import expect, sync_playwright
+
+    blank = tmp_path / "no-mat.jpg"
+    h, w = cv2.imread(str(SCENES / "D03-02" / "image.jpg")).shape[:2]
+    cv2.imwrite(str(blank), np.full((h, w, 3), 128, np.uint8))
+    grid, die = scene_card("D03-02")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        page.goto(server + "/new?lang=en")
+        page.fill("textarea[name=players]", "Ava\nBen")
+        page.select_option("select[name=station0]", "D03")
+        page.select_option("select[name=station1]", "D04")
+        page.click("button[type=submit]")
+        control = page.locator("#control-link")
+        expect(control).to_be_visible()
+        page.goto(control.inner_text())
+        expect(page.locator("#live")).to_have_class("pill on")
+        page.click("#start-form details summary")
+        page.fill("#start-form textarea[name=card]", grid)
+        page.click(f"#start-form input[name=die][value='{die}'] + .die-icon")
+        page.click("#start-form button[type=submit]")
+        ava = page.locator("li.builder[data-seat='0']")
+        ava.locator("input[type=file]").set_input_files(blank)
+        ava.locator("button.done").click()
+        expect(ava.locator(".verdict")).to_have_text("Unsure", timeout=20000)
+        ava.locator(".retake input[type=file]").set_input_files(SCENES / "D03-02" / "image.jpg")
+        expect(ava.locator(".verdict")).to_have_text("Correct", timeout=20000)
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_the_dashboard_says_stalled_and_why_it_asks_for_a_photo(tmp_path, monkeypatch):
     """A stream that sent one frame and stalls: "stalled" on the dashboard, then after "done"
     the reason camera:stale in plain words, in all four languages."""

@@ -138,15 +138,27 @@
     if (v && v.verdict === "unsure" && !b.decided && actsFor(b.seat) && view.round &&
         !view.over && (v.reasons || []).length &&
         v.reasons.every((r) => ["mat", "photo", "camera"].includes(r.code.split(":")[0]))) {
-      const file = el("input", {type: "file", accept: "image/*", capture: "environment",
-        class: "file", "aria-label": tr("ctl.retake") + " " + p.name});
-      const btn = el("button", {class: "button", type: "button", onclick: async () => {
-        if (!file.files || !file.files[0]) { file.click(); return; }
+      // one input per builder and round, kept across re-renders (the view may be redrawn
+      // while the phone's camera is open); a chosen photo is sent at once, as with DONE
+      const fkey = "retake:" + view.round.number + ":" + b.seat;
+      let file = fileInputs[fkey];
+      const send = async () => {
+        if (!file.files || !file.files[0]) return;
         const fd = new FormData();
         fd.append("photo", file.files[0]);
-        btn.disabled = true;
-        await call("/done/" + b.seat, fd, true);
-        btn.disabled = false;
+        file.disabled = true;
+        const ok = await call("/done/" + b.seat, fd, true);
+        file.disabled = false;
+        if (ok) file.value = "";
+      };
+      if (!file) {
+        file = fileInputs[fkey] = el("input", {type: "file", accept: "image/*",
+          capture: "environment", class: "file",
+          "aria-label": tr("ctl.retake") + " " + p.name});
+        file.addEventListener("change", send);
+      }
+      const btn = el("button", {class: "button", type: "button", onclick: () => {
+        if (!file.files || !file.files[0]) file.click(); else send();
       }}, tr("ctl.retake"));
       li.append(el("div", {class: "row wrap acts retake"}, file, btn));
     }
