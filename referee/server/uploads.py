@@ -36,8 +36,8 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
                                     "BMP photo")
     kind = photo_kind(data)
     if kind is None:
-        raise UnsupportedPhotoError(f"{filename!r} is not a photo (starts with "
-                                    f"{data[:8]!r}); expected a JPEG, PNG, WebP or BMP photo")
+        raise UnsupportedPhotoError(f"{filename!r} is not a photo; expected a JPEG, PNG, WebP "
+                                    "or BMP photo from a camera or phone")
     return kind
 
 
