@@ -104,6 +104,34 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_seat_link_whose_key_does_not_open_the_table_says_so(base):
+    """An old or mistyped seat link (a new user's trial: `#s=garbage`) opened the table screen
+    without a word; it says that its key does not open the table, in the page's language."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    r = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", None],
+                                              "bots": {"1": "heuristic"}}, timeout=30)
+    view = r.json()["view"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        page.goto(base + view + "&lang=fa#s=garbage")
+        expect(page.locator("#link-note")).to_have_text(messages("fa")["err.link_key"],
+                                                        timeout=15000)
+        # the right key says nothing of the kind
+        seat = r.json()["seats"][0]["link"]
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        page.goto(base + seat.replace("#", "&lang=fa#"))
+        expect(page.locator("#who")).to_contain_text("Ava", timeout=15000)
+        expect(page.locator("#link-note")).to_be_hidden()
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_the_join_page_takes_its_language_to_the_seat(base):
     """A Persian phone joining an English table: its seat's page is in Persian (its browser's
     language wins over the table's); a Hebrew choice made on the join page goes on to the

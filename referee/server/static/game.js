@@ -382,6 +382,9 @@
         pending = null;
         secret = localStorage.getItem(keyName);
         seatKey = secret ? null : localStorage.getItem(seatName);
+        // say so: an old seat link would otherwise open the table screen without a word
+        $("link-note").textContent = tr("err.link_key");
+        $("link-note").hidden = false;
         return true;
       }
       $("turn").textContent = tr("err.link_detail");
