@@ -144,7 +144,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     unsure). When more than `max_missing` of the level's `colours` are not there, none is
     called missing: each is `stone:not-found` (unsure). A fit without grooves whose colour
     spills around it (fill − score > `max_spill`) sits in a look-alike area, a table or a
-    box of that colour, rather than on a stone: unclear.
+    box of that colour, rather than on a stone: unclear. So is a fit whose template response
+    is below `min_score` (`min_score_plain` without grooves): its colour fits a stone's shape
+    only in part.
 
     paper_clipped: the mat's paper is blown out, so a light stone may be too; a stone not
     found is then `stone:not-found` with `photo:bright`, never missing. blown: colours whose
@@ -203,6 +205,15 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
             problems.append(Unmeasured(f"stone:unclear:{f.colour}",
                                        f"the {_name(f.colour)} stone "
                                        "cannot be told from things of its colour around it"))
+            continue
+        if f.score < s.build.min_score or (not f.grooves and f.score < s.build.min_score_plain):
+            # a stone's shape that the colour matches only in part (a box behind of nearly
+            # the colour, a face lit otherwise than the rest): no ground for a verdict (Y01-03,
+            # Y03-01: a wrong orientation and a 0.7 u height, each judged wrong for certain)
+            problems.append(Unmeasured(f"stone:unclear:{f.colour}",
+                                       f"the {_name(f.colour)} stone is not seen clearly "
+                                       f"enough (its colour fits a stone's shape only "
+                                       f"{f.score:.0%})"))
             continue
         sigma = max(s.build.anchored_sigma_u if f.anchored else s.build.base_sigma_u, f.slack_u / 2)
         assert is_colour(f.colour)  # only `choose.unknown_stone` fits `?`, and keeps them

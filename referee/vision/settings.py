@@ -131,6 +131,8 @@ class BuildSettings:
 
     max_missing: int = 1            # more stones not found than this: unsure, not missing
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
+    min_score: float = 0.6          # a fit's template response below this: unclear
+    min_score_plain: float = 0.65   # ... below this where its grooves did not show
     depth_doubt_mm: float = 5.0     # how far a front face usually stands off the build line
     line_allowance_mm: float = 10.0  # how far it may (WORLD.md §5): table vs snow unsure
     settle: bool = True             # rest stones on their support within the depth doubt
