@@ -96,16 +96,12 @@
     }
   }
 
-  // Why a camera does not work: the words of its code (`refusal.camera.*`) with its device,
-  // folder or photo name kept left to right inside right-to-left words; a status without a
+  // Why a camera does not work: the words of its code (`refusal.camera.*`, its device,
+  // folder or photo name kept left to right inside right-to-left words); a status without a
   // code (an older server) gives the server's own English words, as it always did.
   function cameraWhy(cam) {
-    if (typeof cam.code === "string" && T["refusal." + cam.code] !== undefined) {
-      const params = {};
-      for (const [k, v] of Object.entries(cam.params || {}))
-        params[k] = typeof v === "string" ? "\u2066" + v + "\u2069" : v;
-      return errorWords({code: cam.code, params: params}, "");
-    }
+    if (typeof cam.code === "string" && T["refusal." + cam.code] !== undefined)
+      return errorWords({code: cam.code, params: cam.params || {}}, "");
     return cam.detail || "";
   }
 
