@@ -76,15 +76,15 @@ class CameraError(RefereeError):
         self.params = params or {}
 
 
-# Why a camera does not work, for every phone's language: (English words, code, params). The
-# codes a camera status may carry; each has words in every language (i18n `refusal.<code>`).
+# The codes of why a camera does not work (a status's or a CameraError's `code`); each has
+# words in every language (i18n `refusal.<code>`: tests/server/test_server_reason_words.py).
 CAMERA_CODES = ("camera.cannot-open", "camera.no-frame", "camera.failed", "camera.stalled",
                 "camera.folder-missing", "camera.folder-unreadable", "camera.no-photo",
                 "camera.photo-unreadable", "camera.photo-unknown", "camera.pi-missing",
                 "camera.pi-format", "camera.needs-path", "camera.needs-device",
                 "camera.unknown-kind", "camera.folder-elsewhere", "camera.bad-settings",
                 "camera.archived")
-Why = tuple[str, str | None, dict[str, Any]]
+Why = tuple[str, str | None, dict[str, Any]]  # English words, code, params
 
 
 def why_of(e: BaseException, fallback: str = "the camera failed",
