@@ -13,7 +13,9 @@ Each live source (capture, Pi) reads in its own daemon thread and keeps only the
 stamped with the time it was captured; a camera that fails is marked dead and retried with
 exponential backoff (1 s doubling up to `retry_max_s`); a folder that is gone is looked at
 again on the same schedule. No request ever waits on a camera. A dead camera's `detail` is
-plain words (a `RefereeError`'s message), never an exception's dump.
+plain English words (a `RefereeError`'s message), never an exception's dump; its `code` and
+`params` (`camera.cannot-open` with the device, ...) are what a phone says in its own
+language (i18n `refusal.<code>`, the same words as a refused request carrying that code).
 
 A live source whose newest frame is older than `stale_s` (a stream that sent a frame and then
 stalled) is "stalled": it hands out no frame, and the stream is opened again (a network
@@ -28,7 +30,7 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -63,7 +65,36 @@ def shown_device(spec: str | int) -> str:
 
 
 class CameraError(RefereeError):
-    """A camera source cannot be made from its description; the message echoes it."""
+    """A camera source cannot be made from its description, or a camera fails; the message
+    (English, for logs and old clients) echoes it. `code` and `params` say it in any
+    language (i18n `refusal.<code>`, as a server error's code; an answer carries both)."""
+
+    def __init__(self, message: str = "", code: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params or {}
+
+
+# The codes of why a camera does not work (a status's or a CameraError's `code`); each has
+# words in every language (i18n `refusal.<code>`: tests/server/test_server_reason_words.py).
+CAMERA_CODES = ("camera.cannot-open", "camera.no-frame", "camera.failed", "camera.stalled",
+                "camera.folder-missing", "camera.folder-unreadable", "camera.no-photo",
+                "camera.photo-unreadable", "camera.photo-unknown", "camera.pi-missing",
+                "camera.pi-format", "camera.needs-path", "camera.needs-device",
+                "camera.unknown-kind", "camera.folder-elsewhere", "camera.bad-settings",
+                "camera.archived")
+Why = tuple[str, str | None, dict[str, Any]]  # English words, code, params
+
+
+def why_of(e: BaseException, fallback: str = "the camera failed",
+           fallback_code: str = "camera.failed") -> Why:
+    """What users are told of a camera's failure: a `RefereeError`'s own words (and code),
+    else `fallback` (an exception's text is for the server's log only)."""
+    if isinstance(e, RefereeError):
+        code = getattr(e, "code", None)
+        return str(e), code if isinstance(code, str) else None, dict(getattr(e, "params", {}))
+    return fallback, fallback_code, {}
 
 
 @dataclass(frozen=True)
@@ -81,17 +112,22 @@ class Frame:
 class SourceStatus:
     """state: "live" (frames coming), "waiting" (no frame yet), "stalled" (a live camera whose
     newest frame is too old; reconnecting), "dead" (failed; retrying), "idle" (an upload
-    source before its first photo). detail: plain words; retry_in_s: seconds
-    to the next attempt when dead."""
+    source before its first photo). detail: plain English words (for logs and old clients);
+    code and params: why, for a phone's language (`camera.cannot-open` and its device: i18n
+    `refusal.<code>`), None when there is nothing to explain; retry_in_s: seconds to the next
+    attempt when dead."""
 
     kind: str
     state: CameraState
     detail: str = ""
     last_frame_at: float | None = None
     retry_in_s: float | None = None
+    code: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "state": self.state, "detail": self.detail,
+                "code": self.code, "params": dict(self.params),
                 "last_frame_at": self.last_frame_at, "retry_in_s": self.retry_in_s}
 
 
@@ -147,14 +183,15 @@ class BrokenSource(FrameSource):
     """A camera whose description cannot be used (e.g. a stored table's camera that names a
     folder it may not read): dead for good, with the reason in plain words."""
 
-    def __init__(self, kind: str, why: str) -> None:
-        self.kind, self.why = kind, why
+    def __init__(self, kind: str, why: str, code: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        self.kind, self.why, self.code, self.params = kind, why, code, dict(params or {})
 
     def latest(self) -> Frame | None:
         return None
 
     def status(self) -> SourceStatus:
-        return SourceStatus(self.kind, "dead", self.why)
+        return SourceStatus(self.kind, "dead", self.why, code=self.code, params=self.params)
 
 
 class FolderSource(FrameSource):
@@ -177,7 +214,7 @@ class FolderSource(FrameSource):
         self._index = 0
         self._cache: Frame | None = None
         self._want: str | None = None  # the photo to show once the folder is back
-        self._dead: str | None = None
+        self._dead: Why | None = None  # why the folder cannot be shown (words, code, params)
         self._retry_at: float | None = None
         self._delay = retry_first_s
         self._lock = threading.RLock()
@@ -187,23 +224,24 @@ class FolderSource(FrameSource):
         """:raises CameraError: the folder is missing, holds no photo, or cannot be read."""
         with self._lock:
             if self._dead is not None:
-                raise CameraError(self._dead)
+                raise CameraError(*self._dead)
 
     def _scan(self) -> None:
+        folder = {"folder": self.label}
         try:
             if not self.folder.is_dir():
-                raise CameraError(f"photo folder {self.label!r} does not exist")
+                self._fail(f"photo folder {self.label!r} does not exist",
+                           "camera.folder-missing", folder)
+                return
             files = sorted(p for p in self.folder.iterdir()
                            if p.suffix.lower() in PHOTO_SUFFIXES)
         except OSError:
-            self._fail(f"photo folder {self.label!r} cannot be read")
-            return
-        except CameraError as e:
-            self._fail(str(e))
+            self._fail(f"photo folder {self.label!r} cannot be read",
+                       "camera.folder-unreadable", folder)
             return
         if not files:
             self._fail(f"photo folder {self.label!r} holds no photo "
-                       f"({', '.join(PHOTO_SUFFIXES)})")
+                       f"({', '.join(PHOTO_SUFFIXES)})", "camera.no-photo", folder)
             return
         self.files, self._cache = files, None
         self._dead, self._retry_at, self._delay = None, None, self.retry_first_s
@@ -211,8 +249,8 @@ class FolderSource(FrameSource):
         if self._want is not None:
             self._find(self._want)
 
-    def _fail(self, why: str) -> None:
-        self._dead, self._cache = why, None
+    def _fail(self, why: str, code: str, params: dict[str, Any]) -> None:
+        self._dead, self._cache = (why, code, params), None
         self._retry_at = time.time() + self._delay
         self._delay = min(self._delay * 2, self.retry_max_s)
 
@@ -241,7 +279,8 @@ class FolderSource(FrameSource):
                 return
             if not self._find(name):
                 raise CameraError(f"no photo {name!r} in {self.label!r}; "
-                                  f"it holds {', '.join(p.stem for p in self.files)}")
+                                  f"it holds {', '.join(p.stem for p in self.files)}",
+                                  "camera.photo-unknown", {"name": name, "folder": self.label})
             self._want = name
 
     def next(self) -> None:
@@ -264,17 +303,20 @@ class FolderSource(FrameSource):
                 return None
             if self._cache is None:
                 path = self.files[self._index]
+                photo = {"name": path.name, "folder": self.label}
                 try:
                     data = path.read_bytes()
                 except OSError:
-                    self._fail(f"photo {path.name!r} in folder {self.label!r} cannot be read")
+                    self._fail(f"photo {path.name!r} in folder {self.label!r} cannot be read",
+                               "camera.photo-unreadable", photo)
                     return None
                 try:  # the same size and format checks as an uploaded photo
                     img = decode_photo(data)
                 except PhotoError:
                     self._fail(f"photo {path.name!r} in folder {self.label!r} is not a "
                                "readable image of at most "
-                               f"{MAX_PIXELS // 1_000_000} megapixels")
+                               f"{MAX_PIXELS // 1_000_000} megapixels",
+                               "camera.photo-unreadable", photo)
                     return None
                 self._cache = Frame(img, time.time(), path.stem, data)
             return self._cache
@@ -285,7 +327,8 @@ class FolderSource(FrameSource):
             if self._dead is not None:
                 retry = (None if self._retry_at is None
                          else round(max(0.0, self._retry_at - time.time()), 1))
-                return SourceStatus(self.kind, "dead", self._dead, None, retry)
+                why, code, params = self._dead
+                return SourceStatus(self.kind, "dead", why, None, retry, code, params)
             return SourceStatus(self.kind, "live", f"{self.files[self._index].name} "
                                 f"({self._index + 1} of {len(self.files)})")
 
@@ -307,6 +350,8 @@ class ThreadedSource(FrameSource):
         self._new_frame = threading.Condition()
         self._state: CameraState = "waiting"
         self._detail = "starting"
+        self._code: str | None = None  # why it is dead, for a phone's language
+        self._params: dict[str, Any] = {}
         self._retry_at: float | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -338,10 +383,11 @@ class ThreadedSource(FrameSource):
             try:
                 self._open()
                 self._state, self._detail, self._retry_at = "waiting", "opened", None
+                self._code, self._params = None, {}
                 while not self._stop.is_set():
                     img = self._read()
                     if img is None:
-                        raise CameraError("the camera gave no frame")
+                        raise CameraError("the camera gave no frame", "camera.no-frame")
                     with self._new_frame:  # stamped with its capture time
                         self._frame = Frame(img, time.time(), "camera")
                         self._state, self._detail = "live", ""
@@ -350,13 +396,14 @@ class ThreadedSource(FrameSource):
             except Exception as e:  # any failure of a device: mark dead, back off, retry
                 # users see plain words: a CameraError's own, else a sentence; the rest is
                 # for the server's log
-                detail = str(e) if isinstance(e, RefereeError) else "the camera failed"
+                detail, code, params = why_of(e)
                 state: CameraState = "dead"
                 if self._state == "live" and self._stale(time.time()):
-                    state, detail = "stalled", self._stalled_detail()
+                    state, (detail, code, params) = "stalled", self._stalled_why()
                 if detail != self._detail:
                     log.warning("camera %s: %s", self.kind, e)
                 self._state, self._detail = state, detail
+                self._code, self._params = code, params
                 self._frame = None  # never hand out a frame from before the failure
             finally:
                 try:
@@ -373,8 +420,9 @@ class ThreadedSource(FrameSource):
         f = self._frame
         return f is not None and now - f.taken_at > self.stale_s
 
-    def _stalled_detail(self) -> str:
-        return f"no new picture for over {self.stale_s:g} s; reconnecting"
+    def _stalled_why(self) -> Why:
+        return (f"no new picture for over {self.stale_s:g} s; reconnecting", "camera.stalled",
+                {"s": self.stale_s})
 
     def latest(self) -> Frame | None:
         """The newest frame, unless it is older than `stale_s` (a stalled stream)."""
@@ -395,14 +443,16 @@ class ThreadedSource(FrameSource):
 
     def status(self) -> SourceStatus:
         now = time.time()
-        state, detail = self._state, self._detail
+        state, detail, code, params = self._state, self._detail, self._code, self._params
         if state == "live" and self._stale(now):  # before the stalled read gives up
-            state, detail = "stalled", self._stalled_detail()
+            state, (detail, code, params) = "stalled", self._stalled_why()
         retry = None
         if state in ("dead", "stalled") and self._retry_at is not None:
             retry = round(max(0.0, self._retry_at - now), 1)
         last = self._frame.taken_at if self._frame else None
-        return SourceStatus(self.kind, state, detail, last, retry)
+        if state not in ("dead", "stalled"):
+            code, params = None, {}
+        return SourceStatus(self.kind, state, detail, last, retry, code, params)
 
 
 class CaptureSource(ThreadedSource):
@@ -432,8 +482,9 @@ class CaptureSource(ThreadedSource):
         if not self._cap.isOpened():
             # the device may be a URL holding a password: the log has it, the phones do not
             log.warning("cannot open camera %r", self.spec)
-            raise CameraError(f"cannot open camera {shown_device(self.spec)}: is it plugged "
-                              "in, switched on and on this network?")
+            device = shown_device(self.spec)
+            raise CameraError(f"cannot open camera {device}: is it plugged in, switched on "
+                              "and on this network?", "camera.cannot-open", {"device": device})
         # a video file plays at its own pace and loops, like a camera that never ends
         self._file = isinstance(self.spec, str) and Path(self.spec).is_file()
         fps = self._cap.get(cv2.CAP_PROP_FPS) if self._file else 0.0
@@ -478,7 +529,7 @@ def pi_to_bgr(array: np.ndarray, fmt: str) -> np.ndarray:
     if fmt == "YUV420":
         return cv2.cvtColor(array, cv2.COLOR_YUV2BGR_I420)
     raise CameraError(f"unknown picamera2 format {fmt!r}; expected RGB888, BGR888, XRGB8888, "
-                      "XBGR8888 or YUV420")
+                      "XBGR8888 or YUV420", "camera.pi-format", {"format": str(fmt)[:40]})
 
 
 class PiCameraSource(ThreadedSource):
@@ -497,7 +548,7 @@ class PiCameraSource(ThreadedSource):
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except ImportError as e:
             raise CameraError("picamera2 is not installed: pip install 'referee[pi]' "
-                              "on the Raspberry Pi") from e
+                              "on the Raspberry Pi", "camera.pi-missing") from e
         self._cam = Picamera2()
         self._cam.configure(self._cam.create_video_configuration(
             main={"size": self.size, "format": self.fmt}))
@@ -525,12 +576,13 @@ def make_source(spec: dict[str, Any], retry_max_s: float = 30.0,
         return UploadSource()
     if kind == "folder":
         if not spec.get("path"):
-            raise CameraError("a folder camera needs a path")
+            raise CameraError("a folder camera needs a path", "camera.needs-path")
         return FolderSource(Path(spec["path"]), label=spec.get("label"),
                             retry_max_s=retry_max_s)
     if kind == "capture":
         if "device" not in spec or str(spec["device"]).strip() == "":
-            raise CameraError("a capture camera needs a device index, file or URL")
+            raise CameraError("a capture camera needs a device index, file or URL",
+                              "camera.needs-device")
         return CaptureSource(spec["device"], retry_max_s=retry_max_s, stale_s=stale_s)
     if kind == "picamera":
         size = tuple(spec.get("size", (1280, 720)))
@@ -538,7 +590,7 @@ def make_source(spec: dict[str, Any], retry_max_s: float = 30.0,
                               fmt=spec.get("format", "RGB888"), retry_max_s=retry_max_s,
                               stale_s=stale_s)
     raise CameraError(f"unknown camera kind {kind!r}; expected upload, folder, capture or "
-                      "picamera")
+                      "picamera", "camera.unknown-kind", {"kind": str(kind)[:20]})
 
 
 class SharedSource(FrameSource):

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from referee.errors import RefereeError
 from referee.paths import MODELS, ROOT
 from referee.server import demo as demo_mod
 from referee.server import judging
@@ -17,6 +16,7 @@ from referee.server.cameras import (
     CameraError,
     FolderSource,
     FrameSource,
+    why_of,
 )
 from referee.server.errors import (
     ConflictError,
@@ -41,7 +41,7 @@ class Places(JudgingWorker):
         text = str(raw or "").strip()
         if not text:
             raise CameraError("a folder camera needs a path, e.g. folders/table1 (inside the "
-                              "data folder)")
+                              "data folder)", "camera.needs-path")
         roots = (self.settings.data_dir / "folders", MODELS / "demo")
         try:
             path = Path(text)
@@ -54,7 +54,8 @@ class Places(JudgingWorker):
             pass
         raise CameraError(f"a folder camera may only read a folder inside folders/ in the "
                           f"server's data folder (e.g. folders/table1) or models/demo/; "
-                          f"{text[:80]!r} is elsewhere")
+                          f"{text[:80]!r} is elsewhere", "camera.folder-elsewhere",
+                          {"folder": text[:80]})
 
     def _source(self, spec: dict[str, Any], strict: bool) -> FrameSource:
         """A started camera. strict (a new table): a bad camera raises CameraError; else (a
@@ -71,10 +72,10 @@ class Places(JudgingWorker):
         except Exception as e:
             if strict:
                 raise
-            why = (str(e) if isinstance(e, RefereeError)
-                   else "this camera's settings cannot be used")
+            why, code, params = why_of(e, "this camera's settings cannot be used",
+                                       "camera.bad-settings")
             log.warning("camera of a stored table: %s", e)
-            src = BrokenSource(str(spec.get("kind", "camera"))[:20], why)
+            src = BrokenSource(str(spec.get("kind", "camera"))[:20], why, code, params)
         src.start()
         return src
 
@@ -91,7 +92,7 @@ class Places(JudgingWorker):
 
     def _archived_sources(self, config: dict[str, Any]) -> list[FrameSource]:
         return [BrokenSource(str((p.get("camera") or {}).get("kind", "upload"))[:20],
-                             "this table is archived")
+                             "this table is archived", "camera.archived")
                 for p in config.get("places") or []]
 
     def _place_source(self, table: Table, seat: int) -> FrameSource | None:
@@ -144,9 +145,10 @@ class Places(JudgingWorker):
         if not 0 <= place < len(table.sources):
             raise UnknownTableError(f"table {table_id!r} has no place {place}")
         frame = table.sources[place].latest()
-        if frame is None:
-            raise ConflictError(f"place {place + 1} has no frame now: "
-                                f"{table.sources[place].status().detail}")
+        if frame is None:  # a dead camera's code says why in the phone's language
+            st = table.sources[place].status()
+            raise ConflictError(f"place {place + 1} has no frame now: {st.detail}", st.code,
+                                st.params)
         cached = table.previews.get(place)
         if cached is not None and cached[0] == frame.taken_at:
             return cached[1]
@@ -184,9 +186,10 @@ class Places(JudgingWorker):
         src = table.sources[place]
         frame = (src.latest() if src.still
                  else src.frame_after(time.time(), self.settings.camera_stale_s))
-        if frame is None:
-            raise ConflictError(f"place {place + 1}'s camera has no picture now: "
-                                f"{src.status().detail}")
+        if frame is None:  # a dead camera's code says why in the admin's language
+            st = src.status()
+            raise ConflictError(f"place {place + 1}'s camera has no picture now: {st.detail}",
+                                st.code, st.params)
         station = judging.load_station(path)
         order = (order or station.colours).upper()
         check_stack_order(order, station.colours, "order")

@@ -211,11 +211,15 @@ class PlayerView(BaseModel):
 
 
 class CameraView(BaseModel):
-    """A place's camera now: kind, state (live, stalled, dead, idle...), plain words."""
+    """A place's camera now: kind, state (live, stalled, dead, idle...), plain English words
+    (`detail`, for logs), and why in any language: `code` (i18n `refusal.<code>`, e.g.
+    `camera.cannot-open`) and its `params` (e.g. the device as phones may see it), or null."""
 
     kind: str
     state: str
     detail: str
+    code: str | None = None
+    params: dict[str, Any] = {}
     last_frame_at: float | None
     retry_in_s: float | None
 

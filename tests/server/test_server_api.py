@@ -143,6 +143,35 @@ def test_create_refuses_bad_tables(client):
     assert len(client.get("/api/tables").json()) == 1  # only the demo table
 
 
+def test_a_dead_camera_says_why_with_a_code_for_every_language(client, wait_view, admin_key):
+    """A capture camera that cannot be opened carries a code and its params (the device as
+    phones may see it: no user, password or query), besides the English detail, so that a
+    Persian, Hebrew or Arabic page says why in its own words; a view link sees the same
+    camera, and nothing of the device that the detail did not already show."""
+    from .conftest import free_port
+
+    port = free_port()  # nobody listens there
+    device = f"http://user:hunter2@127.0.0.1:{port}/video?token=abc"
+    body = {"players": ["A", "B"], "places": [
+        {"station": "D03", "camera": {"kind": "capture", "device": device}},
+        {"station": "D04"}]}
+    r = client.post("/api/tables", json=body, headers={"X-Admin-Key": admin_key})
+    assert r.status_code == 201, r.text
+    table_id, token = r.json()["id"], r.json()["view_token"]
+    view = wait_view(table_id, lambda v: v["places"][0]["camera"]["state"] == "dead")
+    cam = view["places"][0]["camera"]
+    shown = f"http://127.0.0.1:{port}/video"
+    assert cam["code"] == "camera.cannot-open" and cam["params"] == {"device": shown}
+    assert cam["detail"].startswith(f"cannot open camera {shown}:")  # for logs, old clients
+    assert view["places"][1]["camera"]["code"] is None  # a phone place: nothing to explain
+    client.cookies.clear()
+    seen = client.get(f"/api/tables/{table_id}?v={token}")
+    assert seen.status_code == 200
+    vcam = seen.json()["places"][0]["camera"]
+    assert (vcam["code"], vcam["params"]) == (cam["code"], cam["params"])
+    assert "hunter2" not in seen.text and "token=abc" not in seen.text
+
+
 def test_a_dead_camera_shows_and_its_done_asks_for_a_photo(client, wait_view, admin_key):
     """A "done" at a dead camera's place counts in its time order (it used to be refused with
     409, and the order was lost); the place asks for a photo with the reason camera:stale."""

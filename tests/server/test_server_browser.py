@@ -198,6 +198,60 @@ def test_the_dashboard_says_stalled_and_why_it_asks_for_a_photo(tmp_path, monkey
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_dead_camera_says_why_in_the_pages_language(tmp_path):
+    """A camera that cannot be opened: the dashboard says why in the page's words (plug it
+    in, switch it on, the same Wi-Fi), not the server's English, in all four languages; only
+    the device's address stays as it is (kept left to right inside right-to-left words)."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import LANGUAGES, messages
+
+    from .test_server_stale import _until
+
+    port = free_port()
+    device = f"http://127.0.0.1:{free_port()}/"  # nobody listens there
+    proc = serve(tmp_path / "data", port, tmp_path / "server.log", "--no-demo")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        admin = {"X-Admin-Key": (tmp_path / "data" / "admin-key").read_text().strip()}
+        r = httpx.post(base + "/api/tables", json={"players": ["Ava", "Ben"], "places": [
+            {"station": "D03", "camera": {"kind": "capture", "device": device}},
+            {"station": "D04"}]}, headers=admin).json()
+        table_id, h = r["id"], {"X-Table-Secret": r["secret"]}
+        view = f"?v={r['view_token']}&"
+        cam = lambda: httpx.get(f"{base}/api/tables/{table_id}", headers=h).json()[  # noqa: E731
+            "places"][0]["camera"]
+        assert _until(lambda: cam()["state"] == "dead", 15.0)
+        assert cam()["code"] == "camera.cannot-open"
+        grid, die = scene_card("D03-02")
+        httpx.post(f"{base}/api/tables/{table_id}/rounds", headers=h,
+                   json={"grid": grid, "die": die}).raise_for_status()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 360, "height": 640})
+            for lang in LANGUAGES:
+                page.goto(f"{base}/t/{table_id}{view}lang={lang}")
+                why = page.locator("li.builder[data-seat='0'] p.cam .cam-why")
+                said = messages(lang)["refusal.camera.cannot-open"].split("{device}")
+                expect(why).to_contain_text(said[0].strip(), timeout=10000)
+                text = page.locator("li.builder[data-seat='0'] p.cam").inner_text()
+                assert device in text and said[1].strip() in text, (lang, text)
+                assert "cannot open" not in text and "(" not in text, (lang, text)
+                if lang != "en":
+                    # no Latin word besides the device's address
+                    rest = text.replace(device, "")
+                    assert not re.search(r"[A-Za-z]", rest), (lang, text)
+                    # the address is isolated left to right inside the right-to-left words
+                    assert "\u2066" + device + "\u2069" in why.evaluate("e => e.textContent")
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_a_seat_phone_has_one_big_done_and_sees_the_done_order(server, tmp_path):
     """Each player's own link: one big DONE at thumb height (on screen at 360×640, no
     sideways scroll), only for their own seat; the "done"s show in the order they came."""

@@ -63,6 +63,7 @@ def test_a_missing_folder_is_a_dead_camera_until_it_comes_back(tmp_path):
     src = FolderSource(folder, label="folders/cam", retry_max_s=0.2, retry_first_s=0.05)
     st = src.status()
     assert st.state == "dead" and st.detail == "photo folder 'folders/cam' does not exist"
+    assert (st.code, st.params) == ("camera.folder-missing", {"folder": "folders/cam"})
     assert str(tmp_path) not in st.detail and st.retry_in_s is not None
     assert src.latest() is None
     src.show("D03-05")  # remembered until the folder is back
@@ -73,6 +74,7 @@ def test_a_missing_folder_is_a_dead_camera_until_it_comes_back(tmp_path):
     src.next()
     assert src.latest() is None and src.status().state == "dead"
     assert "cannot be read" in src.status().detail
+    assert src.status().code == "camera.photo-unreadable"
 
 
 def test_upload_source_is_idle_until_a_photo():
@@ -110,6 +112,8 @@ def test_a_dead_camera_is_marked_and_retried(tmp_path):
         assert _wait(lambda: len(attempts) >= 5)
         st = src.status()
         assert st.state == "dead" and "cannot open camera" in st.detail
+        assert (st.code, st.params) == ("camera.cannot-open", {"device": "no-such-camera.avi"})
+        assert st.to_dict()["code"] == "camera.cannot-open"
         assert st.retry_in_s is not None and st.retry_in_s <= 0.4
         # backoff doubles from 0.05 s up to the 0.4 s cap; a busy machine only makes the
         # waits longer, so each wait is at least its step (a fixed delay fails at gaps[2])
@@ -123,8 +127,23 @@ def test_a_dead_camera_is_marked_and_retried(tmp_path):
 def test_unknown_camera_kind():
     with pytest.raises(CameraError, match="unknown camera kind 'webcam'"):
         make_source({"kind": "webcam"})
-    with pytest.raises(CameraError, match="needs a device"):
+    with pytest.raises(CameraError, match="needs a device") as e:
         make_source({"kind": "capture"})
+    assert e.value.code == "camera.needs-device"
+
+
+def test_an_empty_folder_and_an_unknown_format_have_codes(tmp_path):
+    """Every way a camera fails has a code a phone can say in its language."""
+    src = FolderSource(tmp_path, label="folders/empty")
+    st = src.status()
+    assert (st.state, st.code, st.params) == ("dead", "camera.no-photo",
+                                              {"folder": "folders/empty"})
+    with pytest.raises(CameraError) as e:
+        src.check()
+    assert e.value.code == "camera.no-photo"
+    with pytest.raises(CameraError) as e:
+        pi_to_bgr(np.zeros((2, 2, 3), np.uint8), "NV12")
+    assert (e.value.code, e.value.params) == ("camera.pi-format", {"format": "NV12"})
 
 
 def test_pi_camera_through_picamera2(monkeypatch):
@@ -173,5 +192,6 @@ def test_pi_camera_missing_is_a_dead_camera(monkeypatch):
     try:
         assert _wait(lambda: src.status().state == "dead")
         assert "pip install 'referee[pi]'" in src.status().detail
+        assert src.status().code == "camera.pi-missing"
     finally:
         src.stop()

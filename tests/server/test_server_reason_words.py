@@ -53,6 +53,34 @@ def test_every_server_refusal_code_has_words(lang):
     assert sorted(c for c in codes if f"refusal.{c}" not in words) == []
 
 
+def camera_codes() -> set[str]:
+    """The codes of why a camera does not work (`camera.cannot-open`, ...), as written in the
+    server's modules, and the list cameras.py keeps of them."""
+    from referee.server.cameras import CAMERA_CODES
+
+    code = re.compile(r'"(camera\.[a-z]+(?:-[a-z]+)*)"')
+    written = {c for p in (ROOT / "server").glob("*.py")
+               for c in code.findall(p.read_text(encoding="utf-8"))}
+    return written | set(CAMERA_CODES)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_camera_code_has_words(lang):
+    """A dead camera says why in the page's language (a family at the table, not the
+    server's English): every camera code has words, with the same placeholders as English."""
+    codes = camera_codes()
+    assert {"camera.cannot-open", "camera.no-frame", "camera.folder-missing", "camera.no-photo",
+            "camera.pi-missing", "camera.pi-format"} <= codes
+    words, en = messages(lang), messages("en")
+    assert sorted(c for c in codes if f"refusal.{c}" not in words) == []
+    holes = re.compile(r"{[a-z]+}")
+    assert [c for c in sorted(codes) if sorted(holes.findall(words[f"refusal.{c}"]))
+            != sorted(holes.findall(en[f"refusal.{c}"]))] == []
+    if lang != "en":  # no English sentence: at most a name (Raspberry Pi, RGB888, JPG)
+        latin = re.compile(r"[A-Za-z]{3,}(?: [A-Za-z]{3,}){2,}")
+        assert [c for c in sorted(codes) if latin.search(words[f"refusal.{c}"])] == []
+
+
 def answered_error_kinds() -> set[str]:
     """The `error` kinds the API answers with: every error class in the server, the card
     and die rules, the photo and station checks, and FastAPI's validation."""

@@ -96,6 +96,15 @@
     }
   }
 
+  // Why a camera does not work: the words of its code (`refusal.camera.*`, its device,
+  // folder or photo name kept left to right inside right-to-left words); a status without a
+  // code (an older server) gives the server's own English words, as it always did.
+  function cameraWhy(cam) {
+    if (typeof cam.code === "string" && T["refusal." + cam.code] !== undefined)
+      return errorWords({code: cam.code, params: cam.params || {}}, "");
+    return cam.detail || "";
+  }
+
   function builderItem(view, b) {
     const p = view.players[b.seat];
     const place = view.places[b.place] || {};
@@ -105,12 +114,13 @@
       el("div", {class: "row between"}, el("b", {class: "name"}, p.name),
         el("span", {class: "pill s-" + state}, tr("state." + state))));
     if (cam.state && cam.state !== "live" && (b.state === "building" || b.state === "waiting")) {
-      // a dead camera says why (plain words from the server) and when it is tried again
+      // a dead camera says when it is tried again, and why in this page's language (its code)
       const dead = cam.retry_in_s === null || cam.retry_in_s === undefined
         ? tr("cam.broken") : tr("cam.dead", {s: cam.retry_in_s});
+      const why = cam.state === "dead" ? cameraWhy(cam) : "";
       li.append(el("p", {class: "cam " + cam.state},
-        cam.state === "dead" ? dead + (cam.detail ? " (" + cam.detail + ")" : "")
-          : tr("cam." + cam.state)));
+        cam.state === "dead" ? dead : tr("cam." + cam.state),
+        why ? el("span", {class: "cam-why"}, why) : null));
     }
     if (b.state === "building" && cam.state === "live" && cam.kind !== "upload") {
       // what the camera sees now, refreshed while building (to aim it)

@@ -1,16 +1,20 @@
 // Server errors in the page's language: an error with a code the page has words for
-// (messages "refusal.<code>": a table limit, a new table's seats that clash) says it with its
-// params filled in, in every language; else English pages get the server's own words, the
-// others the sentence of the error's kind (messages "err.kind.<Error>"), never English on a
-// Persian, Hebrew or Arabic page.
+// (messages "refusal.<code>": a table limit, a new table's seats that clash, why a camera
+// does not work) says it with its params filled in, in every language; else English pages
+// get the server's own words, the others the sentence of the error's kind (messages
+// "err.kind.<Error>"), never English on a Persian, Hebrew or Arabic page.
 "use strict";
 window.refereeErrorWords = function (T, data, fallback) {
   const lang = document.documentElement.lang;
   const code = data && typeof data.code === "string" ? "refusal." + data.code : "";
   if (code && T[code] !== undefined) {
     const vars = {};  // numbers stay numbers: tr writes them in the page's digits
+    // a camera's device, folder or photo name reads left to right as it is, also inside
+    // right-to-left words (a URL's last "/" jumped to its front on a Hebrew page)
+    const ltr = data.code.startsWith("camera.");
     for (const [k, v] of Object.entries(data.params || {}))
-      vars[k] = Array.isArray(v) ? v.join(", ") : (typeof v === "number" ? v : String(v));
+      vars[k] = Array.isArray(v) ? v.join(", ") : (typeof v === "number" ? v
+        : (ltr ? "\u2066" + String(v) + "\u2069" : String(v)));
     return window.refereeUI.tr(T, code, vars);
   }
   const kind = T["err.kind." + (data && data.error)];
