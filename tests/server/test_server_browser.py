@@ -23,6 +23,26 @@ def server(tmp_path):
     proc.wait(timeout=10)
 
 
+def _start_a_round(page, server: str, grid: str, die: str) -> None:
+    """On `page`: a new table for Ava (D03) and Ben (D04) made with the form, its control
+    link opened, and a round started on `grid` (rows typed) and `die`."""
+    from playwright.sync_api import expect
+
+    page.goto(server + "/new?lang=en")
+    page.fill("textarea[name=players]", "Ava\nBen")
+    page.select_option("select[name=station0]", "D03")
+    page.select_option("select[name=station1]", "D04")
+    page.click("button[type=submit]")
+    control = page.locator("#control-link")
+    expect(control).to_be_visible()
+    page.goto(control.inner_text())
+    expect(page.locator("#live")).to_have_class("pill on")
+    page.click("#start-form details summary")  # a grid typed as rows
+    page.fill("#start-form textarea[name=card]", grid)
+    page.click(f"#start-form input[name=die][value='{die}'] + .die-icon")
+    page.click("#start-form button[type=submit]")
+
+
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_phone_plays_a_round(server, tmp_path):
@@ -35,20 +55,7 @@ def test_phone_plays_a_round(server, tmp_path):
         page = browser.new_page(viewport={"width": 360, "height": 640}, is_mobile=True,
                                 has_touch=True)
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(server + "/new?lang=en")
-        page.fill("textarea[name=players]", "Ava\nBen")
-        page.select_option("select[name=station0]", "D03")
-        page.select_option("select[name=station1]", "D04")
-        page.click("button[type=submit]")
-        control = page.locator("#control-link")
-        expect(control).to_be_visible()
-        page.goto(control.inner_text())
-
-        expect(page.locator("#live")).to_have_class("pill on")
-        page.click("#start-form details summary")  # a grid typed as rows
-        page.fill("#start-form textarea[name=card]", grid)
-        page.click(f"#start-form input[name=die][value='{die}'] + .die-icon")
-        page.click("#start-form button[type=submit]")
+        _start_a_round(page, server, grid, die)
         ava = page.locator("li.builder[data-seat='0']")
         ben = page.locator("li.builder[data-seat='1']")
         expect(ava.locator("button.done")).to_be_visible()
@@ -117,19 +124,7 @@ def test_a_retaken_photo_is_sent_as_soon_as_it_is_chosen(server, tmp_path):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
         page = browser.new_page(viewport={"width": 360, "height": 640})
-        page.goto(server + "/new?lang=en")
-        page.fill("textarea[name=players]", "Ava\nBen")
-        page.select_option("select[name=station0]", "D03")
-        page.select_option("select[name=station1]", "D04")
-        page.click("button[type=submit]")
-        control = page.locator("#control-link")
-        expect(control).to_be_visible()
-        page.goto(control.inner_text())
-        expect(page.locator("#live")).to_have_class("pill on")
-        page.click("#start-form details summary")
-        page.fill("#start-form textarea[name=card]", grid)
-        page.click(f"#start-form input[name=die][value='{die}'] + .die-icon")
-        page.click("#start-form button[type=submit]")
+        _start_a_round(page, server, grid, die)
         ava = page.locator("li.builder[data-seat='0']")
         ava.locator("input[type=file]").set_input_files(blank)
         ava.locator("button.done").click()
