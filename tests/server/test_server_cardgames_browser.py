@@ -278,6 +278,9 @@ PARROTS_AND_FACES = """() => {
   const hand = el("div", {class: "hand"});
   for (const code of CODES) hand.append(el("button", {class: "tcard c" + W.takiColour(code)},
     ...W.takiFace(code, el)));
+  // and as the pile's top card, large (a CI run at a game's end: "TAKI", "direction" split)
+  for (const code of CODES) hand.append(el("button", {class: "tcard big c" +
+    W.takiColour(code)}, ...W.takiFace(code, el)));
   document.getElementById("board").append(hand);
   return [...document.querySelectorAll(".tcell")].filter((c) => c.scrollWidth > c.clientWidth)
     .map((c) => c.closest(".pbox") ? "small" : "own");
