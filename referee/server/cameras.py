@@ -37,6 +37,7 @@ from typing import Any, Literal
 import numpy as np
 
 from referee.errors import RefereeError
+from referee.server.errors import ServerError
 
 log = logging.getLogger("referee.server")
 
@@ -64,16 +65,10 @@ def shown_device(spec: str | int) -> str:
     return Path(text).name[:80]
 
 
-class CameraError(RefereeError):
+class CameraError(ServerError):
     """A camera source cannot be made from its description, or a camera fails; the message
     (English, for logs and old clients) echoes it. `code` and `params` say it in any
-    language (i18n `refusal.<code>`, as a server error's code; an answer carries both)."""
-
-    def __init__(self, message: str = "", code: str | None = None,
-                 params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params or {}
+    language (i18n `refusal.<code>`, as every server error's code; an answer carries both)."""
 
 
 # The codes of why a camera does not work (a status's or a CameraError's `code`); each has

@@ -315,6 +315,7 @@ class CardTableService(CardViews, CardBots):
             _first_twice(chosen, str, "characters must differ: seats {a} and {b} have the "
                          "same character", "table.same-character")
         return out
+
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LEN))

@@ -299,18 +299,18 @@ def lightness_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm
         a, b = max(int(round(r0)), 0), min(int(round(r1)), lum.shape[0])
         return slice(a, b) if b - a >= 2 else None
 
-    def median(r0: float, r1: float) -> float | None:
-        r = rows(r0, r1)
+    def median(r: slice | None) -> float | None:
         return None if r is None else float(np.median(lum[r, c0:c1]))
 
     parts = [rows(row - (k + 1) * u + 0.2 * u, row - k * u - 0.2 * u) for k in range(5)]
-    if any(r is None or float(mask[r, c0:c1].mean()) < min_fill for r in parts):
+    segs = [float(np.median(lum[r, c0:c1])) for r in parts
+            if r is not None and mask[r, c0:c1].mean() >= min_fill]
+    if len(segs) < 5:  # a segment outside the view, or without the bar's colour
         return False, False
-    segs = [float(np.median(lum[r, c0:c1])) for r in parts if r is not None]
     face, spread = float(np.median(segs)), max(segs) - min(segs)
     need = max(min_step, spread_k * spread)
-    below = median(row + 0.15 * u, row + 0.85 * u)
-    above = median(row - 5.85 * u, row - 5.15 * u)
+    below = median(rows(row + 0.15 * u, row + 0.85 * u))
+    above = median(rows(row - 5.85 * u, row - 5.15 * u))
     return (below is not None and abs(below - face) >= need,
             above is not None and abs(above - face) >= need)
 

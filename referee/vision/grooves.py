@@ -212,9 +212,8 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
         top = run_top  # a stone sits on it: its top face is covered
     elif snow_on.size and float(snow_on.mean()) >= 0.5:
         # so does a snow piece: the front face ends where the snow starts, at the top of
-        # the colour or (snow tinted at its foot) a little below it; not at a step a top
-        # face's height below (G04-01: that step was a lamp-lit top segment's edge)
-        # (never as far down as a segment: a lamp-lit top segment's own edge lies 1 u down)
+        # the colour or (snow tinted at its foot) a little below it; never as far down as a
+        # segment (G04-01: a step a unit down was a lamp-lit top segment's edge)
         best, where = strongest_step(run_top - 0.3 * band, run_top + min(1.3 * band, 0.6 * u))
         if where is not None and best >= 4.0:
             top = float(where)
