@@ -69,7 +69,7 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
         # the top end can only move the bar within its slack, and never under the table
         if a is not None and abs(a.h_mm - f.h_mm) <= (slack + 0.5) * unit and \
                 a.h_mm >= -s.build.depth_doubt_mm - s.fit.table_band_mm:
-            a = _refined(a, lum, view, unit, s)
+            a = _refined(a, lum, view, unit, s, mask)
             return replace(a, slack_u=0.0, anchored=True)
     return replace(f, slack_u=slack)
 
@@ -97,17 +97,17 @@ def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
             continue
         if rect_gap_u(_rect(c, unit), _rect(f, unit)) <= 0:  # the same patch
             continue
-        c = _refined(c, lum, view, unit, s)
+        c = _refined(c, lum, view, unit, s, masks[f.colour])
         c = pin(c, masks, lum, view, unit, band, chromatic, s, floor_mm)
         if c.slack_u < s.fit.max_slack_u and not c.anchored:
             return c
     return f
 
 
-def _refined(f: BarFit, lum: np.ndarray, view: FrontView, unit: float, s: VisionSettings
-             ) -> BarFit:
+def _refined(f: BarFit, lum: np.ndarray, view: FrontView, unit: float, s: VisionSettings,
+             mask: np.ndarray | None = None) -> BarFit:
     """`f` placed on its grooves (`grooves.refine`) when the settings use them."""
-    return refine(f, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u) \
+    return refine(f, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u, mask) \
         if s.grooves.use_grooves else f
 
 
@@ -150,7 +150,8 @@ def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table
 
 def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarray,
            chain: np.ndarray, lum: np.ndarray, view: FrontView, unit: float,
-           table_band_mm: float, s: VisionSettings) -> list[BarFit]:
+           table_band_mm: float, s: VisionSettings,
+           masks: dict[str, np.ndarray] | None = None) -> list[BarFit]:
     """Each chosen stone held up: grounded (see `grounded`) through `chain` (snow and stones,
     never the table behind), or through `support` (anything neutral and light) where its
     grooves show, or touching a stone that is held up, found in turn until nothing changes
@@ -186,7 +187,8 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
                     alt = [c for c in cands[f.colour] if c.fill >= full and holds(c)]
                     if not alt:
                         continue
-                    out[i] = replace(choose(alt, lum, view, unit, s) or alt[0], supported=True)
+                    out[i] = replace(choose(alt, lum, view, unit, s, masks and masks[f.colour]) or
+                                     alt[0], supported=True)
                 else:
                     continue
                 held.append(out[i])
@@ -195,7 +197,7 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
 
 
 def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
-           s: VisionSettings) -> BarFit | None:
+           s: VisionSettings, mask: np.ndarray | None = None) -> BarFit | None:
     """The stone among a colour's candidates: the best-scoring one that is held up and full
     enough, with a bonus where its grooves show (a stone's signature that look-alikes lack)."""
     if not cands:
@@ -204,7 +206,7 @@ def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
     if not good:
         # the best look-alike: held up by nothing, or too little of it shows
         return cands[0]
-    refined = [_refined(c, lum, view, unit, s) for c in good]
+    refined = [_refined(c, lum, view, unit, s, mask) for c in good]
     return max(refined, key=lambda c: c.score + s.grooves.groove_bonus * c.grooves)
 
 

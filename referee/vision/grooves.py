@@ -98,10 +98,16 @@ def groove_scale(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
     return float(scales[i])
 
 
-def _front_top_edge(lum: np.ndarray, col: float, row: float, u: float, reach: float
-                    ) -> float | None:
+def _front_top_edge(lum: np.ndarray, col: float, row: float, u: float, reach: float,
+                    mask: np.ndarray | None = None) -> float | None:
     """Row of an H bar's bottom edge from the lightness step between its front and top faces
-    (1 u above the bottom), searched within ±reach of the mask's estimate."""
+    (1 u above the bottom), searched within ±reach of the mask's estimate.
+
+    mask: the bar's colour (H×W bool). That step has the bar's colour on both sides, its
+    top face above; a step with no colour above it is the top of the colour, which is the
+    far edge of a top face as lit as the front (E03-01: 0.28 u too high), or the front
+    face's own top where something covers it, and the template placed that already: None.
+    """
     c0, c1 = int(col + 0.5 * u), int(col + 4.5 * u)
     top = int(max(row - u - reach - 2, 0))
     prof = _profile(lum, slice(top, int(row - u + reach + 3)), slice(c0, c1), axis=1)
@@ -114,11 +120,17 @@ def _front_top_edge(lum: np.ndarray, col: float, row: float, u: float, reach: fl
     if grad[k] < 1.5 or grad[k] < 3.0 * float(np.median(grad)):
         return None
     new_row = top + k + 1.0 + u
+    if mask is not None and new_row < row - 1.0:
+        edge = int(round(new_row - u))
+        above = mask[max(edge - 3, 0):max(edge - 1, 0), c0:c1]
+        if above.size == 0 or float(above.mean()) < 0.5:
+            return None
     return new_row if abs(new_row - row) <= reach else None
 
 
 def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
-           reach_u: float = 0.45, edge_reach_u: float = 0.2) -> BarFit:
+           reach_u: float = 0.45, edge_reach_u: float = 0.2,
+           mask: np.ndarray | None = None) -> BarFit:
     """The fit moved onto its grooves (and, for H bars, its front/top edge) where they show.
 
     lum: the front view's lightness, view.height × view.width float32. Where an H bar's
@@ -149,7 +161,7 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
     sh = _groove_phase(prof, col - left, u, reach)
     if sh is not None:
         col = col + sh
-    row = _front_top_edge(lum, col, row, u, edge_reach_u * u) or row
+    row = _front_top_edge(lum, col, row, u, edge_reach_u * u, mask) or row
     x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
     return replace(fit, x_mm=float(x_mm), h_mm=float(h_mm), grooves=sh is not None)
 

@@ -197,7 +197,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         cands = bar_candidates(masks[colour], colour, view, unit, band, regions, support,
                                table_band_mm=table_band, **template_settings(s))
         all_cands[colour] = cands
-        f = choose(cands, lab[..., 0], view, unit, s)
+        f = choose(cands, lab[..., 0], view, unit, s, masks[colour])
         if f is not None:
             fits.append(f)
     # a chain down to the table runs through snow and stones, never through the table seen
@@ -207,7 +207,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # snow under a stone whose grooves show may come out tinted (V03-06: chroma 15, blue)
     held_by = support if not paper_clipped else support | (
         (chroma < s.fit.clipped_snow_chroma) & (lab[..., 0] > s.colour.min_snow_lightness))
-    fits = ground(fits, all_cands, held_by, chain, lab[..., 0], view, unit, table_band, s)
+    fits = ground(fits, all_cands, held_by, chain, lab[..., 0], view, unit, table_band, s,
+                  masks)
     chromatic = model.chromatic(station.colours)
     # nothing stands lower than the table in front of the line (the V search region's floor)
     neutral = chroma < s.colour.neutral_chroma  # snow, paper: what has no hue
