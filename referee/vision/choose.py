@@ -187,7 +187,8 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
                     alt = [c for c in cands[f.colour] if c.fill >= full and holds(c)]
                     if not alt:
                         continue
-                    out[i] = replace(choose(alt, lum, view, unit, s, masks and masks[f.colour]) or
+                    out[i] = replace(choose(alt, lum, view, unit, s,
+                                            masks[f.colour] if masks else None) or
                                      alt[0], supported=True)
                 else:
                     continue
