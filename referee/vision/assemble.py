@@ -10,7 +10,7 @@ further off (wedged, or pushed off a neighbour by more than the doubt) keep thei
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, is_colour, with_gaps
@@ -68,19 +68,20 @@ def settle(stones: list[StoneMeasurement], doubt_u: float, snow_grid: bool = Tru
 
 
 def along_ray(stones: list[StoneMeasurement], raw: list[StoneMeasurement], unit: float,
-              camera_mm: tuple[float, float, float], orientations: str
+              camera_mm: tuple[float, float, float], colours: Collection[str]
               ) -> list[StoneMeasurement]:
-    """Each settled stone of the given orientations (`H`, `V`) moved along its camera ray as
-    far as settling moved it up or down (`settle`).
+    """Each settled stone of the given `colours` moved along its camera ray as far as
+    settling moved it up or down (`settle`).
 
     Each stone's front face stands a few mm off the others' (WORLD.md §5), and the structure's
     one depth (depth.py) leaves that offset in its height: a stone settled lower than it
     looked stands further from the camera than the structure, so along the build line it also
     stands further from the camera's side (by the offset × the ray's slope, up to 0.1 u).
     Measured on dev-scenes 1–3 (442 stones, renderer's truth): the standing stones' error
-    along the line drops from 0.039 to 0.034 u (std); lying stones', placed by the edge
-    between their front and top faces, rises (0.035 to 0.038 u), so settings.build turns this
-    on for standing stones only.
+    along the line drops from 0.039 to 0.034 u (std). A lying stone's height is as sure as
+    the edge between its front and top faces (`BarFit.edge`): moved so only where that edge
+    placed it (`assemble`), it gains one scene on dev 1–3, Y and Z on each path, and all
+    lying stones' error along the line rises from 0.034 to 0.040 u otherwise.
 
     raw: the stones before settling; camera_mm: the camera's centre in the board frame (x
     along the line, z down, mm; `Pose.camera_centre_mm`); positions in u, unit in mm.
@@ -90,7 +91,7 @@ def along_ray(stones: list[StoneMeasurement], raw: list[StoneMeasurement], unit:
     out = []
     for st in stones:
         r = seen[st.colour]
-        if st.orientation in orientations and st.z_u != r.z_u:
+        if st.colour in colours and st.z_u != r.z_u:
             t = (st.z_u * unit + cz) / (r.z_u * unit + cz)
             st = replace(st, x_u=(cx + t * (r.x_u * unit - cx)) / unit)
         out.append(st)
@@ -234,9 +235,10 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     raw = list(stones)
     if s.build.settle:
         stones = settle(stones, doubt_mm / unit, s.build.snow_grid)
-        kinds = "V" * s.build.ray_settle_v + "H" * s.build.ray_settle_h
-        if camera_mm is not None and kinds:
-            stones = along_ray(stones, raw, unit, camera_mm, kinds)
+        moved = {f.colour for f in fits if (s.build.ray_settle_v if f.orientation == "V"
+                                              else s.build.ray_settle_h and f.edge)}
+        if camera_mm is not None and moved:
+            stones = along_ray(stones, raw, unit, camera_mm, moved)
     floating = afloat(stones, doubt_mm / unit)
     if s.build.line_allowance_mm > 0:
         # doubt_mm is depth_doubt_mm × tan(elevation); the allowance scales the same way

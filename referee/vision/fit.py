@@ -32,7 +32,8 @@ class BarFit:
     slack_u: how far (u) the face could slide along its length and still cover as much of
     its colour (an end hidden by a piece in front, or lost in a pale background), so that
     its position along the length is not pinned; anchored: placed from its top end
-    (grooves.anchor_top).
+    (grooves.anchor_top); edge: a lying bar placed up and down by the edge between its front
+    and top faces (grooves.refine).
     """
 
     colour: str
@@ -45,6 +46,7 @@ class BarFit:
     grooves: bool = False
     slack_u: float = 0.0
     anchored: bool = False
+    edge: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:

@@ -161,9 +161,10 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
     sh = _groove_phase(prof, col - left, u, reach)
     if sh is not None:
         col = col + sh
-    row = _front_top_edge(lum, col, row, u, edge_reach_u * u, mask) or row
-    x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row))
-    return replace(fit, x_mm=float(x_mm), h_mm=float(h_mm), grooves=sh is not None)
+    edge = _front_top_edge(lum, col, row, u, edge_reach_u * u, mask)
+    x_mm, h_mm = view.to_plane(np.float64(col), np.float64(row if edge is None else edge))
+    return replace(fit, x_mm=float(x_mm), h_mm=float(h_mm), grooves=sh is not None,
+                   edge=edge is not None)
 
 
 def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarray,

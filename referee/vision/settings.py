@@ -138,7 +138,7 @@ class BuildSettings:
     settle: bool = True             # rest stones on their support within the depth doubt
     snow_grid: bool = True          # snow is whole units thick: whole-unit heights support
     ray_settle_v: bool = True       # a settled upright stone moves along its camera ray
-    ray_settle_h: bool = False      # so does a lying one
+    ray_settle_h: bool = True       # so does a lying one placed by its front/top edge
     base_sigma_u: float = 0.042     # positional doubt of a clean fit (tools/truth_check.py)
     anchored_sigma_u: float = 0.08  # positional doubt of a bar placed from its top end
 

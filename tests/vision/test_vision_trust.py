@@ -296,8 +296,15 @@ def test_a_settled_standing_stone_moves_along_its_camera_ray():
     g = next(st for st in b.stones if st.colour == "G")
     # the ray from (300, -400) through (80 mm, 3.2 mm up) meets the table at x = 78.23 mm
     assert g.z_u == 0.0 and g.x_u == pytest.approx(78.23 / U, abs=1e-3)
-    # lying stones keep their x (their front/top edge places them; measured worse moved),
-    # and without the camera nothing moves
+    # a lying stone moves so only where the edge between its faces placed it (E06-01);
+    # one placed by its template keeps its x; and without the camera nothing moves
+    lying = [fit("G", "V", 5, 0.0), replace(fit("B", "H", 0, 0.2), edge=True)]
+    b_edge = next(st for st in assemble(lying, U, 5.0, s, "GB", camera_mm=camera).stones
+                  if st.colour == "B")
+    assert b_edge.z_u == 0.0 and b_edge.x_u != 0.0
+    lying[1] = replace(lying[1], edge=False)
+    assert next(st for st in assemble(lying, U, 5.0, s, "GB", camera_mm=camera).stones
+                if st.colour == "B").x_u == 0.0
     assert next(st for st in b.stones if st.colour == "B").x_u == 0.0
     assert next(st for st in assemble(fits, U, 5.0, s, "GB").stones
                 if st.colour == "G").x_u == 5.0
