@@ -27,11 +27,8 @@ from referee.errors import RefereeError
 from referee.server import demo as demo_mod
 from referee.server import judging
 from referee.server.access import KeysAndAccess
-from referee.server.cameras import (
-    CameraError,
-    CameraPool,
-    UploadSource,
-)
+from referee.server.camera_pool import CameraPool
+from referee.server.cameras import CameraError, UploadSource
 from referee.server.errors import (
     ConflictError,
     ForbiddenError,
