@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from .cardplay import BROKEN_WORDS
 from .conftest import SCENES, free_port, scene_card, serve
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -176,6 +177,7 @@ def test_an_upload_error_shows_under_its_button_in_the_pages_language(server, tm
             assert 0 <= a["y"] - (b["y"] + b["height"]) <= 80, (lang, b, a)
             assert a["y"] >= 0 and a["y"] + a["height"] <= 640, (lang, a)
             assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            assert page.evaluate(BROKEN_WORDS) == [], lang  # no word split over two lines
             assert alert.evaluate("e => getComputedStyle(e).direction") == \
                 ("ltr" if lang == "en" else "rtl")
             page.screenshot(path=str(tmp_path / f"upload-error-{lang}.png"))
