@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games.engine import GameInfo, State
+from referee.server.limits import InPlay
 
 # keys of an observation that are one seat's own (never in the public view, whatever they hold)
 PRIVATE = {"player", "hand"}
@@ -28,7 +29,7 @@ class SeatInfo:
 
 
 @dataclass
-class CardTable:
+class CardTable(InPlay):
     id: str
     config: dict[str, Any]
     admin_hash: str
@@ -56,12 +57,6 @@ class CardTable:
     def counts(self) -> bool:
         """Whether it counts against the box's limits: a game in play."""
         return not (self.over or self.ended or self.archived)
-
-    def in_play(self, now: float, idle_s: float) -> bool:
-        """Whether it counts against the box's limits now: a game in play where something
-        happened within `idle_s` (a table whose links were lost stops counting by itself;
-        it can still be played, and then counts again)."""
-        return self.counts and now - self.touched < idle_s
 
     @property
     def code(self) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.paths import ROOT
-from referee.server.cameras import CameraPool
+from referee.server.camera_pool import CameraPool
 from referee.server.live import LiveHub
 from referee.server.settings import Settings
 from referee.server.storage import EventStore

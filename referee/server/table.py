@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from referee.server.cameras import FrameSource
+from referee.server.limits import InPlay
 from referee.server.storage import StoredEvent
 from referee.tuki import game
 from referee.tuki.die import DieFace
@@ -33,7 +34,7 @@ class Shot:
 
 
 @dataclass
-class Table:
+class Table(InPlay):
     """A table at run time: its config, cameras, folded state and the server's notes."""
 
     id: str
@@ -68,11 +69,6 @@ class Table:
     def counts(self) -> bool:
         """Whether the table counts against the box's limits: in play, not the demo."""
         return not (self.archived or self.state.ended or self.config.get("demo"))
-
-    def in_play(self, now: float, idle_s: float) -> bool:
-        """Whether it counts against the limits now: `counts`, and something happened within
-        `idle_s` (a table whose links were lost stops counting by itself)."""
-        return self.counts and now - self.touched < idle_s
 
     @property
     def name(self) -> str:

@@ -73,6 +73,21 @@ def open_view(client: TestClient, table_id: str) -> str:
     return path.split("?v=")[1]
 
 
+def make_game(c: TestClient, game: str = "taki", players=("Ava", "Ben", None), bots=None,
+              **extra) -> dict:
+    """A new card table made through the API (`players`: None is an open seat; `bots`: seat
+    number as text -> bot level); the creation's answer (id, secret, seats with keys, ...)."""
+    body = {"game": game, "players": list(players), "bots": bots or {}, **extra}
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def seat_key(g: dict, seat: int) -> dict[str, str]:
+    """The X-Seat-Key header of `seat` of the card table `g` (make_game's answer)."""
+    return {"X-Seat-Key": g["seats"][seat]["key"]}
+
+
 @pytest.fixture
 def make_table(client: TestClient):
     """make_table(players=..., stations=...) creates a table with phone-upload places and

@@ -409,7 +409,7 @@ def test_a_camera_failure_shows_plain_words():
     """A device's own exception (an OpenCV dump, say) stays in the server's log."""
     import time
 
-    from referee.server.cameras import CaptureSource
+    from referee.server.camera_streams import CaptureSource
 
     class Odd(CaptureSource):
         def _open(self):

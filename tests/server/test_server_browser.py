@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from .cardplay import BROKEN_WORDS
 from .conftest import SCENES, free_port, scene_card, serve
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -132,6 +133,78 @@ def test_a_retaken_photo_is_sent_as_soon_as_it_is_chosen(server, tmp_path):
         ava.locator(".retake input[type=file]").set_input_files(SCENES / "D03-02" / "image.jpg")
         expect(ava.locator(".verdict")).to_have_text("Correct", timeout=20000)
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_an_upload_error_shows_under_its_button_in_the_pages_language(server, tmp_path):
+    """A file that is not a photo, sent with DONE on a 360 × 640 phone: the refusal is read
+    out (role="alert") in the page's language and direction, on screen just under the button
+    (it was at the page's end, below the penalties and controls); a photo sent then clears
+    it. Each language's screen is kept as upload-error-<lang>.png. A seat's big DONE does
+    the same."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a photo\n")
+    grid, die = scene_card("D03-02")
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640}, is_mobile=True,
+                                has_touch=True)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        _start_a_round(page, server, grid, die)
+        link = page.url.split("#")[0]  # the table's key is kept on this phone now
+        for lang in ("fa", "he", "ar", "en"):
+            page.goto(f"{link}&lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            ava = page.locator("li.builder[data-seat='0']")
+            button = ava.locator("button.done")
+            ava.locator("input[type=file]").set_input_files(notes)
+            button.click()
+            words = messages(lang)
+            said = words["ctl.error"].split("{msg}")[0]
+            if lang != "en":  # English pages give the server's own words (naming the file)
+                said = words["ctl.error"].replace("{msg}", words["err.kind.UnsupportedPhotoError"])
+            alert = page.get_by_role("alert").filter(has_text=said)
+            expect(alert).to_be_visible()
+            b, a = button.bounding_box(), alert.bounding_box()
+            assert b is not None and a is not None
+            assert 0 <= a["y"] - (b["y"] + b["height"]) <= 80, (lang, b, a)
+            assert a["y"] >= 0 and a["y"] + a["height"] <= 640, (lang, a)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            assert page.evaluate(BROKEN_WORDS) == [], lang  # no word split over two lines
+            assert alert.evaluate("e => getComputedStyle(e).direction") == \
+                ("ltr" if lang == "en" else "rtl")
+            page.screenshot(path=str(tmp_path / f"upload-error-{lang}.png"))
+        # Ben's own phone: its big DONE at the screen's foot asks for the photo, and the
+        # refusal shows under it, inside the fixed bar
+        table = link.split("/t/")[1].split("?")[0]
+        key = page.evaluate(f"localStorage.getItem('referee.secret.{table}')")
+        seats = httpx.get(f"{server}/api/tables/{table}/seats",
+                          headers={"X-Table-Secret": key}).json()
+        phone = browser.new_page(viewport={"width": 360, "height": 640})
+        phone.goto(server + seats[1]["path"].replace("#", "&lang=he#"))
+        big = phone.locator("#bigdone-btn")
+        with phone.expect_file_chooser() as chooser:
+            big.click()
+        chooser.value.set_files(notes)
+        alert = phone.get_by_role("alert").filter(has_text=messages("he")["ctl.error"][:6])
+        expect(alert).to_be_visible()
+        b, a = big.bounding_box(), alert.bounding_box()
+        assert b is not None and a is not None
+        assert 0 <= a["y"] - (b["y"] + b["height"]) <= 80 and a["y"] + a["height"] <= 640
+        phone.close()
+        ava.locator("input[type=file]").set_input_files(SCENES / "D03-02" / "image.jpg")
+        button.click()
+        expect(ava.locator(".pill")).not_to_have_text(messages("en")["state.building"])
+        expect(page.get_by_role("alert").filter(has_text="Not done")).to_have_count(0)
+        browser.close()
+    assert errors == []
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),

@@ -9,14 +9,9 @@ import numpy as np
 import pytest
 
 from referee.paths import MODELS
-from referee.server.cameras import (
-    CameraError,
-    CaptureSource,
-    FolderSource,
-    UploadSource,
-    make_source,
-    pi_to_bgr,
-)
+from referee.server.camera_pool import make_source
+from referee.server.camera_streams import CaptureSource, pi_to_bgr
+from referee.server.cameras import CameraError, FolderSource, UploadSource
 
 
 def _wait(pred, timeout_s: float = 5.0) -> bool:

@@ -24,7 +24,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from referee.server.app import create_app
-from referee.server.cameras import CaptureSource, ThreadedSource
+from referee.server.camera_streams import CaptureSource, ThreadedSource
 from referee.server.settings import Settings
 
 from .conftest import SCENES, free_port, local_client, scene_card, scene_photo
@@ -190,10 +190,10 @@ class HandFedCamera(ThreadedSource):
 
 
 def test_done_is_judged_on_the_first_frame_after_it(tmp_path, monkeypatch):
-    import referee.server.cameras as cameras_mod
+    import referee.server.camera_pool as pool_mod
 
     made: list[HandFedCamera] = []
-    real = cameras_mod.make_source
+    real = pool_mod.make_source
 
     def make(spec, retry_max_s=30.0, stale_s=2.0):
         if spec.get("kind") != "capture":
@@ -201,7 +201,7 @@ def test_done_is_judged_on_the_first_frame_after_it(tmp_path, monkeypatch):
         made.append(HandFedCamera(retry_max_s=retry_max_s, stale_s=stale_s))
         return made[-1]
 
-    monkeypatch.setattr(cameras_mod, "make_source", make)
+    monkeypatch.setattr(pool_mod, "make_source", make)
     before = cv2.imread(str(SCENES / "D04-01" / "image.jpg"))  # another build, before done
     after = cv2.imread(str(SCENES / "D03-02" / "image.jpg"))  # the build at "done"
     with local_client(create_app(_settings(tmp_path, 5.0))) as c:

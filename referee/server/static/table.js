@@ -36,6 +36,12 @@
     return {};
   }
   const fileInputs = {};
+  // a photo's refusal (not a photo, unreadable, too large, no connection) just under the
+  // button that sent it, not at the page's end far below on a phone: one line per button,
+  // kept across re-renders as its file input is, and read out at once (role="alert")
+  const uploadErrors = {};
+  const uploadError = (key) => uploadErrors[key] ||
+    (uploadErrors[key] = el("p", {class: "error upload-error", role: "alert"}));
 
   const errorWords = (data, fallback) => window.refereeErrorWords(T, data, fallback);
   // A fault or reason code in plain words: "position:B" -> "The blue stone is in the wrong place."
@@ -73,8 +79,16 @@
       el("span", {class: "rule"}, tr(die.white_square ? "die.white" : "die.plain"))));
   }
 
-  async function call(path, body, isForm) {
-    $("ctl-error").textContent = "";
+  // POST to the table; null and the error's words in `errBox` (the controls' line unless
+  // given) when it is refused or the box is not reached, which clears when it succeeds
+  async function call(path, body, isForm, errBox) {
+    const box = errBox || $("ctl-error");
+    const fail = (msg) => {
+      box.textContent = tr("ctl.error", {msg: msg});
+      if (errBox) errBox.scrollIntoView({block: "nearest"});
+      return null;
+    };
+    box.textContent = "";
     const opts = {method: "POST", headers: keyHeaders()};
     if (isForm) opts.body = body;
     else if (body !== undefined) {
@@ -86,13 +100,11 @@
       if (!r.ok) {
         let msg = r.status + "";
         try { msg = errorWords(await r.json(), msg); } catch (e) { /* not JSON */ }
-        $("ctl-error").textContent = tr("ctl.error", {msg: msg});
-        return null;
+        return fail(msg);
       }
       return await r.json();
     } catch (e) {
-      $("ctl-error").textContent = tr("ctl.error", {msg: String(e)});
-      return null;
+      return fail(tr("g.net_error"));  // the browser's own words are English
     }
   }
 
@@ -157,7 +169,7 @@
         const fd = new FormData();
         fd.append("photo", file.files[0]);
         file.disabled = true;
-        const ok = await call("/done/" + b.seat, fd, true);
+        const ok = await call("/done/" + b.seat, fd, true, uploadError(fkey));
         file.disabled = false;
         if (ok) file.value = "";
       };
@@ -170,7 +182,7 @@
       const btn = el("button", {class: "button", type: "button", onclick: () => {
         if (!file.files || !file.files[0]) file.click(); else send();
       }}, tr("ctl.retake"));
-      li.append(el("div", {class: "row wrap acts retake"}, file, btn));
+      li.append(el("div", {class: "row wrap acts retake"}, file, btn), uploadError(fkey));
     }
     // a verdict people can question: any player; the lookout then says which is right
     if (v && v.verdict !== "unsure" && !b.decided && canAct() && view.round && !view.over) {
@@ -192,6 +204,7 @@
     if (b.reason) li.append(el("p", {class: "error reason"}, words("reason", {code: b.reason})));
     if (actsFor(b.seat) && view.round && !view.over) {
       const acts = el("div", {class: "row wrap acts"});
+      let sentBy = null;  // the DONE or photo button's key, for its error line below it
       // "done" while building; a photo for a build that still has none (phone place, retry)
       const needsPhoto = b.state === "waiting" && (b.status === "done" || b.status === "stopped");
       // a seat's own phone has the big DONE at the bottom instead (bigDone)
@@ -206,7 +219,7 @@
           btn.disabled = true;
           const fd = new FormData();
           if (file.files && file.files[0]) fd.append("photo", file.files[0]);
-          const ok = await call("/done/" + b.seat, fd, true);
+          const ok = await call("/done/" + b.seat, fd, true, uploadError(fkey));
           if (ok) file.value = "";
           btn.disabled = false;
         }}, needsPhoto ? tr("ctl.photo") : tr("ctl.done"));
@@ -214,8 +227,10 @@
         if (cam.kind === "upload" || needsPhoto || cam.state === "dead" ||
             cam.state === "stalled") acts.append(file);
         acts.append(btn);
+        sentBy = fkey;
       }
       if (acts.childNodes.length) li.append(acts);
+      if (sentBy) li.append(uploadError(sentBy));
     }
     if (canAct() && view.round && !view.over && b.state === "unsure" && !b.decided) {
       const acts = el("div", {class: "row wrap acts"});
@@ -344,7 +359,7 @@
     const show = !!(b && rd.status === "building" && b.state === "building");
     box.hidden = !show;
     document.body.classList.toggle("has-bigdone", show);
-    if (!show) return;
+    if (!show) { $("bigdone-error").textContent = ""; return; }
     const cam = (view.places[b.place] || {}).camera || {};
     const btn = $("bigdone-btn");
     btn.onclick = async () => {
@@ -352,6 +367,7 @@
       const needsPhoto = cam.kind === "upload" || cam.state === "dead" ||
         cam.state === "stalled";
       if (needsPhoto) {
+        if (bigFile) bigFile.remove();  // one chooser at a time, not one more per tap
         bigFile = el("input", {type: "file", accept: "image/*", capture: "environment",
           class: "file", hidden: ""});
         bigFile.addEventListener("change", async () => {
@@ -359,7 +375,7 @@
           const fd = new FormData();
           fd.append("photo", bigFile.files[0]);
           btn.disabled = true;
-          await call("/done/" + b.seat, fd, true);
+          await call("/done/" + b.seat, fd, true, $("bigdone-error"));
           btn.disabled = false;
         });
         document.body.append(bigFile);
@@ -367,7 +383,7 @@
         return;
       }
       btn.disabled = true;
-      await call("/done/" + b.seat, new FormData(), true);
+      await call("/done/" + b.seat, new FormData(), true, $("bigdone-error"));
       btn.disabled = false;
     };
   }
