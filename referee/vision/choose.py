@@ -184,12 +184,16 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
                 if holds(f):
                     out[i] = replace(f, supported=True)
                 elif others:
-                    alt = [c for c in cands[f.colour] if c.fill >= full and holds(c)]
+                    # refined first: a candidate the template's strip saw unsupported was
+                    # never placed on its grooves, and its grooves let it stand on snow
+                    # tinted like the light (Z03-04: bluish snow, the paper clipped)
+                    mask = masks[f.colour] if masks else None
+                    alt = [c for c in (_refined(c, lum, view, unit, s, mask)
+                                       for c in cands[f.colour] if c.fill >= full) if holds(c)]
                     if not alt:
                         continue
-                    out[i] = replace(choose(alt, lum, view, unit, s,
-                                            masks[f.colour] if masks else None) or
-                                     alt[0], supported=True)
+                    out[i] = replace(max(alt, key=lambda c: c.score + s.grooves.groove_bonus *
+                                         c.grooves), supported=True)
                 else:
                     continue
                 held.append(out[i])

@@ -51,3 +51,30 @@ def test_a_lying_bar_covered_by_another_is_placed_by_the_top_of_its_colour():
     view, lum, mask = _lying_bar(top_face=60.0, above=60.0, covered=True)
     got = refine(BarFit("G", "H", 40.0, 82.0, 1.0, 0.95), lum, view, U, mask=mask)
     assert abs(got.h_mm - 80.0) < 0.3
+
+
+def test_a_stone_on_snow_tinted_like_the_light_stands_by_its_grooves():
+    """Z03-04: the paper clipped, so the white balance missed the light's blue; the snow
+    pillar under a grey bar came out bluish, and neither the template's strip nor the chain
+    to the table took it for snow. The bar's grooves show, and a stone with its grooves may
+    stand on anything light (`ground`): but the candidate had never been placed on its
+    grooves, since the template saw it unsupported, and it was judged unsupported."""
+    from referee.vision.choose import ground
+    from referee.vision.settings import default_settings
+
+    view = FrontView.for_settings(2.0, 200.0)
+    lum = np.full((view.height, view.width), 73.0, np.float32)
+    lum[_painted(view, [(100.0, 3 * U, U, 5 * U)])] = 40.0
+    for k in range(1, 5):
+        lum[_painted(view, [(100.0, (3 + k) * U - 0.5, U, 1.0)])] = 20.0
+    mask = _painted(view, [(100.0, 3 * U, U, 5 * U)])
+    snow = _painted(view, [(100.0, 0.0, U, 3 * U)])  # light enough to hold a stone up
+    nothing = np.zeros_like(snow)  # no chain of snow or stones that the colours vouch for
+    cand = BarFit("G", "V", 100.0, 3 * U + 1.0, 0.97, 0.97, supported=False)
+    (got,) = ground([cand], {"G": [cand]}, snow, nothing, lum, view, U, 3.0,
+                    default_settings(), {"G": mask})
+    assert got.supported and got.grooves and abs(got.h_mm - 3 * U) < 0.5
+    # with nothing light under it, it stays unsupported
+    (got,) = ground([cand], {"G": [cand]}, nothing, nothing, lum, view, U, 3.0,
+                    default_settings(), {"G": mask})
+    assert not got.supported
