@@ -161,7 +161,8 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
     candidate to another; this decides. A fit that is not held is chosen again among its
     colour's candidates under that constraint (issue: a stone found on a purple wall far
     behind the mat, 15 u high); when none is held, it is kept as unsupported
-    (`stone:unsupported:X`, unsure).
+    (`stone:unsupported:X`, unsure). masks: per colour letter, the front view's H×W bool
+    mask, for placing candidates on their grooves (`grooves.refine`).
     """
     full = s.fit.min_stone_fill
     reach = s.fit.touch_reach_u * unit
@@ -204,7 +205,8 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
 def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
            s: VisionSettings, mask: np.ndarray | None = None) -> BarFit | None:
     """The stone among a colour's candidates: the best-scoring one that is held up and full
-    enough, with a bonus where its grooves show (a stone's signature that look-alikes lack)."""
+    enough, with a bonus where its grooves show (a stone's signature that look-alikes lack).
+    mask: the colour's H×W bool front-view mask (`grooves.refine`)."""
     if not cands:
         return None
     good = [c for c in cands if c.supported and c.fill >= s.fit.min_stone_fill]
