@@ -1,7 +1,7 @@
 """The search bots of issue 16 (referee.games.search): they decide from the seat's view only,
 the same view gives the same move, levels load from models/bots.yaml, and `referee bench bots`
 prints its JSON object. Levels here run without their time cap, so nothing depends on the
-machine's speed; the big win-rate benches are in the README, not here.
+machine's speed; the big win-rate benches are in the README and docs/measurements.md, not here.
 """
 
 from __future__ import annotations
