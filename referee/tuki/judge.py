@@ -308,6 +308,10 @@ def _compare(target: dict[Colour, GridStone], measured: dict[Colour, StoneMeasur
             if low >= tol.apart_mm and not hidden:
                 out.fault("table:none", f"the die shows no white square, so a stone must "
                           f"touch the table, but the lowest is {low:.1f} mm up")
+            elif low >= tol.apart_mm:  # the stone that touches may be one not measured
+                out.reason("band:table", f"the lowest stone measured is {low:.1f} mm above "
+                           f"the table; {' and '.join(name(c) for c in sorted(hidden))} "
+                           "could not be measured and may touch it")
             elif low > tol.touch_mm:
                 out.reason("band:table", f"the lowest stone is {low:.1f} mm above the table, "
                            f"between {tol.touch_mm} and {tol.apart_mm} mm")

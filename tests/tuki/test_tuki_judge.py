@@ -222,6 +222,20 @@ def test_table_band(mm, plain, white):
     assert judge(CARD, "bear+white", b, "normal").verdict == white
 
 
+def test_a_stone_not_measured_may_be_the_one_on_the_table():
+    """Our ruling: with a stone unmeasured, the others standing off the table are no
+    `table:none`; the reason says that one may touch it, not that the lowest is "between
+    2 and 5 mm" (Z02-02 said "12.4 mm above the table, between 2.0 and 5.0 mm")."""
+    b = build_from_grid(CARD, lifted_u=1)
+    hidden = MeasuredBuild(tuple(s for s in b.stones if s.colour != "G"),
+                           problems=(Unmeasured("stone:hidden:G", "G is hidden"),))
+    v = judge(CARD, "bear", hidden, "normal")
+    assert v.verdict == "unsure"
+    (table,) = [r for r in v.reasons if r.code == "band:table"]
+    assert "16.0 mm" in table.text and "gray stone (G)" in table.text
+    assert "between" not in table.text
+
+
 # --- whole-build explanations ---
 
 def test_colour_exchange_names_only_colour_faults():
