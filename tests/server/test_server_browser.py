@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,12 +47,12 @@ def _start_a_round(page, server: str, grid: str, die: str) -> None:
     page.click("#start-form button[type=submit]")
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                    reason="needs Debian's chromium (.ci/run installs it with apt)")
-def test_phone_plays_a_round(server, tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+@contextmanager
+def _round_on_a_phone(server: str, grid: str, die: str) -> Iterator[tuple[Any, Any, list[str]]]:
+    """A 360 × 640 touch phone in Chromium with a round started (`_start_a_round`): yields
+    (browser, page, the page's script errors), and closes the browser after."""
+    from playwright.sync_api import sync_playwright
 
-    grid, die = scene_card("D03-02")
     errors: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
@@ -57,6 +60,17 @@ def test_phone_plays_a_round(server, tmp_path):
                                 has_touch=True)
         page.on("pageerror", lambda e: errors.append(str(e)))
         _start_a_round(page, server, grid, die)
+        yield browser, page, errors
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_phone_plays_a_round(server, tmp_path):
+    from playwright.sync_api import expect
+
+    grid, die = scene_card("D03-02")
+    with _round_on_a_phone(server, grid, die) as (browser, page, errors):
         ava = page.locator("li.builder[data-seat='0']")
         ben = page.locator("li.builder[data-seat='1']")
         expect(ava.locator("button.done")).to_be_visible()
@@ -103,7 +117,6 @@ def test_phone_plays_a_round(server, tmp_path):
         assert ":" not in words.replace(": ", "")  # no raw codes such as position:B
         full.locator(".shot-close").click()
         expect(full).to_have_count(0)
-        browser.close()
     assert errors == []
     assert (tmp_path / "phone-round.png").stat().st_size > 10_000
 
@@ -144,20 +157,14 @@ def test_an_upload_error_shows_under_its_button_in_the_pages_language(server, tm
     it. Each language's screen is kept as upload-error-<lang>.png. A seat's big DONE does
     the same."""
     import httpx
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from referee.server.i18n import messages
 
     notes = tmp_path / "notes.txt"
     notes.write_text("not a photo\n")
     grid, die = scene_card("D03-02")
-    errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
-        page = browser.new_page(viewport={"width": 360, "height": 640}, is_mobile=True,
-                                has_touch=True)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        _start_a_round(page, server, grid, die)
+    with _round_on_a_phone(server, grid, die) as (browser, page, errors):
         link = page.url.split("#")[0]  # the table's key is kept on this phone now
         for lang in ("fa", "he", "ar", "en"):
             page.goto(f"{link}&lang={lang}")
@@ -203,7 +210,6 @@ def test_an_upload_error_shows_under_its_button_in_the_pages_language(server, tm
         button.click()
         expect(ava.locator(".pill")).not_to_have_text(messages("en")["state.building"])
         expect(page.get_by_role("alert").filter(has_text="Not done")).to_have_count(0)
-        browser.close()
     assert errors == []
 
 
