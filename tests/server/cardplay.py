@@ -85,8 +85,10 @@ def seq(page) -> int:
     return int(page.locator("#app").get_attribute("data-seq") or -1)
 
 
-def tap_once(page, rng: random.Random) -> bool:
-    """One random legal tap on a seat's phone whose turn it is; whether it acted."""
+def tap_once(page, rng: random.Random) -> int | None:
+    """One random legal tap on a seat's phone whose turn it is: the view it shows once the
+    move is in (its answer, or a newer one the live feed brought), or None when it had no
+    button to tap."""
     before = seq(page)
     last = page.locator("#call-last")
     if last.count() and rng.random() < 0.7 and not last.is_checked():
@@ -94,7 +96,7 @@ def tap_once(page, rng: random.Random) -> bool:
     buttons = page.locator("#mine button:enabled")
     n = buttons.count()
     if n == 0:
-        return False
+        return None
     pick = buttons.nth(rng.randrange(n))
     what = pick.get_attribute("aria-label") or pick.inner_text()
     pick.click()
@@ -114,38 +116,63 @@ def tap_once(page, rng: random.Random) -> bool:
                              f"{page.locator('#mine button:enabled').all_inner_texts()}") from e
     error = page.locator("#act-error").inner_text()
     assert error == "", error  # every button shown is a legal move
-    return True
+    return seq(page)
+
+
+PHONES = ("first seat's", "second seat's", "table screen's", "viewer's")
+
+
+def follow(pages, shown: int, what: str, timeout_ms: float = 15000) -> None:
+    """Every phone comes to show view `shown` (a person's move just made) or a newer one, by
+    its live feed alone, within `timeout_ms`: a waited condition, not a count of views caught
+    in passing (bots answer without a pause, so a slow machine's phones skip views between
+    two people's moves: the feed sends the newest view, by design)."""
+    for name, page in zip(PHONES, pages, strict=True):
+        try:
+            page.wait_for_function(
+                f"+document.getElementById('app').dataset.seq >= {shown}", timeout=timeout_ms)
+        except Exception as e:
+            raise AssertionError(f"the {name} phone did not follow the game: a move ({what!r}, "
+                                 f"view {shown}) was not shown within {timeout_ms / 1000:g} s; "
+                                 f"it shows view {seq(page)}") from e
 
 
 def play_to_the_end(pages, seed: int, limit_s: float = 120.0,
                     shots: Path | None = None, tag: str = "",
                     screens: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Random legal taps on the two seats until every phone shows the scores. `shots`: a
-    folder for screenshots of each phone mid-game (full page), and of each of `screens`
-    (name -> page: the table screen at a landscape size) as its screen shows it."""
+    """Random legal taps on the two seats until every phone shows the scores; after each tap
+    every phone must come to show that move (`follow`). Returns `taps` by seat and
+    `views_seen`, the different views each phone was seen showing (at least one more than
+    the taps: its first and one after each tap). `shots`: a folder for screenshots of each
+    phone mid-game (full page), and of each of `screens` (name -> page: the table screen at
+    a landscape size) as its screen shows it."""
     rng = random.Random(seed)
     seats = pages[:2]
     seen = [{seq(p)} for p in pages]  # the views each phone showed
-    taps = 0
+    taps = [0, 0]
     shot_mid = False
     end = time.monotonic() + limit_s
     while time.monotonic() < end:
         if all(p.locator("#result").is_visible() for p in pages):
             break
         acted = False
-        if shots is not None and not shot_mid and taps >= 6 and \
+        if shots is not None and not shot_mid and sum(taps) >= 6 and \
                 seats[0].locator("#turn.mine").count():  # the first seat's turn, its moves shown
             for name, p in zip(("seat", "seat2", "table", "viewer"), pages, strict=True):
                 p.screenshot(path=str(shots / f"{tag}-{name}-play.png"), full_page=True)
             for name, p in (screens or {}).items():
                 p.screenshot(path=str(shots / f"{tag}-{name}-play.png"))
             shot_mid = True
-        for page in seats:
+        for k, page in enumerate(seats):
             if page.locator("#turn.mine").count():
-                acted = tap_once(page, rng) or acted
-                taps += acted
-        for i, p in enumerate(pages):
-            seen[i].add(seq(p))
+                shown = tap_once(page, rng)
+                if shown is None:
+                    continue
+                acted = True
+                taps[k] += 1
+                follow(pages, shown, f"{PHONES[k]} tap {taps[k]}")
+                for i, p in enumerate(pages):
+                    seen[i].add(seq(p))
         if not acted:
             pages[0].wait_for_timeout(40)
     else:

@@ -94,9 +94,14 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
                 assert not re.search("[0-9]", text), text  # every number in Persian digits
             assert page.locator("#last li").count() > 0
             assert page.evaluate(BROKEN_WORDS) == [], lang  # no word split over two lines
-        # each phone followed the game, not only its start and end
-        assert min(out["views_seen"]) > 5, out
-        assert out["taps"] > 5, out
+        # each phone followed the game, not only its start and end: every move a person made
+        # came to all four phones by their live feeds (play_to_the_end waits for it after each
+        # tap and fails when one does not), so each showed a view after each tap; and both
+        # people played from their phones. No count of moves: the deal is random, and about
+        # one TAKI deal in thirty ends within four rounds of the people's turns (a 3-round game
+        # read {'taps': 5, 'views_seen': [4, 4, 4, 4]}, failing "more than 5 views")
+        assert min(out["taps"]) >= 1, out
+        assert min(out["views_seen"]) > sum(out["taps"]), out
         pages[0].screenshot(path=str(tmp_path / f"{game}-end.png"), full_page=True)
         browser.close()
     assert errors == []
