@@ -181,7 +181,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-05": "correct", "F05-07": "correct",
                  "G03-03": "correct", "G04-01": "wrong",
-                 "W05-04": "correct", "V03-06": "correct"}
+                 "W05-04": "correct", "V03-06": "correct", "E03-01": "correct",
+                 "Z03-04": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
