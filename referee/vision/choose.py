@@ -22,10 +22,11 @@ from referee.vision.fit import (
     BarFit,
     bar_candidates,
     edge_pinned,
+    face_fill,
     length_slack_u,
     lightness_pinned,
 )
-from referee.vision.grooves import anchor_top, refine
+from referee.vision.grooves import anchor_top, comb_along, refine
 from referee.vision.rectify import FrontView
 from referee.vision.settings import VisionSettings
 
@@ -102,6 +103,120 @@ def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
         if c.slack_u < s.fit.max_slack_u and not c.anchored:
             return c
     return f
+
+
+def resting(f: BarFit, fits: list[BarFit], mask: np.ndarray, others: np.ndarray,
+            lum: np.ndarray, view: FrontView, unit: float, s: VisionSettings, floor_mm: float
+            ) -> BarFit | None:
+    """The stone of `f`'s colour found by its grooves where it rests on, or holds up, a
+    stone that is measured, when its colour's patch is larger than a bar (`f` slides along
+    its length: W03-05, a grey stone before a wall that a warm, hard light turns grey too, so
+    that the template fits the wall anywhere and the stone nowhere).
+
+    Each stone of another colour that is held up, full and pinned is a support: the bar may
+    lie or stand on it, or under it, its face overlapping it by half a unit or more, its
+    bottom within `rest_reach_u` of the contact. At each such place the grooves' strength is
+    read (`grooves.comb_along`: four lines a unit apart that end with the face, which a
+    table's grain does not). The strongest place whose segments show the colour (4 of 5 at
+    `light_min_fill` of `mask`, `min_stone_fill` of the face, no segment with more than
+    `rest_max_other` of `others`, the other stones' colours) is the stone when its grooves
+    stand out (`rest_min_grooves`) and no place half a unit or more away, or of the other
+    orientation, with 2 segments of the colour comes near it (`rest_margin` of its
+    strength): the grooves repeat every unit, so a place whole units off shows some of them
+    too (W02-05: a purple bar half hidden by a piece in front matched 1.9 u off). It is
+    then placed on its grooves and counted as placed from an end (`anchored`: its doubt is
+    `anchored_sigma_u`); its score is its face's share of its colour. None otherwise.
+
+    mask, others: H×W bool; lum: H×W float32 lightness; floor_mm: the lowest front-view
+    height a face can have.
+    """
+    fs = s.fit
+    full = fs.min_stone_fill
+    found: list[tuple[float, float, float, Orientation]] = []  # strength, x, h, orientation
+    for o in fits:
+        if o.colour == f.colour or not o.supported or o.fill < full or \
+                o.slack_u >= fs.max_slack_u:
+            continue
+        wo, ho = (5 * unit, unit) if o.orientation == "H" else (unit, 5 * unit)
+        for orient in ("H", "V"):
+            wf, hf = (5 * unit, unit) if orient == "H" else (unit, 5 * unit)
+            for h in (o.h_mm + ho, o.h_mm - hf):
+                hs = h + np.arange(-fs.rest_reach_u * unit, fs.rest_reach_u * unit + 0.01, 1.0)
+                hs = hs[hs >= floor_mm]
+                if not len(hs):
+                    continue
+                xs, st = comb_along(lum, view, unit, orient, hs, o.x_mm - wf + 0.5 * unit,
+                                    o.x_mm + wo - 0.5 * unit, step_mm=1.0)
+                for i, j in zip(*np.nonzero(st >= fs.rest_margin * fs.rest_min_grooves),
+                                strict=True):
+                    found.append((float(st[i, j]), float(xs[j]), float(hs[i]), orient))
+    found.sort(reverse=True)
+    # places of the colour: a stone's (4 of 5 segments), or a rival's (2 of 5: the grooves
+    # repeat every unit, so a place whole units off the stone shows some of them too, and
+    # where part of the stone is hidden that place may show more of its colour)
+    coloured: list[tuple[float, BarFit, int]] = []
+    for strength, x, h, orient in found[:150]:
+        cand = BarFit(f.colour, orient, x, h, 0.0, 0.0, True)
+        segs = _segments(cand, mask, others, view, unit)
+        if segs is None or max(other for _, other in segs) > fs.rest_max_other:
+            continue
+        n = sum(own >= fs.light_min_fill for own, _ in segs)
+        if n >= 2:
+            coloured.append((strength, cand, n))
+    stones = [(v, c) for v, c, n in coloured if n >= 4]
+    if not stones or stones[0][0] < fs.rest_min_grooves:
+        return None
+    strength, cand = stones[0]
+    # the grooves run across the bar, so they place it along its length only: across it
+    # (x of a standing bar, height of a lying one) the strength stays level while the face
+    # covers them; the middle of that plateau is the bar's place
+    across = [(x, h) for v, x, h, o in found if o == cand.orientation and
+              v >= 0.9 * strength and abs(x - cand.x_mm) <= 0.5 * unit and
+              abs(h - cand.h_mm) <= 0.5 * unit and
+              (h == cand.h_mm if o == "V" else x == cand.x_mm)]
+    if across:
+        k = 0 if cand.orientation == "V" else 1
+        mid = 0.5 * (min(p[k] for p in across) + max(p[k] for p in across))
+        cand = replace(cand, x_mm=mid) if k == 0 else replace(cand, h_mm=mid)
+
+    def apart(c: BarFit) -> bool:  # along its length half a unit, or across it beyond the
+        along, over = (c.h_mm - cand.h_mm, c.x_mm - cand.x_mm)  # plateau (0.75 u)
+        if cand.orientation == "H":
+            along, over = over, along
+        return c.orientation != cand.orientation or abs(along) >= 0.5 * unit or \
+            abs(over) >= 0.75 * unit
+
+    if any(apart(c) for v, c, _ in coloured if v >= fs.rest_margin * strength):
+        return None
+    if face_fill(mask, view, unit, cand.orientation, cand.x_mm, cand.h_mm) < full:
+        return None
+    placed = _refined(cand, lum, view, unit, s, mask)
+    if not placed.grooves or abs(placed.h_mm - cand.h_mm) > 0.5 * unit or \
+            abs(placed.x_mm - cand.x_mm) > 0.5 * unit:
+        return None
+    fill = face_fill(mask, view, unit, placed.orientation, placed.x_mm, placed.h_mm)
+    return replace(placed, fill=fill, score=fill, supported=True, slack_u=0.0, anchored=True)
+
+
+def _segments(f: BarFit, mask: np.ndarray, others: np.ndarray, view: FrontView, unit: float
+              ) -> list[tuple[float, float]] | None:
+    """Per segment of f's face (its middle half across, grooves left out): the shares of
+    `mask` and of `others` (H×W bool each); None when the face leaves the view."""
+    u = unit * view.px_per_mm
+    col, row = (float(v) for v in view.to_px(f.x_mm, f.h_mm))
+    out = []
+    for k in range(5):
+        if f.orientation == "V":
+            r0, r1 = row - (k + 1) * u + 0.2 * u, row - k * u - 0.2 * u
+            c0, c1 = col + 0.25 * u, col + 0.75 * u
+        else:
+            r0, r1 = row - 0.75 * u, row - 0.25 * u
+            c0, c1 = col + k * u + 0.2 * u, col + (k + 1) * u - 0.2 * u
+        a, b, c, d = int(round(r0)), int(round(r1)), int(round(c0)), int(round(c1))
+        if a < 0 or c < 0 or b > mask.shape[0] or d > mask.shape[1] or b <= a or d <= c:
+            return None
+        out.append((float(mask[a:b, c:d].mean()), float(others[a:b, c:d].mean())))
+    return out
 
 
 def _refined(f: BarFit, lum: np.ndarray, view: FrontView, unit: float, s: VisionSettings,

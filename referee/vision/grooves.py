@@ -282,3 +282,75 @@ def _sides_run_on(lum: np.ndarray, col: float, top: float, u: float,
         return False
     own = float(np.median(below))
     return own >= min_step and float(np.median(above)) >= share * own
+
+
+def comb_along(lum: np.ndarray, view: FrontView, unit_mm: float, orientation: str,
+               hs_mm: np.ndarray, x0_mm: float, x1_mm: float, step_mm: float = 0.5
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """How clearly a bar's four grooves show, and only on its face, for a bar of
+    `orientation` whose front face's bottom is at each of `hs_mm` (H,), at each lower-left x
+    from `x0_mm` to `x1_mm` (every `step_mm`, N places).
+
+    Strength: the grooves' mean darkness (L under the profile smoothed over a quarter unit,
+    as `_groove_phase` reads it) over the profile's median darkness (plus 0.5 L), on the
+    face, less the same beside it (1.3 u to each side for a standing bar, 1.3 u above and
+    below for a lying one: a grooved bar's lines end with it, a table's grain or a wall's
+    pattern runs on). Returns (xs mm (N,), strengths (H, N)), float64; 0 where the face or
+    what is beside it leaves the view.
+    """
+    s = view.px_per_mm
+    u = unit_mm * s
+    hs = np.atleast_1d(np.asarray(hs_mm, np.float64))
+    xs = np.arange(x0_mm, x1_mm + step_mm / 2, step_mm)
+    out = np.zeros((len(hs), len(xs)))
+    cols = np.asarray(view.to_px(xs, 0.0)[0], np.float64)
+    rows_at = np.asarray(view.to_px(0.0, hs)[1], np.float64).reshape(-1)
+    h, w = lum.shape
+    if orientation == "V":  # grooves across the bar at rows row − k·u, in its middle columns
+        top, bottom = int(rows_at.min() - 5 * u - 2), int(rows_at.max() + 2)
+        c0, c1 = int(max(cols.min() - 1.8 * u, 0)), int(min(cols.max() + 2.8 * u, w))
+        if top < 0 or bottom > h or c1 <= c0:
+            return xs, out
+        band = lum[top:bottom, c0:c1].astype(np.float32)
+        dark = cv2.GaussianBlur(band, (1, 0), sigmaX=0.1, sigmaY=u / 4) - band
+        noise = np.median(np.abs(dark), axis=0) + 0.5
+
+        def window(cum: np.ndarray, a_u: float, b_u: float) -> np.ndarray:
+            a = np.round(cols + a_u * u).astype(int) - c0
+            b = np.round(cols + b_u * u).astype(int) - c0
+            ok = (a >= 0) & (b < len(cum)) & (b > a)
+            v = np.full(len(cols), np.nan)
+            v[ok] = (cum[b[ok]] - cum[a[ok]]) / (b[ok] - a[ok])
+            return v
+
+        for i, row in enumerate(rows_at):
+            idx = np.round(row - u * np.arange(1, 5) - top).astype(int)
+            per_col = dark[idx].mean(axis=0) / noise
+            cum = np.r_[0.0, np.cumsum(per_col)]
+            inside = window(cum, 0.3, 0.7)
+            beside = np.fmax(window(cum, -1.7, -1.3), window(cum, 2.3, 2.7))
+            out[i] = _less(inside, beside)
+        return xs, out
+    grid = np.arange(w, dtype=np.float64)
+    pos = cols[:, None] + u * np.arange(1, 5)[None, :]
+    ok = (cols >= 0) & (cols + 5 * u < w)
+
+    def comb(r0: float, r1: float) -> np.ndarray:
+        prof = lum[int(round(r0)):int(round(r1))].mean(axis=0).astype(np.float32)
+        dark = (cv2.GaussianBlur(prof.reshape(1, -1), (0, 1), sigmaX=u / 4, sigmaY=0.1)
+                .ravel() - prof)
+        return np.interp(pos, grid, dark).mean(axis=1) / (float(np.median(np.abs(dark))) + 0.5)
+
+    for i, row in enumerate(rows_at):  # grooves along the bar at columns col + k·u
+        if row - 2.7 * u < 0 or row + 1.7 * u > h:
+            continue
+        inside = np.where(ok, comb(row - 0.7 * u, row - 0.3 * u), np.nan)
+        beside = np.fmax(comb(row - 2.7 * u, row - 2.3 * u), comb(row + 1.3 * u, row + 1.7 * u))
+        out[i] = _less(inside, beside)
+    return xs, out
+
+
+def _less(inside: np.ndarray, beside: np.ndarray) -> np.ndarray:
+    """inside − max(beside, 0), at least 0, and 0 where inside is unknown."""
+    v = inside - np.where(np.isfinite(beside), np.maximum(beside, 0.0), 0.0)
+    return np.where(np.isfinite(v), np.maximum(v, 0.0), 0.0)

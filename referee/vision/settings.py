@@ -94,6 +94,11 @@ class FitSettings:
     light_min_fill: float = 0.9     # ... each segment showing the bar's colour this much
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
     min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
+    rest_on_grooves: bool = True    # a colour patch larger than a bar: find the stone by its
+    rest_min_grooves: float = 4.0   # …grooves (this strong) where it rests on another stone
+    rest_reach_u: float = 0.25      # …its bottom this near the contact (choose.resting)
+    rest_margin: float = 0.7        # …no place away from it this strong (a share of its)
+    rest_max_other: float = 0.1     # …no segment of it showing other stones' colours more
 
 
 @dataclass(frozen=True)

@@ -78,3 +78,45 @@ def test_a_stone_on_snow_tinted_like_the_light_stands_by_its_grooves():
     (got,) = ground([cand], {"G": [cand]}, nothing, nothing, lum, view, U, 3.0,
                     default_settings(), {"G": mask})
     assert not got.supported
+
+
+def _grey_on_purple(grain: bool):
+    """A grey bar standing at x 100 mm on a purple bar lying at (60, 32) mm, before a wall
+    as grey and as light as the stone (every pixel but the purple bar's is "grey"); the
+    stone shows only by its grooves. `grain`: dark lines every unit across the whole view
+    (a table's grain), in line with the stone's grooves."""
+    from referee.vision.settings import default_settings
+
+    view = FrontView.for_settings(2.0, 200.0)
+    lum = np.full((view.height, view.width), 60.0, np.float32)
+    purple = _painted(view, [(60.0, 32.0, 5 * U, U)])
+    lum[purple] = 35.0
+    for k in range(1, 5):
+        lum[_painted(view, [(100.0, 48.0 + k * U - 0.5, U, 1.0)])] = 40.0
+        if grain:
+            lum[_painted(view, [(-20.0, 48.0 + k * U - 0.5, 320.0, 1.0)])] = 40.0
+    wall = BarFit("G", "V", 20.0, 120.0, 0.98, 0.7, True, slack_u=2.5)
+    p = BarFit("P", "H", 60.0, 32.0, 0.95, 0.95, True, grooves=True)
+    return view, lum, ~purple, purple, [wall, p], default_settings()
+
+
+def test_a_grey_stone_before_a_grey_wall_is_found_by_its_grooves_where_it_rests():
+    """W03-05: a warm, hard light turned the wall behind the build as grey as the grey
+    stone; stone and wall made one patch of grey, which the template fitted anywhere (an end
+    "hidden", unsure). Its grooves, which end with its face, place it on the purple."""
+    from referee.vision.choose import resting
+
+    view, lum, grey, purple, fits, s = _grey_on_purple(grain=False)
+    got = resting(fits[0], fits, grey, purple, lum, view, U, s, -5.0)
+    assert got is not None and got.orientation == "V" and got.anchored
+    assert abs(got.x_mm - 100.0) < 0.1 * U and abs(got.h_mm - 48.0) < 0.1 * U
+
+
+def test_lines_that_run_on_beyond_a_face_are_no_grooves():
+    """Z02-01: a table's grain in line with where a stone could stand gave "grooves" on
+    top of the purple stone, and a correct build was judged wrong. A stone's grooves end
+    with its face; lines running on beside it place nothing."""
+    from referee.vision.choose import resting
+
+    view, lum, grey, purple, fits, s = _grey_on_purple(grain=True)
+    assert resting(fits[0], fits, grey, purple, lum, view, U, s, -5.0) is None
