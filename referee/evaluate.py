@@ -52,10 +52,15 @@ def scenes(root: Path, bad: list[tuple[str, str]] | None = None) -> Iterator[Sce
 
     bad: when given, a scene whose label cannot be read is added to it as (id, why) and
     skipped, instead of raising.
-    :raises DatasetError: no scenes/ folder, or (without `bad`) a label without a needed field.
+    :raises DatasetError: no such folder, no scenes/ folder, or (without `bad`) a label
+        without a needed field.
     """
     root = Path(root)
     folder = root / "scenes"
+    if not root.exists():
+        raise DatasetError(f"{root} does not exist: give the folder of a photo set")
+    if not root.is_dir():
+        raise DatasetError(f"{root} is a file, not a photo set's folder")
     if not folder.is_dir():
         raise DatasetError(f"{root} is not a photo set: it has no scenes/ folder")
     for d in sorted(p for p in folder.iterdir() if p.is_dir()):
@@ -150,7 +155,7 @@ def evaluate(root: Path, limit: int | None = None,
     `intrinsics`: "station" (the station's calibrated camera) or "from-mat" (each photo judged
     as a phone's photo: intrinsics estimated from the mat, see `check_photo`).
 
-    :raises DatasetError: `root` has no scenes/ folder.
+    :raises DatasetError: `root` does not exist or has no scenes/ folder.
     """
     import time
 

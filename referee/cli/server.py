@@ -128,7 +128,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if print_only:
             print(text, end="")
             return
-        target = Path("/etc/systemd/system/referee.service")
+        why = systemd_missing()
+        if why:
+            raise SettingsError(f"this machine does not run systemd ({why}), so `service "
+                                "install` cannot start the referee at boot; run `referee "
+                                "serve` from your own start-up script instead")
+        target = UNIT_PATH
+        before = target.read_text(encoding="utf-8") if target.is_file() else None
         try:
             target.write_text(text, encoding="utf-8")
         except PermissionError:
@@ -138,10 +144,17 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         print(f"wrote {target}")
         for cmd in (["systemctl", "daemon-reload"],
                     ["systemctl", "enable", "--now", "referee.service"]):
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode != 0:
-                raise SettingsError(f"`{' '.join(cmd)}` failed: "
-                                    f"{(r.stderr or r.stdout).strip()[:200]}")
+            try:
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                failed = (" ".join((r.stderr or r.stdout).split())[:200]
+                          if r.returncode != 0 else None)
+            except OSError as e:
+                failed = e.strerror or str(e)
+            if failed is not None:
+                _undo_unit(target, before)
+                raise SettingsError(f"`{' '.join(cmd)}` failed ({failed}); "
+                                    f"{'restored' if before is not None else 'removed'} "
+                                    f"{target}")
         print(f"the referee starts at boot; now running on port {port} "
               "(`systemctl status referee` shows it, `journalctl -u referee` its log)")
 
@@ -230,6 +243,33 @@ def _bench_games(
             f"{result['rematches']} rematches)", highlight=False)
     c.print(f"  CPU per move: server {result['server_cpu_ms_per_move']} ms, this bench "
             f"{result['bench_cpu_ms_per_move']} ms", highlight=False)
+
+
+UNIT_PATH = Path("/etc/systemd/system/referee.service")
+SYSTEMD_RUNNING = Path("/run/systemd/system")  # exists only while systemd is the init
+
+
+def systemd_missing() -> str | None:
+    """Why `service install` cannot work here (no systemctl, or systemd not running), or
+    None; checked before anything is written."""
+    import shutil
+
+    if shutil.which("systemctl") is None:
+        return "no systemctl command"
+    if not SYSTEMD_RUNNING.is_dir():
+        return f"no {SYSTEMD_RUNNING}"
+    return None
+
+
+def _undo_unit(target: Path, before: str | None) -> None:
+    """Put back what `service install` found at `target`: the old unit, or nothing."""
+    try:
+        if before is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.write_text(before, encoding="utf-8")
+    except OSError:
+        pass
 
 
 def sys_argv0() -> str:

@@ -22,6 +22,10 @@ def _grid(rows: tuple[str, ...] | list[str], indent: str = "  ") -> str:
     return "\n".join(indent + r for r in rows)
 
 
+LIST_HEADER = ("# card, level, width x height, then each stone: its colour, H lying or V standing, "
+               "@ column,row of its lower-left cell (counted from the card's lower-left)")
+
+
 @cards_app.command("list")
 def cards_list(level: str = typer.Option("all", help="normal, advanced or all.")) -> None:
     """List the cards of the shipped decks: id, level, width x height, and each stone as
@@ -32,7 +36,9 @@ def cards_list(level: str = typer.Option("all", help="normal, advanced or all.")
 
     levels = list(pieces()["levels"]) if level == "all" else [level]
     for lv in levels:
-        level_stones(lv)
+        level_stones(lv)  # an unknown level is refused before the header is printed
+    console.print(LIST_HEADER, soft_wrap=True)
+    for lv in levels:
         for c in Deck.load(lv).cards:
             w, h = len(c.grid[0]), len(c.grid)
             stones = " ".join(f"{k}{s.orientation}@{s.x},{s.z}"
@@ -89,6 +95,9 @@ def cards_generate(level: str = typer.Option("all", help="normal, advanced or al
         raise CardError(f"--count {count}: a deck holds {MIN_DECK_CARDS}-{MAX_DECK_CARDS} cards "
                         f"a level")
     levels = list(pieces()["levels"]) if level == "all" else [level]
+    for lv in levels:
+        level_stones(lv)  # an unknown level is refused before the header is printed
+    console.print(LIST_HEADER)
     for lv in levels:
         level_stones(lv)
     texts = {}

@@ -74,7 +74,15 @@ def calibrate_camera_cmd(
     if _profile_path(name).exists():
         import yaml
 
-        old = yaml.safe_load(_profile_path(name).read_text(encoding="utf-8")) or {}
+        from referee.errors import yaml_error_sentence
+
+        try:
+            old = yaml.safe_load(_profile_path(name).read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as e:
+            raise RefereeError(yaml_error_sentence(_profile_path(name), e)) from None
+        if not isinstance(old, dict):
+            raise RefereeError(f"{_profile_path(name)} is not a station profile (a YAML "
+                               "mapping of fields)")
     profile = {"id": name, "level": level or old.get("level", "normal"),
                "unit_mm": float(old.get("unit_mm", unit_mm)),
                "image_size": list(cal.image_size),
@@ -163,7 +171,8 @@ def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: s
     return c, face, target
 
 
-def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG or PNG)."),
+def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, PNG, WebP or "
+                                             "BMP)."),
                 station: Path = typer.Option(..., "--station", help="Station profile .yaml or "
                                              "a photo set's station.json."),
                 card: str = typer.Option(None, "--card", help="Card id, e.g. N01."),

@@ -206,14 +206,16 @@ class Deck:
 
 
 def find_card(card_id: str) -> Card:
-    """A card of the shipped decks by id (N.. normal, A.. advanced).
+    """A card of the shipped decks by id (N.. normal, A.. advanced), in any case ("n07" is N07,
+    as the server takes it).
 
     :raises CardError: for an id in neither deck.
     """
+    wanted = card_id.strip().upper()
     for level in pieces()["levels"]:
         deck = Deck.load(level)
-        if card_id in deck.ids:
-            return deck.get(card_id)
+        if wanted in deck.ids:
+            return deck.get(wanted)
     raise CardError(f"no card {card_id!r} in the decks; ids look like N01 (normal) or A01 "
                     f"(advanced), see `referee cards list`")
 

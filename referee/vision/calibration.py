@@ -81,7 +81,8 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
 
     The principal point stays at the centre unless asked (few, alike views are
     ill-conditioned: WORLD.md §6).
-    :raises CalibrationError: fewer than MIN_VIEWS usable views, or photos of different sizes.
+    :raises CalibrationError: a photo missing or unreadable (named), fewer than MIN_VIEWS
+        usable views, or photos of different sizes.
     """
     obj: list[np.ndarray] = []
     img: list[np.ndarray] = []
@@ -90,8 +91,8 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
     for p in photos:
         try:
             image = read_photo(p)
-        except VisionError:
-            continue
+        except VisionError as e:  # a file the user named: say which, not "0 of 2 show the mat"
+            raise CalibrationError(str(e)) from None
         hw = image.shape[1], image.shape[0]
         if size is not None and hw != size:
             raise CalibrationError(f"{p}: {hw[0]}×{hw[1]} px, but the first photo is "

@@ -12,8 +12,8 @@ from referee.vision.errors import PhotoError
 
 MAX_PIXELS = 40_000_000  # larger images are refused before decoding them in full
 
-NOT_A_PHOTO = ("the file is not a photo the referee can read (a JPEG or PNG from a camera or "
-               "phone is expected)")
+NOT_A_PHOTO = ("the file is not a photo the referee can read (a JPEG, PNG, WebP or BMP from a "
+               "camera or phone is expected)")
 
 
 class PhotoTooLargeError(PhotoError):

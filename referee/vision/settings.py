@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from referee.errors import yaml_error_sentence
 from referee.paths import MODELS
 from referee.vision.errors import VisionError
 
@@ -199,8 +200,10 @@ def load_settings(path: str | Path) -> VisionSettings:
     path = Path(path)
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as e:
-        raise SettingsError(f"cannot read the vision settings {path}: {e}") from None
+    except yaml.YAMLError as e:
+        raise SettingsError(f"the vision settings {yaml_error_sentence(path, e)}") from None
+    except OSError as e:
+        raise SettingsError(f"cannot read the vision settings {path}: {e.strerror}") from None
     return _node(VisionSettings, raw, path.name)
 
 

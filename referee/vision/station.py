@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from referee.errors import yaml_error_sentence
 from referee.vision.colour import ColourModel
 from referee.vision.errors import StationError, VisionError
 
@@ -149,9 +150,10 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
         raise StationError(f"cannot read station file {path}: {e.strerror}") from None
     try:
         raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as e:
-        raise StationError(f"{path}: not valid {path.suffix.lstrip('.') or 'YAML'}: {e}") \
-            from None
+    except json.JSONDecodeError as e:
+        raise StationError(f"{path}, line {e.lineno}, is not valid JSON ({e.msg})") from None
+    except yaml.YAMLError as e:
+        raise StationError(yaml_error_sentence(path, e)) from None
     station = station_from_dict(raw, str(path))
     cal = raw.get("colour_calibration") if isinstance(raw, dict) else None
     if learn_colours and cal and not raw.get("colour_model"):

@@ -56,3 +56,62 @@ def test_the_mdns_record_names_the_box_referee_local():
     assert info.properties[b"path"] == b"/"
     with pytest.raises(OSError):
         service_info("not an address", 8000)
+
+
+def _install(monkeypatch, capsys, tmp_path, which="/usr/bin/systemctl", running=True,
+             fail=None):
+    """`referee service install` in-process with systemd faked: never writes /etc nor runs
+    systemctl. Returns (exit code, stdout, stderr, the unit path, the commands run)."""
+    import referee.cli.server as cli_server
+    from referee.cli import main
+
+    unit = tmp_path / "etc" / "referee.service"
+    unit.parent.mkdir()
+    run_dir = tmp_path / "run-systemd"
+    if running:
+        run_dir.mkdir()
+    monkeypatch.setattr(cli_server, "UNIT_PATH", unit)
+    monkeypatch.setattr(cli_server, "SYSTEMD_RUNNING", run_dir)
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: which if name == "systemctl"
+                        else None)
+    ran = []
+
+    def fake_run(cmd, **kwargs):
+        ran.append(cmd)
+        bad = fail is not None and cmd[1] == fail
+        return subprocess.CompletedProcess(cmd, 1 if bad else 0, "",
+                                           "Failed to connect to bus:\nHost is down" if bad
+                                           else "")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    monkeypatch.setenv("COLUMNS", "1000")  # rich wraps at 80 otherwise: count real lines
+    monkeypatch.setattr(sys, "argv", ["referee", "service", "install", "--data",
+                                      str(tmp_path / "d")])
+    code = 0
+    try:
+        main()
+    except SystemExit as e:
+        code = e.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err, unit, ran
+
+
+@pytest.mark.parametrize("which, running", [(None, True), ("/usr/bin/systemctl", False)])
+def test_service_install_without_systemd_writes_nothing(monkeypatch, capsys, tmp_path, which,
+                                                        running):
+    code, out, err, unit, ran = _install(monkeypatch, capsys, tmp_path, which, running)
+    assert code == 2 and not unit.exists() and ran == []
+    assert "does not run systemd" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_service_install_removes_its_unit_when_systemctl_fails(monkeypatch, capsys, tmp_path):
+    code, out, err, unit, ran = _install(monkeypatch, capsys, tmp_path, fail="enable")
+    assert code == 2 and not unit.exists(), err
+    assert "failed" in err and "removed" in err and len(err.strip().splitlines()) == 1, err
+    assert [c[1] for c in ran] == ["daemon-reload", "enable"]
+
+
+def test_service_install_writes_the_unit_and_enables_it(monkeypatch, capsys, tmp_path):
+    code, out, err, unit, ran = _install(monkeypatch, capsys, tmp_path)
+    assert code == 0 and unit.read_text().startswith("[Unit]"), err
+    assert ran[-1] == ["systemctl", "enable", "--now", "referee.service"]

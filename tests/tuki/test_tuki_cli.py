@@ -22,8 +22,26 @@ def run(*args):
 def test_cards_list_shows_both_decks():
     r = run("cards", "list")
     assert r.exit_code == 0
-    ids = [line.split()[0] for line in r.output.splitlines()]
+    header, *lines = r.output.splitlines()
+    ids = [line.split()[0] for line in lines]
     assert ids[:1] == ["N01"] and "A40" in ids and len(ids) == 80
+
+
+def test_cards_list_says_what_its_columns_mean():
+    header = run("cards", "list").output.splitlines()[0]
+    assert header.startswith("#")
+    for words in ("level", "width x height", "H lying", "V standing", "column,row",
+                  "lower-left cell"):
+        assert words in header, header
+
+
+def test_cards_show_takes_an_id_in_any_case(tmp_path):
+    r = run("cards", "show", "n07", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["id"] == "N07"
+    b, _ = _files(tmp_path, turn(Deck.load("advanced").get("A05"), "fish"))
+    r = run("judge-grid", "--card", " a05 ", "--die", "fish", "--build-grid", str(b), "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["verdict"] == "correct", r.output
 
 
 def test_cards_show_with_die():

@@ -103,6 +103,44 @@ def test_eval_refuses_a_folder_that_is_no_photo_set(tmp_path):
     assert r.returncode == 2 and "no scenes/ folder" in r.stderr
 
 
+def test_eval_says_when_the_folder_does_not_exist(tmp_path):
+    r = _run("eval", str(tmp_path / "nosuchset"))
+    assert r.returncode == 2 and "does not exist" in r.stderr and "scenes/" not in r.stderr
+
+
+def test_calibrate_camera_names_a_missing_photo(tmp_path):
+    r = _run("calibrate", "camera", "kitchen", str(tmp_path / "nophoto1.jpg"),
+             str(tmp_path / "nophoto2.jpg"))
+    err = r.stderr.replace("\n", "")  # rich wraps a long path
+    assert r.returncode == 2 and "nophoto1.jpg" in err and "Traceback" not in err
+    assert "show the mat" not in err
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("not a photo")
+    r = _run("calibrate", "camera", "kitchen", str(notes))
+    err = r.stderr.replace("\n", "")
+    assert r.returncode == 2 and "notes.jpg" in err and "not a photo" in err
+
+
+def test_a_profile_that_is_not_yaml_is_one_sentence(tmp_path):
+    bad = tmp_path / "kitchen.yaml"
+    bad.write_text("id: kitchen\nlevel: normal\nimage_size: [1, -\n")
+    r = _run("judge", str(DEV / "scenes/D03-02/image.jpg"), "--station", str(bad), "--card",
+             "N01", "--die", "bear")
+    err = " ".join(r.stderr.split())
+    assert r.returncode == 2 and "is not valid YAML" in err and "line 3" in err, r.stderr
+    assert err.count("error:") == 1 and "unicode string" not in err and "Traceback" not in err
+
+
+def test_photo_formats_named_as_read(tmp_path):
+    r = _run("judge", "--help")
+    assert "WebP" in r.stdout and "BMP" in r.stdout
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("not a photo")
+    r = _run("judge", str(notes), "--station", str(NOMAT / "station.json"), "--card", "N01",
+             "--die", "bear")
+    assert "JPEG, PNG, WebP or BMP" in " ".join(r.stderr.split())
+
+
 def test_mat_command_writes_the_pdf(tmp_path):
     r = runner.invoke(app, ["mat", "--out", str(tmp_path / "m.pdf")])
     assert r.exit_code == 0 and (tmp_path / "m.pdf").read_bytes()[:4] == b"%PDF"

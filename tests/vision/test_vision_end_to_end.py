@@ -100,7 +100,7 @@ def test_station_file_missing_a_field_or_not_json(tmp_path):
     with pytest.raises(StationError, match="'camera_matrix' is missing"):
         load_station(tmp_path / "a.json")
     (tmp_path / "b.json").write_text("{not json")
-    with pytest.raises(StationError, match="not valid json"):
+    with pytest.raises(StationError, match="line 1, is not valid JSON"):
         load_station(tmp_path / "b.json")
 
 

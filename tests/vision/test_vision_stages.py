@@ -115,5 +115,8 @@ def test_vision_settings_are_one_tree_and_refuse_unknown_keys(tmp_path):
     p.write_text("pose:\n  min_markers: many\n")
     with pytest.raises(SettingsError, match="pose.min_markers: expected int"):
         load_settings(p)
+    p.write_text("fit:\n  min_stone_fill: [0.5,\n")  # one sentence naming the line
+    with pytest.raises(SettingsError, match=r"v.yaml, line \d+, is not valid YAML"):
+        load_settings(p)
     p.write_text("rectify:\n  px_per_mm: 3\n")  # an int where a float is wanted is fine
     assert load_settings(p).rectify.px_per_mm == 3.0
