@@ -102,3 +102,19 @@ def test_a_photo_without_the_mat_is_taken_again(client, make_table, wait_view):
     assert view["round"]["builders"][0]["verdict"]["verdict"] in ("correct", "unsure")
     kinds = [e["kind"] for e in client.get(f"{url}/events", headers=h).json()]
     assert "retake" in kinds and kinds.count("done") == 1  # the done itself stays one
+
+
+def test_exporting_with_nothing_decided_says_so_and_writes_nothing(tmp_path):
+    from referee.server.storage import EventStore
+
+    data = tmp_path / "data"
+    data.mkdir()
+    EventStore(data / "referee.sqlite3").close()  # a box that has served, nothing decided
+    out = tmp_path / "myset"
+    r = subprocess.run([sys.executable, "-m", "referee", "dataset", "export", str(out),
+                        "--data", str(data)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stdout == ""
+    assert r.stderr.startswith("error: nothing to export yet") and "Traceback" not in r.stderr
+    assert "referee eval" not in r.stderr + r.stdout
+    assert not out.exists()
