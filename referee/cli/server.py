@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from referee.server.appliance import Announcer
+    from referee.server.settings import Settings
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
@@ -34,27 +40,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         settings = Settings.from_env(host=host, port=port, data_dir=data, demo=demo)
         console = Console()
 
+        def say(text: str) -> None:
+            console.print(text, highlight=False, soft_wrap=True)
+
         def _tell(service: TableService) -> None:  # once the service has opened
-            from referee.server.net import lan_address
-
-            wild = settings.host in ("0.0.0.0", "::")
-            lan = lan_address() if wild else None
-            local = f"http://{'localhost' if wild else settings.host}:{settings.port}"
-            # phones open the links: the box's LAN address, never localhost
-            base = f"http://{lan}:{settings.port}" if lan else local
-            def say(text: str) -> None:
-                console.print(text, highlight=False, soft_wrap=True)
-
-            say(f"referee: data in {settings.data_dir}; open {local}/")
-            if lan:
-                say(f"phones on this network: {base}/")
-            for table_id, secret, view in service.demo_links():
-                say(f"demo table viewer:  {base}/t/{table_id}?v={view}")
-                say(f"demo table control: {base}/t/{table_id}?v={view}#k={secret}")
-            say("admin page (cameras of this box, archiving, deleting): run "
-                "`referee admin-key`")
-            if wild and mdns and announcer.start():
-                say(f"also reachable as http://referee.local:{settings.port}/ (mDNS)")
+            tell_started(settings, service.demo_links(), say,
+                         announcer if mdns else None)
 
         # fail here, in plain words, rather than in the server's start-up; the port first, so
         # that a failed start leaves no data folder behind
@@ -182,6 +173,51 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     bench_app.command("server")(_bench)
     bench_app.command("games-live")(_bench_games)
+
+
+def banner(data_dir: Path, local: str, base: str, lan: str | None,
+           demo: list[tuple[str, str, str]]) -> list[str]:
+    """What `referee serve` prints once the tables are open: the demo table's control link
+    first (the one that plays a demo round), then its viewer, the start page and the rest.
+
+    `local` is the box's own address (localhost), `base` the one phones use (the LAN address
+    when there is one), `demo` the demo table's (table id, table key, view token).
+    """
+    lines = []
+    for table_id, secret, view in demo:
+        lines.append(f"START HERE, the demo table's CONTROL link (press Demo round there): "
+                     f"{base}/t/{table_id}?v={view}#k={secret}")
+        lines.append(f"the demo table's viewer (watch only, for phones): "
+                     f"{base}/t/{table_id}?v={view}")
+    lines.append(f"start page (new tables, card games): {local}/")
+    if lan:
+        lines.append(f"phones on this network: {base}/")
+    lines.append(f"data in {data_dir}; admin page (cameras of this box, archiving, "
+                 "deleting): run `referee admin-key`")
+    return lines
+
+
+def tell_started(settings: Settings, demo: list[tuple[str, str, str]],
+                 say: Callable[[str], None], announcer: Announcer | None) -> None:
+    """Print the banner, and announce `referee.local` by mDNS in the background (it can take
+    many seconds; the server answers meanwhile): a line follows when it is announced."""
+    from referee.server.net import lan_address
+
+    wild = settings.host in ("0.0.0.0", "::")
+    lan = lan_address() if wild else None
+    local = f"http://{'localhost' if wild else settings.host}:{settings.port}"
+    # phones open the links: the box's LAN address, never localhost
+    base = f"http://{lan}:{settings.port}" if lan else local
+    for line in banner(settings.data_dir, local, base, lan, demo):
+        say(line)
+    if wild and announcer is not None:
+        port = settings.port
+
+        def announced(address: str | None) -> None:
+            if address is not None:
+                say(f"also reachable as http://referee.local:{port}/ (mDNS)")
+
+        announcer.start_in_background(announced)
 
 
 def _bench(rounds: int = typer.Option(10, help="Demo rounds to play (1 or more)."),

@@ -15,6 +15,8 @@ import logging
 import shlex
 import socket
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -69,32 +71,67 @@ def service_info(address: str, port: int, name: str = MDNS_NAME) -> Any:
 
 
 class Announcer:
-    """Announces the box by mDNS while the server runs; silent when there is no network."""
+    """Announces the box by mDNS while the server runs; silent when there is no network.
+
+    Registering takes seconds (zeroconf probes the name first), so the server starts it in
+    the background (`start_in_background`) and answers meanwhile; `stop` withdraws it, or
+    keeps a late start from announcing at all.
+    """
 
     def __init__(self, port: int) -> None:
         self.port = port
         self._zc: Any = None
         self._info: Any = None
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._thread: threading.Thread | None = None
 
     def start(self) -> str | None:
-        """Register `referee.local`; the address announced, or None (no LAN, no zeroconf)."""
+        """Register `referee.local`; the address announced, or None (no LAN, no zeroconf,
+        or stopped already)."""
         from referee.server.net import lan_address
 
         address = lan_address()
         if address is None:
             return None
-        try:
-            from zeroconf import Zeroconf
+        with self._lock:
+            if self._stopped:
+                return None
+            try:
+                from zeroconf import Zeroconf
 
-            self._info = service_info(address, self.port)
-            self._zc = Zeroconf()
-            self._zc.register_service(self._info, allow_name_change=True)
-        except Exception:  # mDNS is a convenience: the server runs without it
-            self.stop()
-            return None
+                self._info = service_info(address, self.port)
+                self._zc = Zeroconf()
+                self._zc.register_service(self._info, allow_name_change=True)
+            except Exception:  # mDNS is a convenience: the server runs without it
+                self._withdraw()
+                return None
         return address
 
+    def start_in_background(self, done: Callable[[str | None], None]) -> threading.Thread:
+        """`start` on a daemon thread, then `done(address or None)`; returns at once."""
+        def run() -> None:
+            address = self.start()
+            if not self._stopped:
+                done(address)
+
+        self._thread = threading.Thread(target=run, name="mdns-announce", daemon=True)
+        self._thread.start()
+        return self._thread
+
     def stop(self) -> None:
+        """Withdraw the announcement; a start still under way gives up (waited for a few
+        seconds at most: the server's stop does not hang on the network)."""
+        self._stopped = True
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+        if self._lock.acquire(timeout=3):
+            try:
+                self._withdraw()
+            finally:
+                self._lock.release()
+
+    def _withdraw(self) -> None:
         if self._zc is not None:
             try:
                 if self._info is not None:

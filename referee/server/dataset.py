@@ -100,7 +100,8 @@ def _labels_of(store: EventStore, table_id: str, data_dir: Path) -> list[Labelle
 def export(data_dir: Path, out: Path) -> dict[str, Any]:
     """Write the labelled builds of `data_dir` to `out` (WORLD.md §6); a summary.
 
-    :raises DatasetError: no database, or `out` is a file.
+    :raises DatasetError: no database, `out` is a file, nothing decided yet, or none of the
+        decided builds could be written (photo or station missing).
     """
     from referee.server.judging import load_station
     from referee.server.stations import station_path
@@ -108,6 +109,10 @@ def export(data_dir: Path, out: Path) -> dict[str, Any]:
     if out.exists() and not out.is_dir():
         raise DatasetError(f"{str(out)!r} is a file; give a folder for the photo set")
     labels = labelled_builds(data_dir)
+    if not labels:
+        raise DatasetError(f"nothing to export yet: no build in {str(data_dir)!r} was decided "
+                           "by a lookout (an unsure verdict) or questioned and answered; play "
+                           "rounds first, or give the server's data folder with --data")
     written, skipped = 0, 0
     stations: set[str] = set()
     for lab in labels:
@@ -137,6 +142,9 @@ def export(data_dir: Path, out: Path) -> dict[str, Any]:
         (scene / "label.json").write_text(json.dumps(label, indent=1, ensure_ascii=False),
                                           encoding="utf-8")
         written += 1
+    if written == 0:
+        raise DatasetError(f"nothing exported: the {len(labels)} decided builds in "
+                           f"{str(data_dir)!r} have lost their photos or their stations")
     return {"scenes": written, "skipped": skipped, "stations": sorted(stations),
             "folder": str(out)}
 

@@ -248,6 +248,7 @@ class BuilderView(BaseModel):
     timings_ms: dict[str, float]
     disputed_by: list[int | None]
     confirmed: Literal["correct", "wrong"] | None
+    card_stays: bool = False
 
 
 class RoundView(BaseModel):

@@ -62,6 +62,9 @@ class Table(InPlay):
     disputes: dict[tuple[int, int], list[int | None]] = field(default_factory=dict)
     # (round, seat) -> the lookout's answer to a questioned verdict: is the build correct?
     confirmed: dict[tuple[int, int], bool] = field(default_factory=dict)
+    # (round, seat) answered against the verdict after the penalty card was given: the card
+    # stays, the answer only labels the photo (docs/server.md)
+    card_stays: set[tuple[int, int]] = field(default_factory=set)
 
     touched: float = 0.0  # when its last event happened (Unix seconds)
 
@@ -117,6 +120,23 @@ class Table(InPlay):
             self.disputes.setdefault(key, []).append(p.get("by"))
         elif k == "server:confirmed":
             self.confirmed[key] = bool(p.get("correct"))
+            if self._contradicts_the_card(key, bool(p.get("correct"))):
+                self.card_stays.add(key)
+            else:
+                self.card_stays.discard(key)
+
+    def _contradicts_the_card(self, key: tuple[int, int], correct: bool) -> bool:
+        """Whether an answer to a questioned verdict comes after the round's penalty card was
+        given and says otherwise than the verdict that counted (the lookout's decision, else
+        the referee's)."""
+        st = self.state
+        b = st.builder(key[1])
+        if key[0] != st.round_no or self.outcome.get("taker") is None or b is None:
+            return False
+        if b.decision is not None:
+            return b.decision != correct
+        said = b.verdict.verdict if b.verdict is not None else None
+        return said in ("correct", "wrong") and (said == "correct") != correct
 
 
 def table_view(t: Table) -> dict[str, Any]:
@@ -159,7 +179,9 @@ def table_view(t: Table) -> dict[str, Any]:
                 # questioned: by whom (None: the table's owner), and the lookout's answer
                 "disputed_by": list(t.disputes.get((st.round_no, b.player), [])),
                 "confirmed": {True: "correct", False: "wrong", None: None}[
-                    t.confirmed.get((st.round_no, b.player))]})
+                    t.confirmed.get((st.round_no, b.player))],
+                # that answer came after the penalty card and says otherwise: the card stays
+                "card_stays": (st.round_no, b.player) in t.card_stays})
         face = DieFace.parse(st.die) if st.die else None
         status = "over" if st.phase in ("between", "ended") else st.phase
         rnd = {"number": st.round_no, "final": st.final, "status": status,

@@ -115,3 +115,64 @@ def test_service_install_writes_the_unit_and_enables_it(monkeypatch, capsys, tmp
     code, out, err, unit, ran = _install(monkeypatch, capsys, tmp_path)
     assert code == 0 and unit.read_text().startswith("[Unit]"), err
     assert ran[-1] == ["systemctl", "enable", "--now", "referee.service"]
+
+
+def test_the_banner_leads_to_the_demo_tables_control_link_first():
+    from referee.cli.server import banner
+
+    lines = banner(Path("data"), "http://localhost:8000", "http://192.168.1.20:8000",
+                   "192.168.1.20", [("demo", "KEY", "VIEW")])
+    control = "http://192.168.1.20:8000/t/demo?v=VIEW#k=KEY"
+    assert lines[0].startswith("START HERE") and "CONTROL" in lines[0]
+    assert "Demo round" in lines[0] and lines[0].endswith(control)
+    assert "viewer" in lines[1] and lines[1].endswith("http://192.168.1.20:8000/t/demo?v=VIEW")
+    assert "#k=" not in "".join(lines[1:])  # the table key only in the control link
+    assert any(line.endswith("http://localhost:8000/") for line in lines[2:])
+    # no demo table (another data folder, --no-demo): the start page comes first
+    assert banner(Path("data"), "http://localhost:8000", "http://localhost:8000", None,
+                  [])[0].startswith("start page")
+
+
+def test_the_server_answers_while_the_mdns_announcement_is_still_under_way(
+        settings, monkeypatch):
+    import threading
+
+    from referee.cli.server import tell_started
+    from referee.server import net
+    from referee.server.app import create_app
+    from referee.server.appliance import Announcer
+
+    from .conftest import local_client
+
+    release, happened, said = threading.Event(), [], []
+
+    def slow_start(self):  # zeroconf's probing takes seconds on a real network
+        release.wait(10)
+        happened.append("announced")
+        return "192.168.1.20"
+
+    monkeypatch.setattr(Announcer, "start", slow_start)
+    monkeypatch.setattr(net, "lan_address", lambda: "192.168.1.20")
+    announcer = Announcer(settings.port)
+    app = create_app(settings, on_ready=lambda service: tell_started(
+        settings, service.demo_links(), said.append, announcer))
+    with local_client(app) as client:
+        assert client.get("/").status_code == 200
+        happened.append("answered")
+        assert said[0].startswith("START HERE")  # the links are out, before the announcement
+        release.set()
+        announcer._thread.join(5)
+    assert happened == ["answered", "announced"]
+    assert said[-1] == f"also reachable as http://referee.local:{settings.port}/ (mDNS)"
+    announcer.stop()
+
+
+def test_a_stopped_announcer_does_not_announce_late(monkeypatch):
+    from referee.server import appliance, net
+
+    monkeypatch.setattr(net, "lan_address", lambda: "192.168.1.20")
+    made = []
+    monkeypatch.setattr(appliance, "service_info", lambda *a: made.append(a))
+    announcer = appliance.Announcer(8000)
+    announcer.stop()
+    assert announcer.start() is None and made == []

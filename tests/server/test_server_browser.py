@@ -573,3 +573,62 @@ def test_counts_take_the_languages_plural_and_digits(lang, one, twelve):
                             [messages(lang), 1, 12])
         browser.close()
     assert got == [one, twelve]
+
+
+def test_an_answer_after_the_penalty_card_says_the_card_stays(server):
+    """A questioned verdict answered otherwise once the penalty card is given: the page says
+    the card stays and the answer only teaches the referee, in each language; a builder whose
+    answer agrees has no such line."""
+    import time
+
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    body = {"name": "Late", "players": ["Ava", "Ben"],
+            "places": [{"station": "D03"}, {"station": "D04"}]}
+    created = httpx.post(server + "/api/tables", json=body).json()
+    tid, h = created["id"], {"X-Table-Secret": created["secret"]}
+    url = f"{server}/api/tables/{tid}"
+    grid, die = scene_card("D03-02")
+    assert httpx.post(url + "/rounds", json={"grid": grid, "die": die}, headers=h).is_success
+    for seat, scene in ((0, "D03-02"), (1, "D04-06")):
+        photo = {"photo": ("p.jpg", (SCENES / scene / "image.jpg").read_bytes(), "image/jpeg")}
+        assert httpx.post(f"{url}/done/{seat}", files=photo, headers=h, timeout=30).is_success
+    end = time.monotonic() + 30
+    while True:
+        view = httpx.get(url, headers=h).json()
+        if all(b["verdict"] for b in view["round"]["builders"]) or time.monotonic() > end:
+            break
+        time.sleep(0.1)
+    for b in view["round"]["builders"]:  # unsure builds: the lookout decides
+        for by in b["deciders"] if b["state"] == "unsure" else []:
+            assert httpx.post(url + "/decide", headers=h,
+                              json={"seat": b["seat"], "correct": True, "by": by}).is_success
+    view = httpx.get(url, headers=h).json()
+    assert view["round"]["taker"] is not None
+    said = {b["seat"]: b["verdict"]["verdict"] for b in view["round"]["builders"]
+            if not b["decided"] and b["verdict"]["verdict"] != "unsure"}
+    assert 0 in said  # Ava's own card's photo: a verdict people can question
+    for seat, v in said.items():  # Ava: the lookout says otherwise; Ben: the same
+        assert httpx.post(url + "/dispute", json={"seat": seat}, headers=h).is_success
+        assert httpx.post(url + "/confirm", headers=h,
+                          json={"seat": seat, "correct": (v == "correct") == (seat != 0)}
+                          ).is_success
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        for lang in ("en", "fa", "he", "ar"):
+            page.goto(server + created["control_path"].replace("#", f"&lang={lang}#"))
+            words = messages(lang)
+            ava = page.locator("li.builder[data-seat='0']")
+            expect(ava).to_contain_text(words["verdict.confirmed"].split("{v}")[0])
+            expect(ava.locator(".card-stays")).to_have_text(words["verdict.card_stays"])
+            expect(page.locator("#round-result")).to_contain_text(
+                words["table.taker"].split("{name}")[1].strip())
+            if 1 in said:
+                ben = page.locator("li.builder[data-seat='1']")
+                expect(ben).to_contain_text(words["verdict.confirmed"].split("{v}")[0])
+            expect(page.locator(".card-stays")).to_have_count(1)
+        browser.close()

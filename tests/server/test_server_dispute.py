@@ -52,6 +52,7 @@ def test_a_questioned_verdict_is_decided_by_the_lookout_and_labels_the_photo(
     view = client.get(url, headers=h).json()
     a = view["round"]["builders"][0]
     assert a["confirmed"] == "wrong"
+    assert a["card_stays"] is False  # no card given yet: the answer counts, or only labels
     counted = first != "unsure"
     events = client.get(f"{url}/events", headers=h).json()
     note = next(e for e in events if e["kind"] == "server:confirmed")
@@ -102,3 +103,54 @@ def test_a_photo_without_the_mat_is_taken_again(client, make_table, wait_view):
     assert view["round"]["builders"][0]["verdict"]["verdict"] in ("correct", "unsure")
     kinds = [e["kind"] for e in client.get(f"{url}/events", headers=h).json()]
     assert "retake" in kinds and kinds.count("done") == 1  # the done itself stays one
+
+
+def test_exporting_with_nothing_decided_says_so_and_writes_nothing(tmp_path):
+    from referee.server.storage import EventStore
+
+    data = tmp_path / "data"
+    data.mkdir()
+    EventStore(data / "referee.sqlite3").close()  # a box that has served, nothing decided
+    out = tmp_path / "myset"
+    r = subprocess.run([sys.executable, "-m", "referee", "dataset", "export", str(out),
+                        "--data", str(data)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stdout == ""
+    assert r.stderr.startswith("error: nothing to export yet") and "Traceback" not in r.stderr
+    assert "referee eval" not in r.stderr + r.stdout
+    assert not out.exists()
+
+
+def test_an_answer_against_a_card_already_given_says_the_card_stays(
+        client, make_table, wait_view):
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    url = f"/api/tables/{table_id}"
+    grid, die = scene_card("D03-02")
+    assert client.post(f"{url}/rounds", json={"grid": grid, "die": die},
+                       headers=h).status_code == 200
+    for seat, scene in ((0, "D03-02"), (1, "D04-06")):
+        assert client.post(f"{url}/done/{seat}", files=_photo(scene),
+                           headers=h).status_code == 200
+    view = wait_view(table_id, lambda v: all(b["verdict"] for b in v["round"]["builders"]))
+    for b in view["round"]["builders"]:  # unsure builds: the lookout decides
+        for by in b["deciders"] if b["state"] == "unsure" else []:
+            assert client.post(f"{url}/decide", headers=h,
+                               json={"seat": b["seat"], "correct": True, "by": by}
+                               ).status_code == 200
+    view = client.get(url, headers=h).json()
+    assert view["round"]["taker"] is not None  # the penalty card is given
+    said = {b["seat"]: b["decided"] or b["verdict"]["verdict"]
+            for b in view["round"]["builders"]}
+    # Ava's verdict questioned after the card: the lookout says otherwise; Ben's: the same
+    for seat, correct in ((0, said[0] != "correct"), (1, said[1] == "correct")):
+        assert client.post(f"{url}/dispute", json={"seat": seat},
+                           headers=h).status_code == 200
+        r = client.post(f"{url}/confirm", json={"seat": seat, "correct": correct},
+                        headers=h)
+        assert r.status_code == 200, r.text
+    view = client.get(url, headers=h).json()
+    ava, ben = view["round"]["builders"]
+    assert ava["confirmed"] and ava["card_stays"] is True
+    assert ben["confirmed"] and ben["card_stays"] is False
+    assert sum(p["penalties"] for p in view["players"]) == 1  # no card moved

@@ -193,6 +193,9 @@
         type: "button", onclick: () => call("/dispute", {seat: b.seat})}, tr("ctl.dispute")));
       if (asked) q.append(el("p", {class: "muted"}, b.confirmed
         ? tr("verdict.confirmed", {v: tr("verdict." + b.confirmed)}) : tr("verdict.disputed")));
+      // the answer came after the penalty card and says otherwise: it only labels the photo
+      if (asked && b.card_stays) q.append(el("p", {class: "muted card-stays"},
+        tr("verdict.card_stays")));
       if (asked && !b.confirmed && isLookout(view)) q.append(
         el("button", {class: "button ok", type: "button",
           onclick: () => call("/confirm", {seat: b.seat, correct: true})}, tr("ctl.correct")),
