@@ -32,12 +32,13 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
     :raises UnsupportedPhotoError: empty, or not JPEG/PNG/WebP/BMP, naming the file.
     """
     if not data:
-        raise UnsupportedPhotoError(f"{filename!r} is empty; expected a JPEG, PNG, WebP or "
-                                    "BMP photo")
+        raise UnsupportedPhotoError(f"The file {filename} is empty: send a JPEG, PNG, WebP "
+                                    "or BMP photo.", "photo.empty", {"file": filename})
     kind = photo_kind(data)
     if kind is None:
-        raise UnsupportedPhotoError(f"{filename!r} is not a photo; expected a JPEG, PNG, WebP "
-                                    "or BMP photo from a camera or phone")
+        raise UnsupportedPhotoError(f"The file {filename} is not a photo: send a JPEG, PNG, "
+                                    "WebP or BMP photo from a camera or phone.",
+                                    "photo.not-a-photo", {"file": filename})
     return kind
 
 

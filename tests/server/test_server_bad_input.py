@@ -38,6 +38,8 @@ def test_a_text_file_as_a_photo_is_refused(client, make_table):
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
                     files={"photo": ("notes.jpg", b"just some text\n", "image/jpeg")})
     assert r.status_code == 415 and "not a photo" in r.json()["detail"]
+    # in the phone's language: its code and the file's name
+    assert r.json()["code"] == "photo.not-a-photo" and r.json()["params"] == {"file": "notes.jpg"}
     assert "b'" not in r.json()["detail"]  # plain words, no bytes shown as Python writes them
     # the right first bytes but a corrupt body: vision's PhotoError, also 415
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,

@@ -39,6 +39,11 @@ def _start_a_round(page, server: str, grid: str, die: str) -> None:
     page.click("button[type=submit]")
     control = page.locator("#control-link")
     expect(control).to_be_visible()
+    # both links wrap inside the screen, the viewer link as the control link does
+    for link in ("#control-link", "#viewer-link"):
+        box = page.locator(link).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= page.viewport_size["width"] - 8
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.goto(control.inner_text())
     expect(page.locator("#live")).to_have_class("pill on")
     page.click("#start-form details summary")  # a grid typed as rows
@@ -174,17 +179,22 @@ def test_an_upload_error_shows_under_its_button_in_the_pages_language(server, tm
             ava.locator("input[type=file]").set_input_files(notes)
             button.click()
             words = messages(lang)
-            said = words["ctl.error"].split("{msg}")[0]
-            if lang != "en":  # English pages give the server's own words (naming the file)
-                said = words["ctl.error"].replace("{msg}", words["err.kind.UnsupportedPhotoError"])
+            # every language, English too, says its own sentence (refusal.photo.not-a-photo)
+            # naming the file, with its full stop; not the server's raw English words
+            said = words["refusal.photo.not-a-photo"].split("{file}")[1]
             alert = page.get_by_role("alert").filter(has_text=said)
             expect(alert).to_be_visible()
+            assert "notes.txt" in alert.inner_text() and alert.inner_text().endswith("."), lang
             b, a = button.bounding_box(), alert.bounding_box()
             assert b is not None and a is not None
             assert 0 <= a["y"] - (b["y"] + b["height"]) <= 80, (lang, b, a)
             assert a["y"] >= 0 and a["y"] + a["height"] <= 640, (lang, a)
             assert page.evaluate("document.documentElement.scrollWidth") <= 360
             assert page.evaluate(BROKEN_WORDS) == [], lang  # no word split over two lines
+            # the card's picture holds its whole grid: no column cut at the frame's edge
+            assert page.evaluate("[...document.querySelectorAll('.grid-pic')].every(c => "
+                                 "c.scrollWidth <= c.clientWidth && "
+                                 "c.scrollHeight <= c.clientHeight)"), lang
             assert alert.evaluate("e => getComputedStyle(e).direction") == \
                 ("ltr" if lang == "en" else "rtl")
             page.screenshot(path=str(tmp_path / f"upload-error-{lang}.png"))

@@ -60,10 +60,14 @@
     box.replaceChildren();
     if (!rows || !rows.length) return;
     const w = Math.max(...rows.map((r) => r.length));
-    box.style.gridTemplateColumns = "repeat(" + w + ", 1fr)";
+    // tracks that never grow past their share: a square cell sized by the rows' height
+    // made the columns wider than the box (the right column cut by a pixel, row gaps as
+    // ticks on the frame); the box's own aspect ratio keeps the cells square
+    box.style.gridTemplateColumns = "repeat(" + w + ", minmax(0, 1fr))";
+    box.style.gridTemplateRows = "repeat(" + rows.length + ", minmax(0, 1fr))";
     box.style.aspectRatio = w + " / " + rows.length;
     // a tall card keeps its whole grid in view: narrower, so it is no taller than ~2 wide ones
-    box.style.width = rows.length > 2 * w ? Math.round(300 * w / rows.length) + "px" : "";
+    box.style.width = rows.length > 2 * w ? Math.round(288 * w / rows.length) + "px" : "";
     for (const r of rows) for (let x = 0; x < w; x++) {
       const c = r[x] || ".";
       box.append(el("span", {class: "cell c-" + (c === "." ? "e" : c)}));
@@ -428,7 +432,7 @@
       drawGrid(pic, c.grid);
       // each thumbnail fits a 52 px square, whatever the card's shape
       const w = Math.max(...c.grid.map((r) => r.length)), h = c.grid.length;
-      pic.style.width = Math.round(52 * Math.min(1, w / h)) + "px";
+      pic.style.width = Math.round(48 * Math.min(1, w / h)) + "px";
       const btn = el("button", {type: "button", class: "card-pick", "data-id": c.id,
         "aria-pressed": "false", onclick: () => pickCard(c.id)}, pic, c.id);
       box.append(btn);
