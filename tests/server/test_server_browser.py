@@ -585,6 +585,8 @@ def test_counts_take_the_languages_plural_and_digits(lang, one, twelve):
     assert got == [one, twelve]
 
 
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_an_answer_after_the_penalty_card_says_the_card_stays(server):
     """A questioned verdict answered otherwise once the penalty card is given: the page says
     the card stays and the answer only teaches the referee, in each language; a builder whose

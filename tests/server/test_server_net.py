@@ -46,9 +46,14 @@ def test_the_qr_code_carries_the_lan_address(client, demo_secret, monkeypatch):
     r = client.get("/api/tables/demo/qr.svg")
     assert r.status_code == 200
     assert seen and seen[0].startswith("http://192.168.1.20/t/demo?v=")
-    # and the code itself reads back as that link
-    buf = io.BytesIO()
-    real(seen[0], error="m").save(buf, kind="png", scale=8, border=4)
-    img = cv2.imdecode(np.frombuffer(buf.getvalue(), np.uint8), cv2.IMREAD_GRAYSCALE)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(img)
-    assert text == seen[0]
+    # and the code itself reads back as that link (OpenCV's decoder misses some codes at
+    # some scales, and the link holds a random key: a CI run failed on one, so each of its
+    # two detectors is given three scales)
+    read = set()
+    for scale in (6, 8, 10):
+        buf = io.BytesIO()
+        real(seen[0], error="m").save(buf, kind="png", scale=scale, border=4)
+        img = cv2.imdecode(np.frombuffer(buf.getvalue(), np.uint8), cv2.IMREAD_GRAYSCALE)
+        for detector in (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco()):
+            read.add(detector.detectAndDecode(img)[0])
+    assert seen[0] in read and read <= {seen[0], ""}
