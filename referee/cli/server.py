@@ -304,7 +304,7 @@ def _undo_unit(target: Path, before: str | None) -> None:
             target.unlink(missing_ok=True)
         else:
             target.write_text(before, encoding="utf-8")
-    except OSError:
+    except OSError:  # the failure being reported is systemctl's; this one adds nothing to it
         pass
 
 
