@@ -62,11 +62,7 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
                            floor_mm=floor_mm, pinned=pinned)
     if slack >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and \
             f.colour in chromatic:
-        others = np.zeros_like(mask)
-        for c, m in masks.items():
-            if c != f.colour:
-                others |= m
-        a = anchor_top(f, mask, lum, others, view, unit, band, neutral)
+        a = anchor_top(f, mask, lum, _others(masks, f.colour), view, unit, band, neutral)
         # the top end can only move the bar within its slack, and never under the table
         if a is not None and abs(a.h_mm - f.h_mm) <= (slack + 0.5) * unit and \
                 a.h_mm >= -s.build.depth_doubt_mm - s.fit.table_band_mm:
@@ -105,8 +101,17 @@ def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
     return f
 
 
-def resting(f: BarFit, fits: list[BarFit], mask: np.ndarray, others: np.ndarray,
-            lum: np.ndarray, view: FrontView, unit: float, s: VisionSettings, floor_mm: float
+def _others(masks: dict[str, np.ndarray], colour: str) -> np.ndarray:
+    """The other stones' colours: the union of every mask in `masks` but `colour`'s."""
+    out = np.zeros_like(masks[colour])
+    for c, m in masks.items():
+        if c != colour:
+            out |= m
+    return out
+
+
+def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np.ndarray,
+            view: FrontView, unit: float, s: VisionSettings, floor_mm: float
             ) -> BarFit | None:
     """The stone of `f`'s colour found by its grooves where it rests on, or holds up, a
     stone that is measured, when its colour's patch is larger than a bar (`f` slides along
@@ -118,8 +123,8 @@ def resting(f: BarFit, fits: list[BarFit], mask: np.ndarray, others: np.ndarray,
     bottom within `rest_reach_u` of the contact. At each such place the grooves' strength is
     read (`grooves.comb_along`: four lines a unit apart that end with the face, which a
     table's grain does not). The strongest place whose segments show the colour (4 of 5 at
-    `light_min_fill` of `mask`, `min_stone_fill` of the face, no segment with more than
-    `rest_max_other` of `others`, the other stones' colours) is the stone when its grooves
+    `light_min_fill` of its colour's mask, `min_stone_fill` of the face, no segment with
+    more than `rest_max_other` of the other stones' colours) is the stone when its grooves
     stand out (`rest_min_grooves`) and no place half a unit or more away, or of the other
     orientation, with 2 segments of the colour comes near it (`rest_margin` of its
     strength): the grooves repeat every unit, so a place whole units off shows some of them
@@ -127,9 +132,10 @@ def resting(f: BarFit, fits: list[BarFit], mask: np.ndarray, others: np.ndarray,
     then placed on its grooves and counted as placed from an end (`anchored`: its doubt is
     `anchored_sigma_u`); its score is its face's share of its colour. None otherwise.
 
-    mask, others: H×W bool; lum: H×W float32 lightness; floor_mm: the lowest front-view
-    height a face can have.
+    masks: per colour letter, the front view's H×W bool mask; lum: H×W float32 lightness;
+    floor_mm: the lowest front-view height a face can have.
     """
+    mask, others = masks[f.colour], _others(masks, f.colour)
     fs = s.fit
     full = fs.min_stone_fill
     found: list[tuple[float, float, float, Orientation]] = []  # strength, x, h, orientation

@@ -218,9 +218,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     fits = [pinned_rival(f, all_cands[f.colour], fits, masks, lab[..., 0], view, unit, band,
                          chromatic, s, regions["V"][2]) if f.supported else f for f in fits]
     if s.fit.rest_on_grooves:  # a patch of the colour larger than a bar: the stone in it
-        fits = [(resting(f, fits, masks[f.colour], np.any(
-                    [m for c, m in masks.items() if c != f.colour], axis=0), lab[..., 0], view,
-                    unit, s, regions["V"][2]) or f)
+        fits = [(resting(f, fits, masks, lab[..., 0], view, unit, s, regions["V"][2]) or f)
                 if f.slack_u >= s.fit.max_slack_u and not f.anchored else f for f in fits]
     m.fits = fits
     lap("fit")

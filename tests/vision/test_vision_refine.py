@@ -107,7 +107,7 @@ def test_a_grey_stone_before_a_grey_wall_is_found_by_its_grooves_where_it_rests(
     from referee.vision.choose import resting
 
     view, lum, grey, purple, fits, s = _grey_on_purple(grain=False)
-    got = resting(fits[0], fits, grey, purple, lum, view, U, s, -5.0)
+    got = resting(fits[0], fits, {"G": grey, "P": purple}, lum, view, U, s, -5.0)
     assert got is not None and got.orientation == "V" and got.anchored
     assert abs(got.x_mm - 100.0) < 0.1 * U and abs(got.h_mm - 48.0) < 0.1 * U
 
@@ -119,4 +119,4 @@ def test_lines_that_run_on_beyond_a_face_are_no_grooves():
     from referee.vision.choose import resting
 
     view, lum, grey, purple, fits, s = _grey_on_purple(grain=True)
-    assert resting(fits[0], fits, grey, purple, lum, view, U, s, -5.0) is None
+    assert resting(fits[0], fits, {"G": grey, "P": purple}, lum, view, U, s, -5.0) is None
