@@ -66,7 +66,6 @@ from referee.server.errors import (
     TableSetupError,
     UnknownTableError,
     WrongSecretError,
-    check_limits,
     find_table,
 )
 from referee.server.keys import (
@@ -80,6 +79,7 @@ from referee.server.keys import (
     seat_entry,
     seat_key,
 )
+from referee.server.limits import check_limits
 from referee.server.live import LiveHub
 from referee.server.settings import Settings
 from referee.server.storage import EventStore, StorageError

@@ -30,7 +30,6 @@ from referee.server.errors import (
     MissingSecretError,
     TableSetupError,
     UnknownTableError,
-    check_limits,
     find_table,
 )
 from referee.server.files import write_synced
@@ -41,6 +40,7 @@ from referee.server.keys import (
     new_key,
     seat_entry,
 )
+from referee.server.limits import check_limits
 from referee.server.live import LiveHub
 from referee.server.rounds import Rounds
 from referee.server.schemas import TableCreate
