@@ -12,7 +12,7 @@ pinned along its length (issue 11: a measured build must be able to stand; a pie
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -110,6 +110,64 @@ def _others(masks: dict[str, np.ndarray], colour: str) -> np.ndarray:
     return out
 
 
+class _Place(NamedTuple):
+    """A place for a bar of `orientation` (its front face's lower-left corner, mm) and how
+    clearly its grooves show there (`grooves.comb_along`); far: searched beyond where it
+    would touch the support, only to find rivals along its length."""
+
+    strength: float
+    x_mm: float
+    h_mm: float
+    orientation: Orientation
+    far: bool = False
+
+
+def _rest_places(o: BarFit, lum: np.ndarray, view: FrontView, unit: float,
+                 s: VisionSettings, floor_mm: float) -> list[_Place]:
+    """The places where a bar would rest on the support `o` or hold it up (its face over
+    or under `o`'s by half a unit or more), or (`rest_beside`) stand or lie beside it, side
+    faces touching by half a unit or more, each within `rest_reach_u` of the contact, whose
+    grooves show at `rest_margin` × `rest_min_grooves` or more; beside it also the places
+    up to 2 u further along the bar's length (`far`)."""
+    fs = s.fit
+    r = fs.rest_reach_u * unit
+    least = fs.rest_margin * fs.rest_min_grooves
+    out: list[_Place] = []
+
+    def comb(orient: Orientation, hs: np.ndarray, x0: float, x1: float,
+             touch: tuple[float, float, float, float] | None = None) -> None:
+        # touch: the x and h ranges (mm) where it touches; None: everywhere searched
+        hs = hs[hs >= floor_mm]
+        if not len(hs):
+            return
+        xs, st = comb_along(lum, view, unit, orient, hs, x0, x1, step_mm=1.0)
+        for i, j in zip(*np.nonzero(st >= least), strict=True):
+            x, h = float(xs[j]), float(hs[i])
+            far = touch is not None and not (touch[0] - 1e-6 <= x <= touch[1] + 1e-6 and
+                                             touch[2] - 1e-6 <= h <= touch[3] + 1e-6)
+            out.append(_Place(float(st[i, j]), x, h, orient, far))
+
+    wo, ho = (5 * unit, unit) if o.orientation == "H" else (unit, 5 * unit)
+    for orient in ("H", "V"):
+        wf, hf = (5 * unit, unit) if orient == "H" else (unit, 5 * unit)
+        for h in (o.h_mm + ho, o.h_mm - hf):  # on it, or under it
+            comb(orient, h + np.arange(-r, r + 0.01, 1.0), o.x_mm - wf + 0.5 * unit,
+                 o.x_mm + wo - 0.5 * unit)
+        if not fs.rest_beside:
+            continue
+        lo, hi = o.h_mm - hf + 0.5 * unit, o.h_mm + ho - 0.5 * unit
+        ext = 2 * unit  # the grooves repeat every unit: places further along are rivals
+        for x in (o.x_mm - wf, o.x_mm + wo):  # left of it, right of it
+            touch = (x - r, x + r, lo, hi)
+            if orient == "H":  # level with a unit of it: its height, not the top face's
+                hs = np.concatenate([o.h_mm + k * unit + np.arange(-r, r + 0.01, 1.0)
+                                     for k in range(round(ho / unit))])
+                comb(orient, hs, x - r - ext, x + r + ext, touch)
+            else:
+                comb(orient, np.arange(lo - ext, hi + ext + 0.01, 1.0), x - r, x + r, touch)
+    return out
+
+
 def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np.ndarray,
             view: FrontView, unit: float, s: VisionSettings, floor_mm: float
             ) -> BarFit | None:
@@ -120,7 +178,10 @@ def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np
 
     Each stone of another colour that is held up, full and pinned is a support: the bar may
     lie or stand on it, or under it, its face overlapping it by half a unit or more, its
-    bottom within `rest_reach_u` of the contact. At each such place the grooves' strength is
+    bottom within `rest_reach_u` of the contact, or beside it (`rest_beside`, W01-04: a
+    purple bar lying against the grey one, which a piece in front let slide; see
+    `_rest_places`). For a grey stone `masks` may hold the table's shade
+    (`colour.table_shade`, G01-07). At each such place the grooves' strength is
     read (`grooves.comb_along`: four lines a unit apart that end with the face, which a
     table's grain does not). The strongest place whose segments show the colour (4 of 5 at
     `light_min_fill` of its colour's mask, `min_stone_fill` of the face, no segment with
@@ -128,7 +189,8 @@ def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np
     stand out (`rest_min_grooves`) and no place half a unit or more away, or of the other
     orientation, with 2 segments of the colour comes near it (`rest_margin` of its
     strength): the grooves repeat every unit, so a place whole units off shows some of them
-    too (W02-05: a purple bar half hidden by a piece in front matched 1.9 u off). It is
+    too (W02-05: a purple bar half hidden by a piece in front matched 1.9 u off); a place
+    searched past a contact counts only along the stone's length (`rest_line_margin`). It is
     then placed on its grooves and counted as placed from an end (`anchored`: its doubt is
     `anchored_sigma_u`); its score is its face's share of its colour. None otherwise.
 
@@ -138,45 +200,33 @@ def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np
     mask, others = masks[f.colour], _others(masks, f.colour)
     fs = s.fit
     full = fs.min_stone_fill
-    found: list[tuple[float, float, float, Orientation]] = []  # strength, x, h, orientation
+    found: list[_Place] = []
     for o in fits:
-        if o.colour == f.colour or not o.supported or o.fill < full or \
-                o.slack_u >= fs.max_slack_u:
-            continue
-        wo, ho = (5 * unit, unit) if o.orientation == "H" else (unit, 5 * unit)
-        for orient in ("H", "V"):
-            wf, hf = (5 * unit, unit) if orient == "H" else (unit, 5 * unit)
-            for h in (o.h_mm + ho, o.h_mm - hf):
-                hs = h + np.arange(-fs.rest_reach_u * unit, fs.rest_reach_u * unit + 0.01, 1.0)
-                hs = hs[hs >= floor_mm]
-                if not len(hs):
-                    continue
-                xs, st = comb_along(lum, view, unit, orient, hs, o.x_mm - wf + 0.5 * unit,
-                                    o.x_mm + wo - 0.5 * unit, step_mm=1.0)
-                for i, j in zip(*np.nonzero(st >= fs.rest_margin * fs.rest_min_grooves),
-                                strict=True):
-                    found.append((float(st[i, j]), float(xs[j]), float(hs[i]), orient))
+        if o.colour != f.colour and o.supported and o.fill >= full and \
+                o.slack_u < fs.max_slack_u:
+            found += _rest_places(o, lum, view, unit, s, floor_mm)
     found.sort(reverse=True)
     # places of the colour: a stone's (4 of 5 segments), or a rival's (2 of 5: the grooves
     # repeat every unit, so a place whole units off the stone shows some of them too, and
     # where part of the stone is hidden that place may show more of its colour)
-    coloured: list[tuple[float, BarFit, int]] = []
-    for strength, x, h, orient in found[:150]:
-        cand = BarFit(f.colour, orient, x, h, 0.0, 0.0, True)
+    coloured: list[tuple[float, BarFit, int, bool]] = []  # strength, place, segments, far
+    near = [p for p in found if not p.far][:150]
+    for p in sorted(near + [p for p in found if p.far][:150], reverse=True):
+        cand = BarFit(f.colour, p.orientation, p.x_mm, p.h_mm, 0.0, 0.0, True)
         segs = _segments(cand, mask, others, view, unit)
         if segs is None or max(other for _, other in segs) > fs.rest_max_other:
             continue
         n = sum(own >= fs.light_min_fill for own, _ in segs)
         if n >= 2:
-            coloured.append((strength, cand, n))
-    stones = [(v, c) for v, c, n in coloured if n >= 4]
+            coloured.append((p.strength, cand, n, p.far))
+    stones = [(v, c, n) for v, c, n, far in coloured if n >= 4 and not far]
     if not stones or stones[0][0] < fs.rest_min_grooves:
         return None
-    strength, cand = stones[0]
+    strength, cand, n_cand = stones[0]
     # the grooves run across the bar, so they place it along its length only: across it
     # (x of a standing bar, height of a lying one) the strength stays level while the face
     # covers them; the middle of that plateau is the bar's place
-    across = [(x, h) for v, x, h, o in found if o == cand.orientation and
+    across = [(x, h) for v, x, h, o, far in found if o == cand.orientation and not far and
               v >= 0.9 * strength and abs(x - cand.x_mm) <= 0.5 * unit and
               abs(h - cand.h_mm) <= 0.5 * unit and
               (h == cand.h_mm if o == "V" else x == cand.x_mm)]
@@ -192,7 +242,18 @@ def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np
         return c.orientation != cand.orientation or abs(along) >= 0.5 * unit or \
             abs(over) >= 0.75 * unit
 
-    if any(apart(c) for v, c, _ in coloured if v >= fs.rest_margin * strength):
+    def on_line(c: BarFit) -> bool:  # along its own length, whole units off
+        along, over = (c.h_mm - cand.h_mm, c.x_mm - cand.x_mm)
+        if cand.orientation == "H":
+            along, over = over, along
+        return c.orientation == cand.orientation and abs(over) < 0.75 * unit and \
+            abs(along) >= 0.5 * unit
+
+    # a place searched beyond the contacts is a rival only along the stone's own length,
+    # as strong (`rest_line_margin`) and of as much of its colour (W03-01: a grey bar found
+    # touching the blue one's side, a unit short of where it lay on snow)
+    if any((on_line(c) and n >= n_cand and v >= fs.rest_line_margin * strength) if far
+           else apart(c) for v, c, n, far in coloured if v >= fs.rest_margin * strength):
         return None
     if face_fill(mask, view, unit, cand.orientation, cand.x_mm, cand.h_mm) < full:
         return None

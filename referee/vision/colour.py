@@ -252,3 +252,22 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
         if d > model.max_distance * DROP_NEAR:
             keep.append(_lab(c))
     return keep
+
+
+def table_shade(masks: dict[str, np.ndarray], lab: np.ndarray, labels: np.ndarray,
+                model: ColourModel, chromatic: str) -> dict[str, np.ndarray]:
+    """`masks` (per stone letter, H×W bool) with each grey stone's widened by the pixels
+    that a class of the table took (`labels` == `TABLE`, see `table_centres`) within
+    `max_distance` of that stone's colour: a lamp lights a grey stone to the shade of a
+    dark table or its shadow, which only shape can tell apart (G01-07). For a search that
+    shape decides (`choose.resting`: the grooves), never for the templates.
+
+    lab: H×W×3 float32 white-balanced Lab (`to_lab`); chromatic: the letters with a hue.
+    """
+    grey = [c for c in masks if c not in chromatic]
+    if not grey:
+        return masks
+    d = model.distances(lab, "".join(grey))
+    table = labels == TABLE
+    return {c: m | (table & (d[c] < model.max_distance)) if c in grey else m
+            for c, m in masks.items()}

@@ -33,7 +33,7 @@ from referee.vision.choose import (
     template_settings,
     unknown_stone,
 )
-from referee.vision.colour import TABLE, paper_white, table_centres, to_lab
+from referee.vision.colour import TABLE, paper_white, table_centres, table_shade, to_lab
 from referee.vision.depth import fits_at_depth, structure_depth
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale
@@ -217,9 +217,13 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                 neutral) if f.supported else f for f in fits]
     fits = [pinned_rival(f, all_cands[f.colour], fits, masks, lab[..., 0], view, unit, band,
                          chromatic, s, regions["V"][2]) if f.supported else f for f in fits]
-    if s.fit.rest_on_grooves:  # a patch of the colour larger than a bar: the stone in it
-        fits = [(resting(f, fits, masks, lab[..., 0], view, unit, s, regions["V"][2]) or f)
-                if f.slack_u >= s.fit.max_slack_u and not f.anchored else f for f in fits]
+    sliding = [f for f in fits if f.slack_u >= s.fit.max_slack_u and not f.anchored]
+    if s.fit.rest_on_grooves and sliding:  # a patch of the colour larger than a bar: the
+        # stone in it, found by its grooves; a grey one may have taken the table's shade
+        rest_masks = table_shade(masks, lab, labels, model, chromatic) \
+            if s.fit.rest_table_shade else masks
+        fits = [(resting(f, fits, rest_masks, lab[..., 0], view, unit, s, regions["V"][2])
+                 or f) if f in sliding else f for f in fits]
     m.fits = fits
     lap("fit")
     out = front.min(axis=2) >= s.exposure.clipped_level  # blown out in every channel

@@ -100,6 +100,9 @@ class FitSettings:
     rest_reach_u: float = 0.25      # …its bottom this near the contact (choose.resting)
     rest_margin: float = 0.7        # …no place away from it this strong (a share of its)
     rest_max_other: float = 0.1     # …no segment of it showing other stones' colours more
+    rest_beside: bool = True        # …or beside a measured stone, side faces touching
+    rest_line_margin: float = 0.9   # …unless a place along its length is this strong too
+    rest_table_shade: bool = True   # …a grey stone may take the table's shade (a lamp on it)
 
 
 @dataclass(frozen=True)
