@@ -30,14 +30,17 @@ NOTATION = _notation()
 PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
 
 
-# The words shown broken inside themselves over two lines (a word: what lies between spaces,
-# hyphens and slashes), on a page's #app as laid out now; [] when every word is whole.
-BROKEN_WORDS = """() => {
+# The words shown broken inside themselves over two lines, on a page as laid out now (its
+# #app, or the element of the CSS selector given); [] when every word is whole. A word is what
+# lies between spaces (and bidi marks): a line that ends at a hyphen or a slash inside one
+# ("black/" over "white", "well-" over "known") breaks it too.
+BROKEN_WORDS = """(root) => {
   const out = [];
-  const walk = document.createTreeWalker(document.getElementById("app"), NodeFilter.SHOW_TEXT);
+  const walk = document.createTreeWalker(document.querySelector(root || "#app"),
+                                         NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     if (!n.parentElement || !n.parentElement.getClientRects().length) continue;  // not shown
-    const word = /[^\\s\\-\\/\u2068\u2069\u200e\u200f]{2,}/g;
+    const word = /[^\\s\u200b\u2066-\u2069\u200e\u200f]{2,}/g;
     for (let m = word.exec(n.textContent); m; m = word.exec(n.textContent)) {
       const r = document.createRange();
       r.setStart(n, m.index);

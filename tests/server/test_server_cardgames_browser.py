@@ -372,10 +372,15 @@ def test_every_chromium_test_skips_without_chromium_and_no_helper_does() -> None
     pytest ignores it)."""
     import inspect
 
-    from . import test_server_browser, test_server_camera_browser, test_server_cardgames_browser
+    from . import (
+        test_server_browser,
+        test_server_camera_browser,
+        test_server_cardgames_browser,
+        test_server_pages_browser,
+    )
 
     for module in (test_server_browser, test_server_camera_browser,
-                   test_server_cardgames_browser):
+                   test_server_cardgames_browser, test_server_pages_browser):
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if fn.__module__ != module.__name__:
                 continue

@@ -85,6 +85,21 @@ def test_new_table_form_lists_the_stations(client):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_admin_key_command_is_one_unbroken_ltr_piece(client, lang):
+    """The command that shows the admin key sits in the words of the new-table form and the
+    admin page as code kept on one line, left to right ("admin-" and "key" were on two lines
+    of a Hebrew phone, and the message's own text holds {cmd}, not the command)."""
+    import re
+
+    cmd = '<code class="cmd" dir="ltr">referee admin-key</code>'
+    for path, key in (("/new", "new.admin_hint"), ("/admin", "admin.key_hint")):
+        html = client.get(f"{path}?lang={lang}").text
+        html = re.sub(r'<script id="i18n".*?</script>', "", html, flags=re.S)  # the words
+        assert "{cmd}" in messages(lang)[key] and "admin-key" not in messages(lang)[key]
+        assert html.count(cmd) == 1 and "{cmd}" not in html, (path, lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_card_hint_is_a_grid_the_server_accepts(client, demo_secret, lang):
     """The dashboard's card box shows a grid example; typed as shown, it starts a round."""
     from referee.tuki.cards import Card

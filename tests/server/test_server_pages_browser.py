@@ -1,0 +1,62 @@
+"""Tuki's phone pages in a real browser (Debian's Chromium, a 360 × 640 touch phone), in each of
+the four languages, as a new user's trial found them: the check that no word is broken over
+two lines, which let a break at a hyphen or a slash pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .cardplay import BROKEN_WORDS
+from .test_server_browser import CHROMIUM, server  # noqa: F401  (a fixture)
+
+LANGS = ("en", "fa", "he", "ar")
+
+# where the element of a CSS selector is on the screen (its box's edges, in CSS pixels), or
+# with words=true where its words are (from its first words to its last)
+BOXES = """([sel, words]) => {
+  const e = document.querySelector(sel);
+  let r = e.getBoundingClientRect();
+  if (words) {
+    const texts = [], walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) if (n.textContent.trim()) texts.push(n);
+    const range = document.createRange();
+    range.setStart(texts[0], 0);
+    range.setEnd(texts[texts.length - 1], texts[texts.length - 1].length);
+    r = range.getBoundingClientRect();
+  }
+  return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+}"""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_broken_word_check_counts_a_break_at_a_hyphen_or_a_slash():
+    """BROKEN_WORDS (the browser tests' check that no word is split over two lines) counts a
+    line that ends at a hyphen or a slash inside a word (it took them for the ends of words,
+    so "admin-/key" on the new-table form passed); words that wrap at spaces, a word kept
+    whole on one line and the words of another element than #app are not counted."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        page.set_content(
+            '<div id="app" style="font: 16px/1.4 sans-serif">'
+            # a slash never ends a line in Chromium but where any place may (a builder's
+            # words, overflow-wrap: anywhere): exactly there, in letters all one width
+            '<p style="width: 9ch; font-family: monospace; overflow-wrap: anywhere">'
+            'blackish/whitish</p>'
+            '<p style="width: 7ch">well-known</p>'
+            '<p style="width: 6ch">one two three four</p>'
+            '<p style="width: 4ch; white-space: nowrap">unbroken-word</p></div>'
+            '<div id="other" style="width: 7ch">left-right</div>')
+        heights = page.evaluate("[...document.querySelectorAll('#app p')].map("
+                                "(p) => p.getClientRects()[0].height)")
+        assert heights[0] > 30 and heights[1] > 30  # the two words do take two lines
+        assert sorted(page.evaluate(BROKEN_WORDS)) == ["blackish/whitish", "well-known"]
+        assert page.evaluate(BROKEN_WORDS, "#other") == ["left-right"]
+        page.set_content('<div id="app"><p>Show this table in the box’s list</p></div>')
+        assert page.evaluate(BROKEN_WORDS) == []
+        browser.close()
