@@ -85,6 +85,18 @@ def test_new_table_form_lists_the_stations(client):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_new_table_form_says_which_station_phone_photos_need(client, lang):
+    """Beside the stations: which to pick when players send phone photos (a new user's trial
+    found no word on it), in the page's language, read out with each station's list."""
+    from markupsafe import escape
+
+    html = client.get(f"/new?lang={lang}").text
+    hint = messages(lang)["new.station_hint"]
+    assert f'<p id="station-hint" class="muted hint">{escape(hint)}</p>' in html
+    assert html.count('aria-describedby="station-hint"') == 3  # the three places' lists
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_admin_key_command_is_one_unbroken_ltr_piece(client, lang):
     """The command that shows the admin key sits in the words of the new-table form and the
     admin page as code kept on one line, left to right ("admin-" and "key" were on two lines

@@ -1,6 +1,7 @@
 """Tuki's phone pages in a real browser (Debian's Chromium, a 360 × 640 touch phone), in each of
-the four languages, as a new user's trial found them: the check that no word is broken over
-two lines, which let a break at a hyphen or a slash pass."""
+the four languages, as a new user's trial found them: the new-table form (the "show this
+table" checkbox above its words, no word on which station to pick for phone photos); the
+check that no word is broken over two lines, which let a break at a hyphen or a slash pass."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .cardplay import BROKEN_WORDS
+from .cardplay import BROKEN_WORDS, PHONE
 from .test_server_browser import CHROMIUM, server  # noqa: F401  (a fixture)
 
 LANGS = ("en", "fa", "he", "ar")
@@ -28,6 +29,53 @@ BOXES = """([sel, words]) => {
   }
   return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
 }"""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_new_table_form_has_a_tidy_checkbox_row_and_a_station_hint(server):  # noqa: F811
+    """"Show this table" is one row: the box at the line's start (left, or right on a
+    right-to-left page), its words beside it on the box's line, the row a thumb's height;
+    the build places say which station to pick for phone photos, in the page's language,
+    inside the places' box and read out with each station's list. No word of the form (nor
+    of the admin page's key form) is broken over two lines."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for lang in LANGS:
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(f"{server}/new?lang={lang}")
+            row = page.locator("label", has=page.locator("input[name=listed]"))
+            box = page.evaluate(BOXES, ["input[name=listed]", False])
+            words = page.evaluate(BOXES, ["label:has(input[name=listed])", True])
+            assert row.inner_text().strip() == messages(lang)["new.listed"], lang
+            # side by side, the box at the line's start
+            if lang == "en":
+                assert box["right"] <= words["left"], (lang, box, words)
+            else:
+                assert box["left"] >= words["right"], (lang, box, words)
+            # on one line: the box's middle within the words' first line
+            middle = (box["top"] + box["bottom"]) / 2
+            assert words["top"] <= middle <= words["top"] + 30, (lang, box, words)
+            assert 24 <= box["bottom"] - box["top"] <= 30, (lang, box)  # a box to tap
+            height = row.bounding_box()["height"]
+            assert 44 <= height <= 60, (lang, height)  # one row, a thumb's height
+            # the station hint, in the build places' box, and with each station list
+            hint = page.locator("fieldset #station-hint")
+            assert hint.is_visible() and hint.inner_text() == messages(lang)["new.station_hint"]
+            for i in range(2):
+                assert page.locator(f"select[name=station{i}]").get_attribute(
+                    "aria-describedby") == "station-hint"
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, lang
+            assert page.evaluate(BROKEN_WORDS, "main") == [], lang  # "admin-/key" was
+            page.goto(f"{server}/admin?lang={lang}")  # the same command in the admin's words
+            expect(page.locator("#admin-key")).to_be_visible()
+            assert page.evaluate(BROKEN_WORDS, "main") == [], lang
+            page.context.close()
+        browser.close()
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
