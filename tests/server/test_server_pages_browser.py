@@ -1,7 +1,8 @@
 """Tuki's phone pages in a real browser (Debian's Chromium, a 360 × 640 touch phone), in each of
 the four languages, as a new user's trial found them: the new-table form (the "show this
 table" checkbox above its words, no word on which station to pick for phone photos); the
-check that no word is broken over two lines, which let a break at a hyphen or a slash pass."""
+links a new table shows ("this is the table's key" pointed at nothing); the check that no
+word is broken over two lines, which let a break at a hyphen or a slash pass."""
 
 from __future__ import annotations
 
@@ -74,6 +75,49 @@ def test_the_new_table_form_has_a_tidy_checkbox_row_and_a_station_hint(server): 
             page.goto(f"{server}/admin?lang={lang}")  # the same command in the admin's words
             expect(page.locator("#admin-key")).to_be_visible()
             assert page.evaluate(BROKEN_WORDS, "main") == [], lang
+            page.context.close()
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_sentence_about_the_tables_key_sits_with_the_control_link(server):  # noqa: F811
+    """Once the table is made, the sentence about its key (shown once) is in the control
+    link's own box, between the link's name and the link (it said "this is the table's key"
+    above both links, pointing at nothing), and is the link's description for a screen
+    reader; the viewer link, in a box of its own, has no such sentence."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for lang in LANGS:
+            words = messages(lang)
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(f"{server}/new?lang={lang}")
+            page.fill("textarea[name=players]", "Ava\nBen")
+            page.click("button[type=submit]")
+            link = page.locator("#control-link")
+            expect(link).to_be_visible()
+            assert "#k=" in link.inner_text()  # the key is in this link
+            keep = page.get_by_text(words["secret.keep"], exact=True)
+            expect(keep).to_be_visible()
+            box = page.locator(".key-box")
+            assert box.locator("#control-link").count() == 1
+            assert box.get_by_text(words["secret.keep"], exact=True).count() == 1
+            assert box.get_by_text(words["secret.control"], exact=True).count() == 1
+            name, said, at = (page.locator(s).bounding_box()
+                              for s in ("#control-label", "#control-keep", "#control-link"))
+            assert name and said and at
+            assert name["y"] + name["height"] <= said["y"] + 1, lang
+            assert said["y"] + said["height"] <= at["y"] + 1, lang
+            assert link.get_attribute("aria-describedby") == "control-keep"
+            assert keep.get_attribute("id") == "control-keep", lang
+            viewer = page.locator(".link-box", has=page.locator("#viewer-link"))
+            assert viewer.count() == 1 and words["secret.keep"] not in viewer.inner_text()
+            assert "#k=" not in page.locator("#viewer-link").inner_text()
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, lang
             page.context.close()
         browser.close()
 
