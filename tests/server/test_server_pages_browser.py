@@ -1,8 +1,9 @@
 """Tuki's phone pages in a real browser (Debian's Chromium, a 360 × 640 touch phone), in each of
 the four languages, as a new user's trial found them: the new-table form (the "show this
 table" checkbox above its words, no word on which station to pick for phone photos); the
-links a new table shows ("this is the table's key" pointed at nothing); the check that no
-word is broken over two lines, which let a break at a hyphen or a slash pass."""
+links a new table shows ("this is the table's key" pointed at nothing); a view link without
+the lines of a questioned verdict; the check that no word is broken over two lines, which let
+a break at a hyphen or a slash pass."""
 
 from __future__ import annotations
 
@@ -119,6 +120,84 @@ def test_the_sentence_about_the_tables_key_sits_with_the_control_link(server):  
             assert "#k=" not in page.locator("#viewer-link").inner_text()
             assert page.evaluate("document.documentElement.scrollWidth") <= 360, lang
             page.context.close()
+        browser.close()
+
+
+def _two_verdicts(base: str) -> tuple[dict, dict]:
+    """A table for Ava (D03) and Ben (D04) with a round played: both photos judged, unsure
+    builds decided correct by the table. (The creation's answer, the last view.)"""
+    import time
+
+    import httpx
+
+    from .conftest import SCENES, scene_card
+
+    body = {"name": "Family", "players": ["Ava", "Ben"],
+            "places": [{"station": "D03"}, {"station": "D04"}]}
+    created = httpx.post(base + "/api/tables", json=body).json()
+    h = {"X-Table-Secret": created["secret"]}
+    url = f"{base}/api/tables/{created['id']}"
+    grid, die = scene_card("D03-02")
+    assert httpx.post(url + "/rounds", json={"grid": grid, "die": die}, headers=h).is_success
+    for seat, scene in ((0, "D03-02"), (1, "D04-06")):
+        photo = {"photo": ("p.jpg", (SCENES / scene / "image.jpg").read_bytes(), "image/jpeg")}
+        assert httpx.post(f"{url}/done/{seat}", files=photo, headers=h, timeout=30).is_success
+    end = time.monotonic() + 30
+    while True:
+        view = httpx.get(url, headers=h).json()
+        if all(b["verdict"] for b in view["round"]["builders"]) or time.monotonic() > end:
+            break
+        time.sleep(0.1)
+    for b in view["round"]["builders"]:  # unsure builds: the lookout decides
+        for by in b["deciders"] if b["state"] == "unsure" else []:
+            assert httpx.post(url + "/decide", headers=h,
+                              json={"seat": b["seat"], "correct": True, "by": by}).is_success
+    return created, httpx.get(url, headers=h).json()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_view_link_shows_the_lines_of_a_questioned_verdict(server):  # noqa: F811
+    """A viewer (the view link, read only) reads that a verdict was questioned and then the
+    lookout's answer, in its own language, as the players' phones do (it showed nothing);
+    still no button, and no key of the table or of a seat anywhere on its page."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    created, view = _two_verdicts(server)
+    h = {"X-Table-Secret": created["secret"]}
+    url = f"{server}/api/tables/{created['id']}"
+    assert view["round"]["builders"][0]["verdict"]["verdict"] != "unsure"
+    assert not view["round"]["builders"][0]["decided"]
+    keys = [created["secret"]] + [s["key"] for s in httpx.get(url + "/seats", headers=h).json()]
+    assert httpx.post(url + "/dispute", json={"seat": 0}, headers=h).is_success
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        viewers = {}
+        for lang in LANGS:
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(server + created["viewer_path"] + f"&lang={lang}")
+            ava = page.locator("li.builder[data-seat='0']")
+            expect(ava).to_contain_text(messages(lang)["verdict.disputed"])
+            expect(page.locator("li.builder button.button")).to_have_count(0)
+            viewers[lang] = page
+        said = "correct" if view["round"]["builders"][0]["verdict"]["verdict"] == "wrong" \
+            else "wrong"
+        assert httpx.post(url + "/confirm", json={"seat": 0, "correct": said == "correct"},
+                          headers=h).is_success
+        for lang, page in viewers.items():  # the answer comes by the live feed
+            words = messages(lang)
+            ava = page.locator("li.builder[data-seat='0']")
+            expect(ava).to_contain_text(words["verdict.card_stays"])
+            expect(ava).to_contain_text(
+                words["verdict.confirmed"].replace("{v}", words["verdict." + said]))
+            expect(page.locator("li.builder button.button")).to_have_count(0)
+            seen = page.content() + page.evaluate("JSON.stringify(localStorage) + "
+                                                  "document.cookie + location.href")
+            assert not any(k in seen for k in keys), lang
+            assert page.evaluate(BROKEN_WORDS) == [], lang
         browser.close()
 
 

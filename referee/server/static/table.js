@@ -188,19 +188,23 @@
       }}, tr("ctl.retake"));
       li.append(el("div", {class: "row wrap acts retake"}, file, btn), uploadError(fkey));
     }
-    // a verdict people can question: any player; the lookout then says which is right
-    if (v && v.verdict !== "unsure" && !b.decided && canAct() && view.round && !view.over) {
-      const q = el("div", {class: "row wrap acts"});
+    // a verdict people can question: any player; the lookout then says which is right. The
+    // lines about it (questioned, the lookout's answer, the card that stays) are public: every
+    // phone reads them, a view link's too; the buttons only on a phone that may act
+    const asked = (b.disputed_by || []).length > 0;
+    const acting = canAct() && view.round && !view.over;
+    if (v && v.verdict !== "unsure" && !b.decided && (acting || (asked && view.round))) {
+      const q = el("div", {class: "row wrap acts dispute"});
       const mine = me.role === "seat" ? me.seat : null;
-      const asked = (b.disputed_by || []).length > 0;
-      if (!(b.disputed_by || []).includes(mine) && !b.confirmed) q.append(el("button", {class: "button alt",
-        type: "button", onclick: () => call("/dispute", {seat: b.seat})}, tr("ctl.dispute")));
+      if (acting && !(b.disputed_by || []).includes(mine) && !b.confirmed) q.append(
+        el("button", {class: "button alt", type: "button",
+          onclick: () => call("/dispute", {seat: b.seat})}, tr("ctl.dispute")));
       if (asked) q.append(el("p", {class: "muted"}, b.confirmed
         ? tr("verdict.confirmed", {v: tr("verdict." + b.confirmed)}) : tr("verdict.disputed")));
       // the answer came after the penalty card and says otherwise: it only labels the photo
       if (asked && b.card_stays) q.append(el("p", {class: "muted card-stays"},
         tr("verdict.card_stays")));
-      if (asked && !b.confirmed && isLookout(view)) q.append(
+      if (acting && asked && !b.confirmed && isLookout(view)) q.append(
         el("button", {class: "button ok", type: "button",
           onclick: () => call("/confirm", {seat: b.seat, correct: true})}, tr("ctl.correct")),
         el("button", {class: "button danger", type: "button",
