@@ -1,9 +1,9 @@
-"""Tuki's phone pages in a real browser (Debian's Chromium, a 360 × 640 touch phone), in each of
-the four languages, as a new user's trial found them: the new-table form (the "show this
-table" checkbox above its words, no word on which station to pick for phone photos); the
-links a new table shows ("this is the table's key" pointed at nothing); a view link without
-the lines of a questioned verdict; the check that no word is broken over two lines, which let
-a break at a hyphen or a slash pass."""
+"""Tuki's phone pages in a real browser (Debian's Chromium, a 360 × 640 touch phone), in each
+of the four languages, as a new user's trial found them: the new-table form (the "show this
+table" checkbox above its words, no word on which station to pick for phone photos, "this is
+the table's key" pointing at nothing), a view link without the lines of a questioned verdict,
+the file field's "Choose File" in the browser's language; and the check that no word is
+broken over two lines, which let a break at a hyphen or a slash pass."""
 
 from __future__ import annotations
 
@@ -198,6 +198,71 @@ def test_a_view_link_shows_the_lines_of_a_questioned_verdict(server):  # noqa: F
                                                   "document.cookie + location.href")
             assert not any(k in seen for k in keys), lang
             assert page.evaluate(BROKEN_WORDS) == [], lang
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_photo_button_speaks_the_pages_language(server):  # noqa: F811
+    """A phone place's photo field: a button in the page's words (the browser's own file
+    field said "Choose File" in the browser's language) and the chosen photo's name beside
+    it, or "no photo chosen"; the keyboard still reaches it (Tab, then Space opens the
+    chooser, its focus shown on the button), a tap on it opens the chooser, and DONE sends the
+    photo chosen, as before."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    from .conftest import SCENES, scene_card
+
+    body = {"name": "Family", "players": ["Ava", "Ben"],
+            "places": [{"station": "D03"}, {"station": "D04"}]}
+    created = httpx.post(server + "/api/tables", json=body).json()
+    grid, die = scene_card("D03-02")
+    assert httpx.post(f"{server}/api/tables/{created['id']}/rounds", json={"grid": grid,
+                      "die": die}, headers={"X-Table-Secret": created["secret"]}).is_success
+    photo = SCENES / "D03-02" / "image.jpg"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--lang=en-US"])
+        page = browser.new_context(**PHONE, locale="en-US").new_page()
+        for lang in ("fa", "he", "ar", "en"):
+            words = messages(lang)
+            page.goto(server + created["control_path"].replace("#", f"&lang={lang}#"))
+            ava = page.locator("li.builder[data-seat='0']")
+            button = ava.locator(".file-field label.file-pick")
+            expect(button).to_have_text(words["ctl.choose_photo"])
+            name = ava.locator(".file-field .file-name")
+            expect(name).to_have_text(words["ctl.no_photo"])
+            field = ava.locator("input[type=file]")
+            box = field.bounding_box()
+            assert box is not None and box["width"] <= 1 and box["height"] <= 1, lang
+            b = button.bounding_box()
+            assert b is not None and b["height"] >= 44 and b["x"] >= 0 and \
+                b["x"] + b["width"] <= 360, (lang, b)
+            # the keyboard: Tab reaches the field, its focus is drawn on the button, and
+            # Space opens the chooser
+            for _ in range(80):
+                if field.evaluate("e => e === document.activeElement"):
+                    break
+                page.keyboard.press("Tab")
+            else:
+                raise AssertionError(f"{lang}: Tab never reaches the photo field")
+            assert button.evaluate("e => getComputedStyle(e).outlineStyle") != "none", lang
+            with page.expect_file_chooser() as chooser:
+                page.keyboard.press("Space")
+            chooser.value.set_files(photo)
+            expect(name).to_have_text("image.jpg")
+            with page.expect_file_chooser() as chooser:  # and a tap on the button
+                button.click()
+            assert chooser.value.element.evaluate("e => e.id") == field.get_attribute("id")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, lang
+            assert page.evaluate(BROKEN_WORDS) == [], lang
+            assert page.locator("html").get_attribute("dir") == ("ltr" if lang == "en"
+                                                                 else "rtl")
+        # DONE sends the photo chosen: judged, a verdict on the page
+        ava.locator("button.done").click()
+        expect(ava.locator(".verdict")).to_be_visible(timeout=30000)
         browser.close()
 
 

@@ -43,6 +43,37 @@
   const uploadError = (key) => uploadErrors[key] ||
     (uploadErrors[key] = el("p", {class: "error upload-error", role: "alert"}));
 
+  // A photo field in the page's language: the browser's own file field says "Choose File"
+  // and "No file chosen" in the browser's language, not the page's. Its input stays (hidden
+  // from sight, not from the keyboard: Tab reaches it, Enter or Space opens the chooser); a
+  // <label> for it is the button, with the page's words, and the chosen photo's name beside
+  // it. One field per input, kept across re-renders as the input is.
+  const photoFields = new WeakMap();
+  let photoFieldIds = 0;
+  function photoField(input) {
+    let field = photoFields.get(input);
+    if (field) return field;
+    input.id = input.id || "photo-" + tableId + "-" + (++photoFieldIds);
+    input.classList.add("file-input");
+    const name = el("span", {class: "file-name", dir: "auto"});
+    const show = () => {
+      const f = input.files && input.files[0];
+      name.textContent = f ? f.name : tr("ctl.no_photo");
+      name.classList.toggle("muted", !f);
+    };
+    input.addEventListener("change", show);
+    input.refereeShow = show;  // after the input is emptied by a script (no change event)
+    show();
+    field = el("span", {class: "file-field"}, input,
+      el("label", {for: input.id, class: "button alt file-pick"}, tr("ctl.choose_photo")), name);
+    photoFields.set(input, field);
+    return field;
+  }
+  function clearPhoto(input) {
+    input.value = "";
+    if (input.refereeShow) input.refereeShow();
+  }
+
   const errorWords = (data, fallback) => window.refereeErrorWords(T, data, fallback);
   // A fault or reason code in plain words: "position:B" -> "The blue stone is in the wrong place."
   function words(kind, item) {
@@ -175,7 +206,7 @@
         file.disabled = true;
         const ok = await call("/done/" + b.seat, fd, true, uploadError(fkey));
         file.disabled = false;
-        if (ok) file.value = "";
+        if (ok) clearPhoto(file);
       };
       if (!file) {
         file = fileInputs[fkey] = el("input", {type: "file", accept: "image/*",
@@ -186,7 +217,8 @@
       const btn = el("button", {class: "button", type: "button", onclick: () => {
         if (!file.files || !file.files[0]) file.click(); else send();
       }}, tr("ctl.retake"));
-      li.append(el("div", {class: "row wrap acts retake"}, file, btn), uploadError(fkey));
+      li.append(el("div", {class: "row wrap acts retake"}, photoField(file), btn),
+        uploadError(fkey));
     }
     // a verdict people can question: any player; the lookout then says which is right. The
     // lines about it (questioned, the lookout's answer, the card that stays) are public: every
@@ -209,7 +241,7 @@
           onclick: () => call("/confirm", {seat: b.seat, correct: true})}, tr("ctl.correct")),
         el("button", {class: "button danger", type: "button",
           onclick: () => call("/confirm", {seat: b.seat, correct: false})}, tr("ctl.wrong")));
-      li.append(q);
+      if (q.childNodes.length) li.append(q);
     }
     // why the place asks for a photo (its camera gave no picture after "done")
     if (b.reason) li.append(el("p", {class: "error reason"}, words("reason", {code: b.reason})));
@@ -231,12 +263,12 @@
           const fd = new FormData();
           if (file.files && file.files[0]) fd.append("photo", file.files[0]);
           const ok = await call("/done/" + b.seat, fd, true, uploadError(fkey));
-          if (ok) file.value = "";
+          if (ok) clearPhoto(file);
           btn.disabled = false;
         }}, needsPhoto ? tr("ctl.photo") : tr("ctl.done"));
         // a phone place, a build that needs its photo, or a camera that gives none now
         if (cam.kind === "upload" || needsPhoto || cam.state === "dead" ||
-            cam.state === "stalled") acts.append(file);
+            cam.state === "stalled") acts.append(photoField(file));
         acts.append(btn);
         sentBy = fkey;
       }
