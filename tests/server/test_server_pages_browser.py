@@ -2,8 +2,9 @@
 of the four languages, as a new user's trial found them: the new-table form (the "show this
 table" checkbox above its words, no word on which station to pick for phone photos, "this is
 the table's key" pointing at nothing), a view link without the lines of a questioned verdict,
-the file field's "Choose File" in the browser's language; and the check that no word is
-broken over two lines, which let a break at a hyphen or a slash pass."""
+the file field's "Choose File" in the browser's language, the done order's numbers pulled to
+the wrong names by names in Latin letters on a right-to-left page; and the check that no word
+is broken over two lines, which let a break at a hyphen or a slash pass."""
 
 from __future__ import annotations
 
@@ -295,4 +296,60 @@ def test_the_broken_word_check_counts_a_break_at_a_hyphen_or_a_slash():
         assert page.evaluate(BROKEN_WORDS, "#other") == ["left-right"]
         page.set_content('<div id="app"><p>Show this table in the box’s list</p></div>')
         assert page.evaluate(BROKEN_WORDS) == []
+        browser.close()
+
+
+# where each of `words` is on the screen, in the element of a CSS selector: {word: [left, right]}
+WHERE = """([sel, words]) => {
+  const out = {}, walk = document.createTreeWalker(document.querySelector(sel),
+                                                   NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) for (const w of words) {
+    const at = n.textContent.indexOf(w);
+    if (at < 0 || out[w]) continue;
+    const r = document.createRange();
+    r.setStart(n, at);
+    r.setEnd(n, at + w.length);
+    const box = r.getBoundingClientRect();
+    out[w] = [box.left, box.right];
+  }
+  return out;
+}"""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_done_order_reads_right_to_left_with_latin_names(server):  # noqa: F811
+    """"1. Ava · 2. Ben" on a right-to-left page: the first at the right, each number at the
+    right of its name (an Arabic phone read "Ava · 2. Ben .1": the names in Latin letters
+    pulled the next number to their side); left to right on an English page."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from .conftest import SCENES, scene_card
+
+    body = {"name": "Family", "players": ["Ava", "Ben", "Cy"],
+            "places": [{"station": "D03"}, {"station": "D04"}, {"station": "D03"}]}
+    created = httpx.post(server + "/api/tables", json=body).json()
+    h = {"X-Table-Secret": created["secret"]}
+    url = f"{server}/api/tables/{created['id']}"
+    grid, die = scene_card("D03-02")
+    assert httpx.post(url + "/rounds", json={"grid": grid, "die": die}, headers=h).is_success
+    photo = {"photo": ("p.jpg", (SCENES / "D03-02" / "image.jpg").read_bytes(), "image/jpeg")}
+    for seat in (0, 1):  # three builders: two "done"s
+        r = httpx.post(f"{url}/done/{seat}", files=photo, headers=h, timeout=30)
+        assert r.is_success, r.text
+    assert httpx.get(url, headers=h).json()["round"]["done_order"] == [0, 1]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for lang in LANGS:
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(server + created["viewer_path"] + f"&lang={lang}")
+            expect(page.locator("#done-order")).to_contain_text("Ben")
+            one, two = ("۱", "۲") if lang == "fa" else ("1", "2")
+            at = page.evaluate(WHERE, ["#done-order", ["Ava", "Ben", one, two]])
+            if lang == "en":  # 1 Ava 2 Ben, from the left
+                assert at[one][1] <= at["Ava"][0] <= at[two][0] <= at["Ben"][0], at
+            else:  # from the right: 1 Ava 2 Ben
+                assert at[one][0] >= at["Ava"][1] >= at[two][1] >= at["Ben"][1], (lang, at)
+            page.context.close()
         browser.close()

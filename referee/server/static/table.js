@@ -345,9 +345,14 @@
       if (rd.taker !== null && rd.taker !== undefined) res = tr("table.taker", {name: view.players[rd.taker].name});
       else if (rd.replay) res = tr("table.nobody");
       $("round-result").textContent = res;
-      // the "done"s in the order the server received them
-      $("done-order").textContent = rd.done_order.length ? tr("table.done_order") + ": " +
-        rd.done_order.map((s, i) => num(i + 1) + ". " + view.players[s].name).join(SEP) : "";
+      // the "done"s in the order the server received them; each name isolated (<bdi>), so a
+      // name in Latin letters on a right-to-left page does not pull the next number to its
+      // side (an Arabic phone read "Ava · 2. Ben .1")
+      const order = $("done-order");
+      order.replaceChildren();
+      if (rd.done_order.length) order.append(tr("table.done_order") + ": ",
+        ...rd.done_order.flatMap((s, i) => [(i ? SEP : "") + num(i + 1) + ". ",
+          el("bdi", {}, view.players[s].name)]));
       bigDone(view, rd);
       const ul = $("builders");
       ul.replaceChildren(...rd.builders.map((b) => builderItem(view, b)));
