@@ -96,6 +96,19 @@ def test_the_new_table_form_says_which_station_phone_photos_need(client, lang):
     assert html.count('aria-describedby="station-hint"') == 3  # the three places' lists
 
 
+@pytest.mark.parametrize(("lang", "numbers"), [("en", "123"), ("fa", "۱۲۳"), ("he", "123"),
+                                               ("ar", "123")])
+def test_the_new_table_forms_places_are_numbered_in_the_pages_digits(client, lang, numbers):
+    """The build places 1-3 of the new-table form in the page's digits: a Persian page
+    writes ۱ ۲ ۳, as its texts and the pages' scripts do (a new user saw Latin digits there);
+    the others keep 0-9, as their texts do."""
+    import re
+
+    html = client.get(f"/new?lang={lang}").text
+    shown = re.findall(r'<div class="place" data-place="\d">\s*<b>(.*?)</b>', html)
+    assert "".join(shown) == numbers
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_admin_key_command_is_one_unbroken_ltr_piece(client, lang):
     """The command that shows the admin key sits in the words of the new-table form and the

@@ -53,3 +53,13 @@ def pick_language(*candidates: str | None) -> str:
         if code is not None:
             return code
     return "en"
+
+
+_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+def local_digits(value: object, lang: str) -> str:
+    """`value` as text with its digits 0-9 in the language's own (Persian pages: ۰-۹, as
+    fa.json's texts and the pages' scripts write them; the others keep 0-9)."""
+    text = str(value)
+    return text.translate(_PERSIAN_DIGITS) if lang == "fa" else text

@@ -18,12 +18,19 @@ from fastapi.templating import Jinja2Templates
 
 from referee.errors import RefereeError
 from referee.server.errors import DamagedTableError, MissingSecretError, UnknownTableError
-from referee.server.i18n import LANGUAGES, known_language, messages, pick_language
+from referee.server.i18n import (
+    LANGUAGES,
+    known_language,
+    local_digits,
+    messages,
+    pick_language,
+)
 from referee.server.keys import Credentials
 from referee.server.routes.deps import KEY_MAX, ServiceDep, view_cookie
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent.parent / "templates"))
+templates.env.filters["digits"] = local_digits  # {{ n | digits(lang) }}: the page's digits
 
 LANG_COOKIE = "lang"
 LANG_MAX_AGE = 60 * 60 * 24 * 365
