@@ -177,3 +177,14 @@ def test_the_phones_own_language_wins_over_the_tables(client, make_table):
     assert '<html lang="he"' in phone.get(he_card["view"],
                                           headers={"Accept-Language": "de-DE,de"}).text
     assert phone.get("/?lang=xx").cookies.get("lang") is None  # not a language of ours
+
+
+def test_the_start_pages_list_isolates_each_players_name(client):
+    """The table list names each table's players one by one, each isolated (<bdi>): on a
+    right-to-left page a name that starts or ends in Latin letters or punctuation kept
+    pulling its neighbours' commas to the wrong side (a helper's hostile trial)."""
+    body = {"name": "קפה", "players": ["Ava.", "דנה", "(Bo)"], "listed": True,
+            "places": [{"station": "D03"}, {"station": "D04"}, {"station": "D03"}]}
+    assert client.post("/api/tables", json=body).is_success
+    html = client.get("/?lang=he").text
+    assert "<bdi>Ava.</bdi>, <bdi>דנה</bdi>, <bdi>(Bo)</bdi>" in html

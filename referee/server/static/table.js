@@ -374,7 +374,7 @@
     if (view.over) {
       const names = view.winners.map((s) => view.players[s].name);
       w.textContent = tr("table.over") + SEP + (names.length === 1 ?
-        tr("table.winner", {name: names[0]}) : tr("table.winners", {names: names.join(", ")}));
+        tr("table.winner", {name: names[0]}) : tr("table.winners", {names: window.refereeUI.names(names)}));
       w.hidden = false;
     } else w.hidden = true;
     $("rematch").hidden = !(view.over && canAct());
