@@ -353,3 +353,48 @@ def test_the_done_order_reads_right_to_left_with_latin_names(server):  # noqa: F
                 assert at[one][0] >= at["Ava"][1] >= at[two][1] >= at["Ben"][1], (lang, at)
             page.context.close()
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_names_of_one_long_word_keep_a_phones_page_its_width(server):  # noqa: F811
+    """A table's name of one word (60 letters, the most) and players' of one word (30, the
+    most: a nickname, an e-mail address) break inside the screen of a 360 px phone: the
+    table's heading, the round's title (the lookout), the done order, the penalty cards, the
+    players' links of the control page, the start page's list and a card table's page. Each
+    made the page scroll sideways, to 736 px (a card table's to 1157 px)."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from .conftest import SCENES, scene_card
+
+    table, ava, ben = "T" * 60, "Ava" + "m" * 27, "ben.cohen.family@example.com"
+    body = {"name": table, "players": [ava, ben], "listed": True,
+            "places": [{"station": "D03"}, {"station": "D04"}]}
+    created = httpx.post(server + "/api/tables", json=body).json()
+    h = {"X-Table-Secret": created["secret"]}
+    url = f"{server}/api/tables/{created['id']}"
+    grid, die = scene_card("D03-02")
+    assert httpx.post(url + "/rounds", json={"grid": grid, "die": die}, headers=h).is_success
+    photo = {"photo": ("p.jpg", (SCENES / "D03-02" / "image.jpg").read_bytes(), "image/jpeg")}
+    assert httpx.post(f"{url}/done/1", files=photo, headers=h, timeout=30).is_success
+    game = httpx.post(server + "/api/games", json={"game": "taki", "name": table,
+                      "players": [ava, ben, None], "bots": {"2": "easy"}}).json()
+    pages = [("control", created["control_path"], "#seats:not([hidden]) img[src]"),
+             ("view", created["viewer_path"], "#done-order bdi"),
+             ("start page", "/?", ".tables li"),
+             ("card table", game["control"], "#owner:not([hidden]) .seat-link")]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for lang in ("en", "he"):
+            page = browser.new_context(**PHONE).new_page()
+            for what, path, ready in pages:
+                at = path.replace("#", f"&lang={lang}#") if "#" in path else \
+                    path + f"&lang={lang}"
+                page.goto(server + at)
+                expect(page.locator(ready).first).to_be_visible()
+                expect(page.locator("main")).to_contain_text(ben)
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= 360, (lang, what, width)
+            page.context.close()
+        browser.close()
