@@ -106,7 +106,8 @@ class Rounds(Places, KeysAndAccess):
         """
         table = self.get(table_id)
         self._may(table, who, seat=seat)
-        frame = self._upload_frame(upload, filename) if upload else None
+        # a file of 0 bytes is a photo refused as empty, not "no photo"
+        frame = self._upload_frame(upload, filename) if upload is not None else None
         pressed = time.time()
         with table.lock:
             st = table.state

@@ -48,6 +48,25 @@ def test_a_text_file_as_a_photo_is_refused(client, make_table):
     _unchanged(client, table_id, before)
 
 
+def test_an_empty_file_as_a_photo_is_called_empty(client, make_table):
+    """A chosen photo of 0 bytes (a phone's placeholder of a photo still in the cloud) is
+    refused as empty, with the file's name, in the phone's language; it was taken for no
+    photo at all ("no photo for Ava's place; send a photo from the phone", 409), which the
+    player had just sent, and a Hebrew, Arabic or Persian phone read "the table is not at
+    that step". A form's empty file field (no name, no bytes) is still no photo."""
+    table_id, h = _started(client, make_table)
+    before = client.get(f"/api/tables/{table_id}").json()
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("IMG_0001.jpg", b"", "image/jpeg")})
+    assert r.status_code == 415, r.text
+    assert r.json()["code"] == "photo.empty" and r.json()["params"] == {"file": "IMG_0001.jpg"}
+    _unchanged(client, table_id, before)
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("", b"", "application/octet-stream")})
+    assert r.status_code in (409, 422) and r.json().get("code") != "photo.empty", r.text
+    _unchanged(client, table_id, before)
+
+
 def test_wrong_or_missing_secret(client, make_table, demo_secret):
     table_id, h = _started(client, make_table)
     before = client.get(f"/api/tables/{table_id}").json()

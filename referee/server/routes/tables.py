@@ -164,6 +164,8 @@ async def done(table_id: TableId, seat: Seat, who: TableAccess, service: Service
     live feed."""
     data = await photo.read() if photo is not None else None
     name = photo.filename if photo is not None else None
+    if not data and not name:  # a form's file field left empty: no photo
+        data = None
     from starlette.concurrency import run_in_threadpool
 
     seq = await run_in_threadpool(service.done, table_id, seat, data, who, name or "upload")
