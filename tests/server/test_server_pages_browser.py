@@ -398,3 +398,49 @@ def test_names_of_one_long_word_keep_a_phones_page_its_width(server):  # noqa: F
                 assert width <= 360, (lang, what, width)
             page.context.close()
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_double_tap_on_create_makes_one_table(server):  # noqa: F811
+    """A double tap on "Create" (a thumb, or a second tap while a Raspberry Pi answers) makes
+    one table, Tuki's or a card game's: it made two, the first one's links never shown but
+    the table listed and counted against the phone's five. While the box answers, the button
+    is off; a box out of reach says so under the form (it said nothing)."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    def listed(path: str) -> int:
+        return len(httpx.get(server + path).json())
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(server + "/new?lang=en")
+        page.fill("textarea[name=players]", "Ava\nBen")
+        page.check("input[name=listed]")
+        before = listed("/api/tables")
+        page.dblclick("#new-table button[type=submit]")
+        expect(page.locator("#control-link")).to_be_visible()
+        page.wait_for_timeout(1500)  # a second table would be made by now
+        assert listed("/api/tables") == before + 1
+        page.goto(server + "/games/new?lang=en")
+        names = page.locator("#seat-rows input[name=name]")
+        names.nth(0).fill("Ava")
+        names.nth(1).fill("Ben")
+        page.check("#game-form input[name=listed]")
+        before = listed("/api/games")
+        page.dblclick("#game-form button[type=submit]")
+        expect(page.locator("#control-link")).to_be_visible()
+        page.wait_for_timeout(1500)
+        assert listed("/api/games") == before + 1
+        # the box out of reach: its words under the form, the button on again
+        page.goto(server + "/new?lang=he")
+        page.fill("textarea[name=players]", "Ava\nBen")
+        page.route("**/api/tables", lambda route: route.abort())
+        page.click("#new-table button[type=submit]")
+        expect(page.locator("#error")).to_have_text(messages("he")["g.net_error"])
+        expect(page.locator("#new-table button[type=submit]")).to_be_enabled()
+        browser.close()

@@ -8,14 +8,14 @@
   const latinDigits = (text) => text.replace(/[\u06f0-\u06f9\u0660-\u0669]/g,
     (d) => String(d.charCodeAt(0) & 0xf));
   if (code) form.code.value = code;
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  window.refereeUI.oneAtATime(form, async () => {
     const err = document.getElementById("join-error");
     err.textContent = "";
-    const r = await fetch("/api/games/join", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({code: latinDigits(form.code.value.trim()), name: form.name.value.trim()})});
-    const out = await r.json();
-    if (!r.ok) { err.textContent = window.refereeErrorWords(JSON.parse(document.getElementById("i18n").textContent), out, String(r.status)); return; }
+    const {r, data: out} = await window.refereeUI.postJSON("/api/games/join",
+      {code: latinDigits(form.code.value.trim()), name: form.name.value.trim()});
+    if (!r) { err.textContent = window.refereeUI.tr(T, "g.net_error"); return; }
+    if (!r.ok || !out) { err.textContent = window.refereeErrorWords(T, out, String(r.status)); return; }
     // the seat's page in this page's language (the phone's choice), not the table's
     const link = new URL(out.link, location.href);
     link.searchParams.set("lang", document.documentElement.lang);

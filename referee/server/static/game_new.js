@@ -50,8 +50,7 @@
   $("add-seat").addEventListener("click", () => { rows.append(row(rows.children.length, "person")); sync(); });
   $("drop-seat").addEventListener("click", () => { rows.lastChild.remove(); sync(); });
   sync();
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
+  window.refereeUI.oneAtATime(form, async () => {
     $("form-error").textContent = "";
     const players = [], bots = {};
     [...rows.children].forEach((li, i) => {
@@ -67,12 +66,12 @@
       options.characters = [...document.querySelectorAll("#char-rows select")].map((s) => s.value);
     const body = {game: form.game.value, players, bots, options, language: form.language.value,
                   listed: form.listed.checked};
-    const r = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
-                                         body: JSON.stringify(body)});
-    const out = await r.json();
+    const {r, data: out} = await window.refereeUI.postJSON("/api/games", body);
+    if (!r) { $("form-error").textContent = tr("g.net_error"); return; }
     for (const x of form.querySelectorAll(".clash")) x.classList.remove("clash");
-    if (!r.ok) {
+    if (!r.ok || !out) {
       $("form-error").textContent = window.refereeErrorWords(T, out, String(r.status));
+      if (!out) return;
       // the two seats that clash (the same name, the same character) are marked
       const marked = {"table.same-name": rows.children, "table.same-character": $("char-rows").children}[out.code];
       for (const n of marked ? [out.params.a, out.params.b] : []) if (marked[n - 1]) marked[n - 1].classList.add("clash");

@@ -25,8 +25,8 @@
   form.addEventListener("input", refresh);
   form.addEventListener("change", refresh);
   refresh();
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  window.refereeUI.oneAtATime(form, async () => {
     const f = form.elements;
     const players = f.players.value.split("\n").map((s) => s.trim()).filter(Boolean);
     const builders = players.length >= 4 ? 3 : players.length;
@@ -44,15 +44,15 @@
       first_lookout: Number(f.first_lookout.value || 0), listed: f.listed.checked};
     // cameras of the box itself need its admin key (kept by the admin page, or typed here)
     const admin = f.admin_key.value.trim() || localStorage.getItem("referee.admin") || "";
-    const headers = {"Content-Type": "application/json"};
-    if (admin) headers["X-Admin-Key"] = admin;
+    const headers = admin ? {"X-Admin-Key": admin} : {};
     const err = document.getElementById("error");
     err.textContent = "";
-    const r = await fetch("/api/tables", {method: "POST", headers: headers,
-      body: JSON.stringify(body)});
-    const data = await r.json();
-    if (!r.ok) {
-      const T = JSON.parse(document.getElementById("i18n").textContent);
+    const {r, data} = await window.refereeUI.postJSON("/api/tables", body, headers);
+    if (!r) {
+      err.textContent = window.refereeUI.tr(T, "g.net_error");
+      return;
+    }
+    if (!r.ok || !data) {
       err.textContent = window.refereeErrorWords(T, data, String(r.status));
       return;
     }

@@ -145,3 +145,36 @@ window.refereeUI.keepKey = function (keyName, seatName, pending) {
   if (pending.kind === "k") localStorage.setItem(keyName, pending.key);
   else { localStorage.setItem(seatName, pending.key); localStorage.removeItem(keyName); }
 };
+
+// A form sent one at a time: its submit button is off while the box answers, and a second
+// tap meanwhile sends nothing (a double tap on "Create" made two tables). `send` gets the
+// submit event (its default already prevented).
+window.refereeUI.oneAtATime = function (form, send) {
+  let busy = false;
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    if (busy) return;
+    busy = true;
+    const buttons = [...form.querySelectorAll("button[type=submit]")];
+    buttons.forEach((b) => { b.disabled = true; });
+    try { await send(ev); } finally {
+      busy = false;
+      buttons.forEach((b) => { b.disabled = false; });
+    }
+  });
+};
+
+// POST `body` as JSON: {r, data} (data null when the answer is not JSON), or {r: null} when
+// the box is not reached (the browser's own words for that are English)
+window.refereeUI.postJSON = async function (url, body, headers) {
+  let r;
+  try {
+    r = await fetch(url, {method: "POST", body: JSON.stringify(body),
+      headers: Object.assign({"Content-Type": "application/json"}, headers || {})});
+  } catch (e) {
+    return {r: null, data: null};
+  }
+  let data = null;
+  try { data = await r.json(); } catch (e) { /* not JSON: a proxy's page */ }
+  return {r: r, data: data};
+};
