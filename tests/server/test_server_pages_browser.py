@@ -444,3 +444,37 @@ def test_a_double_tap_on_create_makes_one_table(server):  # noqa: F811
         expect(page.locator("#error")).to_have_text(messages("he")["g.net_error"])
         expect(page.locator("#new-table button[type=submit]")).to_be_enabled()
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_double_tap_on_a_round_control_does_it_once_without_an_error(server):  # noqa: F811
+    """The lookout double-taps "Draw and roll for me", then "End round": each is done once
+    and no error line shows. The round started, and then its controls said "Not done: a
+    round is already under way" (the second tap, sent before the page showed the round)."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    body = {"name": "Family", "players": ["Ava", "Ben"],
+            "places": [{"station": "D03"}, {"station": "D04"}]}
+    created = httpx.post(server + "/api/tables", json=body).json()
+    url = f"{server}/api/tables/{created['id']}"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(server + created["control_path"])
+        expect(page.locator("#live")).to_have_class("pill on")
+        page.dblclick("#draw-round")
+        expect(page.locator("#end-round")).to_be_visible()
+        page.wait_for_timeout(1000)  # the second tap's answer would be shown by now
+        expect(page.locator("#ctl-error")).to_have_text("")
+        page.dblclick("#end-round")
+        expect(page.locator("#round-result")).to_have_text(messages("en")["table.void"])
+        page.wait_for_timeout(1000)
+        expect(page.locator("#ctl-error")).to_have_text("")
+        kinds = [e["kind"] for e in httpx.get(
+            url + "/events", headers={"X-Table-Secret": created["secret"]}).json()]
+        assert kinds.count("round_started") == 1, kinds
+        browser.close()

@@ -143,6 +143,39 @@
     }
   }
 
+  // A control of the round or of a verdict (start, draw, end, rematch, question, answer,
+  // decide), one at a time: a second tap while it is sent, or before the page shows what it
+  // did, sends nothing (a double tap on "Draw and roll for me" started the round, then said
+  // "a round is already under way"). Held until the view reaches the answer's number, at
+  // most 3 s.
+  let acting = false;
+  const waiters = [];
+  function reached(seq) {
+    if (lastView && lastView.seq >= seq) return Promise.resolve();
+    return new Promise((done) => {
+      const w = {seq: seq, done: done};
+      waiters.push(w);
+      setTimeout(() => { waiters.splice(waiters.indexOf(w), 1); done(); }, 3000);
+    });
+  }
+  function viewed(seq) {
+    for (const w of waiters.slice()) if (seq >= w.seq) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.done();
+    }
+  }
+  async function act(path, body) {
+    if (acting) return null;
+    acting = true;
+    try {
+      const out = await call(path, body);
+      if (out && typeof out.seq === "number") await reached(out.seq);
+      return out;
+    } finally {
+      acting = false;
+    }
+  }
+
   // Why a camera does not work: the words of its code (`refusal.camera.*`, its device,
   // folder or photo name kept left to right inside right-to-left words); a status without a
   // code (an older server) gives the server's own English words, as it always did.
@@ -230,7 +263,7 @@
       const mine = me.role === "seat" ? me.seat : null;
       if (acting && !(b.disputed_by || []).includes(mine) && !b.confirmed) q.append(
         el("button", {class: "button alt", type: "button",
-          onclick: () => call("/dispute", {seat: b.seat})}, tr("ctl.dispute")));
+          onclick: () => act("/dispute", {seat: b.seat})}, tr("ctl.dispute")));
       if (asked) q.append(el("p", {class: "muted"}, b.confirmed
         ? tr("verdict.confirmed", {v: tr("verdict." + b.confirmed)}) : tr("verdict.disputed")));
       // the answer came after the penalty card and says otherwise: it only labels the photo
@@ -238,9 +271,9 @@
         tr("verdict.card_stays")));
       if (acting && asked && !b.confirmed && isLookout(view)) q.append(
         el("button", {class: "button ok", type: "button",
-          onclick: () => call("/confirm", {seat: b.seat, correct: true})}, tr("ctl.correct")),
+          onclick: () => act("/confirm", {seat: b.seat, correct: true})}, tr("ctl.correct")),
         el("button", {class: "button danger", type: "button",
-          onclick: () => call("/confirm", {seat: b.seat, correct: false})}, tr("ctl.wrong")));
+          onclick: () => act("/confirm", {seat: b.seat, correct: false})}, tr("ctl.wrong")));
       if (q.childNodes.length) li.append(q);
     }
     // why the place asks for a photo (its camera gave no picture after "done")
@@ -285,9 +318,9 @@
             ? view.players[by].name + ": " : "";
           acts.append(el("span", {class: "muted"}, who || tr("ctl.decide")),
             el("button", {class: "button ok", type: "button",
-              onclick: () => call("/decide", {seat: b.seat, correct: true, by: by})}, tr("ctl.correct")),
+              onclick: () => act("/decide", {seat: b.seat, correct: true, by: by})}, tr("ctl.correct")),
             el("button", {class: "button danger", type: "button",
-              onclick: () => call("/decide", {seat: b.seat, correct: false, by: by})}, tr("ctl.wrong")));
+              onclick: () => act("/decide", {seat: b.seat, correct: false, by: by})}, tr("ctl.wrong")));
         }
       }
       if (acts.childNodes.length) li.append(acts);
@@ -311,10 +344,10 @@
         if ((b.voted || []).includes(by) || !actsFor(by)) continue;
         text.append(el("div", {class: "row wrap acts"},
           el("button", {class: "button ok", type: "button", onclick: () => {
-            call("/decide", {seat: b.seat, correct: true, by: by}); box.remove(); }},
+            act("/decide", {seat: b.seat, correct: true, by: by}); box.remove(); }},
           tr("ctl.correct")),
           el("button", {class: "button danger", type: "button", onclick: () => {
-            call("/decide", {seat: b.seat, correct: false, by: by}); box.remove(); }},
+            act("/decide", {seat: b.seat, correct: false, by: by}); box.remove(); }},
           tr("ctl.wrong"))));
       }
     }
@@ -511,12 +544,12 @@
       if (typed.includes("\n") || /[.]/.test(typed)) body.grid = typed; else body.card_id = typed;
     } else if (f.card_id.value) body.card_id = f.card_id.value;
     else { $("ctl-error").textContent = tr("ctl.need_card"); return; }
-    call("/rounds", body);
+    act("/rounds", body);
   });
-  $("draw-round").addEventListener("click", () => call("/rounds", {draw: true}));
-  $("demo-round").addEventListener("click", () => call("/rounds/demo", {}));
-  $("end-round").addEventListener("click", () => call("/end", {}));
-  $("rematch").addEventListener("click", () => call("/rematch", {}));
+  $("draw-round").addEventListener("click", () => act("/rounds", {draw: true}));
+  $("demo-round").addEventListener("click", () => act("/rounds/demo", {}));
+  $("end-round").addEventListener("click", () => act("/end", {}));
+  $("rematch").addEventListener("click", () => act("/rematch", {}));
 
   // refresh camera previews every 2 s (only the images, not the page)
   setInterval(() => {
@@ -529,7 +562,10 @@
     () => secret || seatKey || null,  // none: the view cookie decides
     (msg) => {
       if (msg.type === "welcome") { me = {role: msg.role, seat: msg.seat}; keepPending(); }
-      if (msg.type === "view") { lastView = msg.view; render(msg.view); app.dataset.seq = msg.view.seq; }
+      if (msg.type === "view") {
+        lastView = msg.view; render(msg.view); app.dataset.seq = msg.view.seq;
+        viewed(msg.view.seq);
+      }
     },
     (code) => {
       if (code === 4403 && pending) {  // the link's key is not this table's: keep ours
