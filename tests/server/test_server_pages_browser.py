@@ -478,3 +478,42 @@ def test_a_double_tap_on_a_round_control_does_it_once_without_an_error(server): 
             url + "/events", headers={"X-Table-Secret": created["secret"]}).json()]
         assert kinds.count("round_started") == 1, kinds
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_new_table_form_says_what_is_wrong_with_the_players(server):  # noqa: F811
+    """One player or five, a name over 30 letters, the same name twice ("Ava", "ava"): the
+    form says which, in the page's language, and sends nothing. Each said only "Something in
+    the form is not valid: check the names and fields", in every language."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    def words(lang: str, key: str, **params: int) -> str:
+        text = messages(lang)[key]
+        for k, v in params.items():
+            digits = str(v).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) \
+                if lang == "fa" else str(v)
+            text = text.replace("{" + k + "}", digits)
+        return text.replace("{game}", messages(lang)["new.game_name"])
+
+    cases = [("Ava", "refusal.table.player-count", {"min": 2, "max": 4, "n": 1}),
+             ("Ava\nBen\nCy\nDan\nEve", "refusal.table.player-count",
+              {"min": 2, "max": 4, "n": 5}),
+             ("Ava\n" + "B" * 31, "new.name_long", {"n": 2, "most": 30}),
+             ("Ava\nBen\nava", "refusal.table.same-name", {"a": 1, "b": 3})]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        sent = []
+        page.on("request", lambda r: sent.append(r.url) if "/api/tables" in r.url else None)
+        for lang in LANGS:
+            page.goto(f"{server}/new?lang={lang}")
+            for players, key, params in cases:
+                page.fill("textarea[name=players]", players)
+                page.click("#new-table button[type=submit]")
+                expect(page.locator("#error")).to_have_text(words(lang, key, **params))
+            assert page.evaluate(BROKEN_WORDS, "main") == [], lang
+        assert sent == []
+        browser.close()

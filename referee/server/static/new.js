@@ -26,9 +26,32 @@
   form.addEventListener("change", refresh);
   refresh();
   const T = JSON.parse(document.getElementById("i18n").textContent);
+  const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
+  // What is wrong with the players typed, in the page's words, before anything is sent (the
+  // box checks them again): the box's own answer said only "something in the form is not
+  // valid". As the box counts: 2 to 4, at most 30 letters each, no name twice ("Ava" and
+  // "ava" are one name).
+  const NAME_MAX = 30;
+  function playersProblem(players) {
+    if (players.length < 2 || players.length > 4)
+      return tr("refusal.table.player-count", {game: tr("new.game_name"), min: 2, max: 4,
+        n: players.length});
+    const seen = {};
+    for (let i = 0; i < players.length; i++) {
+      const name = players[i].normalize("NFC");
+      if ([...name].length > NAME_MAX) return tr("new.name_long", {n: i + 1, most: NAME_MAX});
+      const key = name.normalize("NFKC").toLowerCase();
+      if (seen[key] !== undefined) return tr("refusal.table.same-name", {a: seen[key] + 1, b: i + 1});
+      seen[key] = i;
+    }
+    return "";
+  }
   window.refereeUI.oneAtATime(form, async () => {
     const f = form.elements;
     const players = f.players.value.split("\n").map((s) => s.trim()).filter(Boolean);
+    const err = document.getElementById("error");
+    err.textContent = playersProblem(players);
+    if (err.textContent) return;
     const builders = players.length >= 4 ? 3 : players.length;
     const places = [];
     for (let i = 0; i < Math.min(builders, 3); i++) {
@@ -45,11 +68,9 @@
     // cameras of the box itself need its admin key (kept by the admin page, or typed here)
     const admin = f.admin_key.value.trim() || localStorage.getItem("referee.admin") || "";
     const headers = admin ? {"X-Admin-Key": admin} : {};
-    const err = document.getElementById("error");
-    err.textContent = "";
     const {r, data} = await window.refereeUI.postJSON("/api/tables", body, headers);
     if (!r) {
-      err.textContent = window.refereeUI.tr(T, "g.net_error");
+      err.textContent = tr("g.net_error");
       return;
     }
     if (!r.ok || !data) {
