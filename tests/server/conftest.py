@@ -162,3 +162,41 @@ def csettings(tmp_path: Path) -> Settings:
 def c(csettings: Settings) -> Iterator[TestClient]:
     with local_client(create_app(csettings)) as client:
         yield client
+
+
+def round_started(base: str, body: dict) -> tuple[dict, dict[str, str], str]:
+    """A table made from `body` on the server at `base`, its round started on the card of
+    dev-scene D03-02: (the creation's answer, the table key's header, the table's API URL)."""
+    import httpx
+
+    created = httpx.post(base + "/api/tables", json=body).json()
+    h = {"X-Table-Secret": created["secret"]}
+    url = f"{base}/api/tables/{created['id']}"
+    grid, die = scene_card("D03-02")
+    assert httpx.post(url + "/rounds", json={"grid": grid, "die": die}, headers=h).is_success
+    return created, h, url
+
+
+def two_verdicts(base: str, name: str = "Family") -> tuple[dict, dict]:
+    """A table for Ava (D03) and Ben (D04) with a round played: both photos judged, unsure
+    builds decided correct by the table. (The creation's answer, the last view.)"""
+    import time
+
+    import httpx
+
+    created, h, url = round_started(base, {"name": name, "players": ["Ava", "Ben"],
+                                           "places": [{"station": "D03"}, {"station": "D04"}]})
+    for seat, scene in ((0, "D03-02"), (1, "D04-06")):
+        photo = {"photo": ("p.jpg", (SCENES / scene / "image.jpg").read_bytes(), "image/jpeg")}
+        assert httpx.post(f"{url}/done/{seat}", files=photo, headers=h, timeout=30).is_success
+    end = time.monotonic() + 30
+    while True:
+        view = httpx.get(url, headers=h).json()
+        if all(b["verdict"] for b in view["round"]["builders"]) or time.monotonic() > end:
+            break
+        time.sleep(0.1)
+    for b in view["round"]["builders"]:  # unsure builds: the lookout decides
+        for by in b["deciders"] if b["state"] == "unsure" else []:
+            assert httpx.post(url + "/decide", headers=h,
+                              json={"seat": b["seat"], "correct": True, "by": by}).is_success
+    return created, httpx.get(url, headers=h).json()

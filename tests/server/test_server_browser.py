@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from .cardplay import BROKEN_WORDS
-from .conftest import SCENES, free_port, scene_card, serve
+from .conftest import SCENES, free_port, scene_card, serve, two_verdicts
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -486,34 +486,14 @@ def test_an_answer_after_the_penalty_card_says_the_card_stays(server):
     """A questioned verdict answered otherwise once the penalty card is given: the page says
     the card stays and the answer only teaches the referee, in each language; a builder whose
     answer agrees has no such line."""
-    import time
-
     import httpx
     from playwright.sync_api import expect, sync_playwright
 
     from referee.server.i18n import messages
 
-    body = {"name": "Late", "players": ["Ava", "Ben"],
-            "places": [{"station": "D03"}, {"station": "D04"}]}
-    created = httpx.post(server + "/api/tables", json=body).json()
+    created, view = two_verdicts(server, "Late")
     tid, h = created["id"], {"X-Table-Secret": created["secret"]}
     url = f"{server}/api/tables/{tid}"
-    grid, die = scene_card("D03-02")
-    assert httpx.post(url + "/rounds", json={"grid": grid, "die": die}, headers=h).is_success
-    for seat, scene in ((0, "D03-02"), (1, "D04-06")):
-        photo = {"photo": ("p.jpg", (SCENES / scene / "image.jpg").read_bytes(), "image/jpeg")}
-        assert httpx.post(f"{url}/done/{seat}", files=photo, headers=h, timeout=30).is_success
-    end = time.monotonic() + 30
-    while True:
-        view = httpx.get(url, headers=h).json()
-        if all(b["verdict"] for b in view["round"]["builders"]) or time.monotonic() > end:
-            break
-        time.sleep(0.1)
-    for b in view["round"]["builders"]:  # unsure builds: the lookout decides
-        for by in b["deciders"] if b["state"] == "unsure" else []:
-            assert httpx.post(url + "/decide", headers=h,
-                              json={"seat": b["seat"], "correct": True, "by": by}).is_success
-    view = httpx.get(url, headers=h).json()
     assert view["round"]["taker"] is not None
     said = {b["seat"]: b["verdict"]["verdict"] for b in view["round"]["builders"]
             if not b["decided"] and b["verdict"]["verdict"] != "unsure"}

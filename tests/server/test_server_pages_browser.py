@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from .cardplay import BROKEN_WORDS, PHONE
+from .conftest import round_started, two_verdicts
 from .test_server_browser import CHROMIUM, server  # noqa: F401  (a fixture)
 
 LANGS = ("en", "fa", "he", "ar")
@@ -124,38 +125,6 @@ def test_the_sentence_about_the_tables_key_sits_with_the_control_link(server):  
         browser.close()
 
 
-def _two_verdicts(base: str) -> tuple[dict, dict]:
-    """A table for Ava (D03) and Ben (D04) with a round played: both photos judged, unsure
-    builds decided correct by the table. (The creation's answer, the last view.)"""
-    import time
-
-    import httpx
-
-    from .conftest import SCENES, scene_card
-
-    body = {"name": "Family", "players": ["Ava", "Ben"],
-            "places": [{"station": "D03"}, {"station": "D04"}]}
-    created = httpx.post(base + "/api/tables", json=body).json()
-    h = {"X-Table-Secret": created["secret"]}
-    url = f"{base}/api/tables/{created['id']}"
-    grid, die = scene_card("D03-02")
-    assert httpx.post(url + "/rounds", json={"grid": grid, "die": die}, headers=h).is_success
-    for seat, scene in ((0, "D03-02"), (1, "D04-06")):
-        photo = {"photo": ("p.jpg", (SCENES / scene / "image.jpg").read_bytes(), "image/jpeg")}
-        assert httpx.post(f"{url}/done/{seat}", files=photo, headers=h, timeout=30).is_success
-    end = time.monotonic() + 30
-    while True:
-        view = httpx.get(url, headers=h).json()
-        if all(b["verdict"] for b in view["round"]["builders"]) or time.monotonic() > end:
-            break
-        time.sleep(0.1)
-    for b in view["round"]["builders"]:  # unsure builds: the lookout decides
-        for by in b["deciders"] if b["state"] == "unsure" else []:
-            assert httpx.post(url + "/decide", headers=h,
-                              json={"seat": b["seat"], "correct": True, "by": by}).is_success
-    return created, httpx.get(url, headers=h).json()
-
-
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_a_view_link_shows_the_lines_of_a_questioned_verdict(server):  # noqa: F811
@@ -167,7 +136,7 @@ def test_a_view_link_shows_the_lines_of_a_questioned_verdict(server):  # noqa: F
 
     from referee.server.i18n import messages
 
-    created, view = _two_verdicts(server)
+    created, view = two_verdicts(server)
     h = {"X-Table-Secret": created["secret"]}
     url = f"{server}/api/tables/{created['id']}"
     assert view["round"]["builders"][0]["verdict"]["verdict"] != "unsure"
@@ -325,15 +294,11 @@ def test_the_done_order_reads_right_to_left_with_latin_names(server):  # noqa: F
     import httpx
     from playwright.sync_api import expect, sync_playwright
 
-    from .conftest import SCENES, scene_card
+    from .conftest import SCENES
 
-    body = {"name": "Family", "players": ["Ava", "Ben", "Cy"],
-            "places": [{"station": "D03"}, {"station": "D04"}, {"station": "D03"}]}
-    created = httpx.post(server + "/api/tables", json=body).json()
-    h = {"X-Table-Secret": created["secret"]}
-    url = f"{server}/api/tables/{created['id']}"
-    grid, die = scene_card("D03-02")
-    assert httpx.post(url + "/rounds", json={"grid": grid, "die": die}, headers=h).is_success
+    created, h, url = round_started(server, {
+        "name": "Family", "players": ["Ava", "Ben", "Cy"],
+        "places": [{"station": "D03"}, {"station": "D04"}, {"station": "D03"}]})
     photo = {"photo": ("p.jpg", (SCENES / "D03-02" / "image.jpg").read_bytes(), "image/jpeg")}
     for seat in (0, 1):  # three builders: two "done"s
         r = httpx.post(f"{url}/done/{seat}", files=photo, headers=h, timeout=30)
@@ -366,16 +331,12 @@ def test_names_of_one_long_word_keep_a_phones_page_its_width(server):  # noqa: F
     import httpx
     from playwright.sync_api import expect, sync_playwright
 
-    from .conftest import SCENES, scene_card
+    from .conftest import SCENES
 
     table, ava, ben = "T" * 60, "Ava" + "m" * 27, "ben.cohen.family@example.com"
-    body = {"name": table, "players": [ava, ben], "listed": True,
-            "places": [{"station": "D03"}, {"station": "D04"}]}
-    created = httpx.post(server + "/api/tables", json=body).json()
-    h = {"X-Table-Secret": created["secret"]}
-    url = f"{server}/api/tables/{created['id']}"
-    grid, die = scene_card("D03-02")
-    assert httpx.post(url + "/rounds", json={"grid": grid, "die": die}, headers=h).is_success
+    created, h, url = round_started(server, {
+        "name": table, "players": [ava, ben], "listed": True,
+        "places": [{"station": "D03"}, {"station": "D04"}]})
     photo = {"photo": ("p.jpg", (SCENES / "D03-02" / "image.jpg").read_bytes(), "image/jpeg")}
     assert httpx.post(f"{url}/done/1", files=photo, headers=h, timeout=30).is_success
     game = httpx.post(server + "/api/games", json={"game": "taki", "name": table,
