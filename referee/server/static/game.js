@@ -217,7 +217,6 @@
     // the last moves, newest first
     $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
       el("strong", {}, el("bdi", {}, mv.name || "?")), " " + words(mv.action))));
-    fitLast();
     // the room code
     $("join-box").hidden = !view.code;
     $("room-code").textContent = view.code || "";
@@ -232,6 +231,7 @@
     // a seat's own cards and moves
     if (state.type === "seat") renderMine(state);
     $("mine").hidden = state.type !== "seat";
+    fitLast();  // last: what is shown or hidden above (the room code, the QR code) moves it
   }
   // The table screen shows whole last moves only: as many as fit between the players and
   // the screen's bottom (the view link's screen; the owner's page, which has its controls
