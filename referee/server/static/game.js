@@ -247,7 +247,11 @@
       const below = parseFloat(getComputedStyle(document.querySelector("main")).paddingBottom) || 0;
       const room = window.innerHeight - list.getBoundingClientRect().top - window.scrollY - below;
       const one = list.firstElementChild ? list.firstElementChild.getBoundingClientRect().height : 0;
-      list.style.maxHeight = Math.max(Math.floor(room), Math.ceil(one) + 4) + "px";  // one at least
+      const least = Math.ceil(one) + 4;  // one move at least
+      list.style.maxHeight = Math.max(Math.floor(room), least) + "px";
+      // and what lies below the list in the page (a margin, an empty box) also fits
+      const over = document.documentElement.scrollHeight - window.innerHeight;
+      if (over > 0) list.style.maxHeight = Math.max(Math.floor(room - over), least) + "px";
     }
     while (list.children.length > 1 && list.scrollHeight > list.clientHeight + 1)
       list.lastElementChild.remove();
