@@ -147,3 +147,16 @@ def test_a_chunked_upload_over_the_limit_is_413(client, make_table, settings):
                     headers=h | {"content-type": "multipart/form-data; boundary=XX"})
     assert r.status_code == 413 and "too large" in r.json()["detail"]
     _unchanged(client, table_id, before)
+
+
+@pytest.mark.parametrize("body", [b'{"players": ["Ava", "Ben"], "n": ' + b"9" * 5000 + b"}",
+                                  b"[" * 100_000 + b"]" * 100_000])
+def test_a_body_that_cannot_be_parsed_is_the_requests_fault(client, body):
+    """JSON the parser refuses (a number of 5000 digits, nesting 100,000 deep) is a bad
+    request in plain words, with the kind a phone says as "something in the form is not
+    valid"; it was labelled ServerError, which a phone says as "the box failed on this"
+    (a helper's hostile trial)."""
+    r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    assert r.json() == {"detail": "the request's body cannot be read (JSON nested too deep, "
+                                  "or a number too long)", "error": "RequestValidationError"}
