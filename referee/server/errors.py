@@ -108,8 +108,9 @@ def find_table(tables: Mapping[str, T], damaged: Mapping[str, str], table_id: st
 log = logging.getLogger("referee.server")
 
 # Starlette's own refusals, by status: the error kind and the plain words
-_HTTP = {400: ("RequestValidationError", "the request's body cannot be read (JSON nested too "
-                                         "deep, or a number too long)"),
+_HTTP = {400: ("RequestValidationError", "the request's body cannot be read: its JSON or form "
+                                         "data is malformed, nested too deep or holds a number "
+                                         "too long"),
          404: (UnknownRouteError.__name__, "the box has no page or API route at this "
                                              "address; check the link"),
          405: (MethodNotAllowedError.__name__, "this address does not take this method")}

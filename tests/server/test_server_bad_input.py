@@ -158,5 +158,6 @@ def test_a_body_that_cannot_be_parsed_is_the_requests_fault(client, body):
     (a helper's hostile trial)."""
     r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
     assert r.status_code == 400
-    assert r.json() == {"detail": "the request's body cannot be read (JSON nested too deep, "
-                                  "or a number too long)", "error": "RequestValidationError"}
+    assert r.json() == {"detail": "the request's body cannot be read: its JSON or form data "
+                                  "is malformed, nested too deep or holds a number too long",
+                        "error": "RequestValidationError"}
