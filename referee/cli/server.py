@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -299,13 +300,12 @@ def systemd_missing() -> str | None:
 
 def _undo_unit(target: Path, before: str | None) -> None:
     """Put back what `service install` found at `target`: the old unit, or nothing."""
-    try:
+    # the failure being reported is systemctl's; one here would add nothing to it
+    with contextlib.suppress(OSError):
         if before is None:
             target.unlink(missing_ok=True)
         else:
             target.write_text(before, encoding="utf-8")
-    except OSError:  # the failure being reported is systemctl's; this one adds nothing to it
-        pass
 
 
 def sys_argv0() -> str:
