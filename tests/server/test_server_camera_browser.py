@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,13 +35,35 @@ def _camera_table(tmp_path: Path, device: str) -> Iterator[tuple[str, str, dict,
         proc.wait(timeout=10)
 
 
+def _round_started(base: str, table_id: str, h: dict) -> None:
+    """A round on the card of dev-scene D03-02 at the table."""
+    import httpx
+
+    grid, die = scene_card("D03-02")
+    httpx.post(f"{base}/api/tables/{table_id}/rounds", headers=h,
+               json={"grid": grid, "die": die}).raise_for_status()
+
+
+@contextmanager
+def _phone() -> Iterator[Any]:
+    """A 360 × 640 page in Chromium, closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield browser.new_page(viewport={"width": 360, "height": 640})
+        finally:
+            browser.close()
+
+
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_the_dashboard_says_stalled_and_why_it_asks_for_a_photo(tmp_path, monkeypatch):
     """A stream that sent one frame and stalls: "stalled" on the dashboard, then after "done"
     the reason camera:stale in plain words, in all four languages."""
     import httpx
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from referee.server.i18n import LANGUAGES, messages
 
@@ -54,13 +77,9 @@ def test_the_dashboard_says_stalled_and_why_it_asks_for_a_photo(tmp_path, monkey
                 "places"][0]["camera"]["state"]
             assert _until(lambda: state() == "live", 15.0)
             stream.pause()
-            grid, die = scene_card("D03-02")
-            httpx.post(f"{base}/api/tables/{table_id}/rounds", headers=h,
-                       json={"grid": grid, "die": die}).raise_for_status()
+            _round_started(base, table_id, h)
             assert _until(lambda: state() == "stalled", 15.0)
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM)
-                page = browser.new_page(viewport={"width": 360, "height": 640})
+            with _phone() as page:
                 for lang in LANGUAGES:
                     page.goto(f"{base}/t/{table_id}{view}lang={lang}")
                     ava = page.locator("li.builder[data-seat='0']")
@@ -76,7 +95,6 @@ def test_the_dashboard_says_stalled_and_why_it_asks_for_a_photo(tmp_path, monkey
                     ava = page.locator("li.builder[data-seat='0']")
                     expect(ava.locator("p.reason")).to_have_text(
                         messages(lang)["reason.camera:stale"], timeout=10000)
-                browser.close()
     finally:
         stream.close()
 
@@ -88,7 +106,7 @@ def test_a_dead_camera_says_why_in_the_pages_language(tmp_path):
     in, switch it on, the same Wi-Fi), not the server's English, in all four languages; only
     the device's address stays as it is (kept left to right inside right-to-left words)."""
     import httpx
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from referee.server.i18n import LANGUAGES, messages
 
@@ -100,12 +118,8 @@ def test_a_dead_camera_says_why_in_the_pages_language(tmp_path):
             "places"][0]["camera"]
         assert _until(lambda: cam()["state"] == "dead", 15.0)
         assert cam()["code"] == "camera.cannot-open"
-        grid, die = scene_card("D03-02")
-        httpx.post(f"{base}/api/tables/{table_id}/rounds", headers=h,
-                   json={"grid": grid, "die": die}).raise_for_status()
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM)
-            page = browser.new_page(viewport={"width": 360, "height": 640})
+        _round_started(base, table_id, h)
+        with _phone() as page:
             for lang in LANGUAGES:
                 page.goto(f"{base}/t/{table_id}{view}lang={lang}")
                 why = page.locator("li.builder[data-seat='0'] p.cam .cam-why")
@@ -120,4 +134,3 @@ def test_a_dead_camera_says_why_in_the_pages_language(tmp_path):
                     assert not re.search(r"[A-Za-z]", rest), (lang, text)
                     # the address is isolated left to right inside the right-to-left words
                     assert "\u2066" + device + "\u2069" in why.evaluate("e => e.textContent")
-            browser.close()

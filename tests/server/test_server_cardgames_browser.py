@@ -387,7 +387,8 @@ def test_every_chromium_test_skips_without_chromium_and_no_helper_does() -> None
             marks = [m for m in getattr(fn, "pytestmark", []) if m.name == "skipif"]
             if not name.startswith("test_"):
                 assert not marks, f"{module.__name__}.{name}: a skip on a helper does nothing"
-            elif re.search(r"chromium\.launch\(|_round_on_a_phone\(", inspect.getsource(fn)):
+            elif re.search(r"chromium\.launch\(|_round_on_a_phone\(|_phone\(\)",
+                           inspect.getsource(fn)):
                 assert marks and "chromium" in marks[0].kwargs.get("reason", ""), \
                     f"{module.__name__}.{name} fails instead of skipping without chromium"
 
