@@ -173,6 +173,51 @@ def test_a_view_link_shows_the_lines_of_a_questioned_verdict(server):  # noqa: F
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_new_view_keeps_the_keyboards_place(server):  # noqa: F811
+    """Another builder's DONE redraws the list of builders. The keyboard's focus stays where
+    it was: on Ava's photo field (kept across redraws), or on her DONE button (drawn anew, the
+    same button found again); before, it fell to the page's start, and Space opened nothing.
+    (The photo button's test failed in CI on this when a view came between Tab and Space.)"""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from .conftest import SCENES
+
+    created, h, url = round_started(server, {
+        "name": "Family", "players": ["Ava", "Ben"],
+        "places": [{"station": "D03"}, {"station": "D04"}]})
+    active = "() => [document.activeElement.tagName, document.activeElement.className]"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(server + created["control_path"])
+        ava, ben = (page.locator(f"li.builder[data-seat='{s}']") for s in (0, 1))
+        field = ava.locator("input[type=file]")
+        field.focus()
+        photo = {"photo": ("p.jpg", (SCENES / "D04-06" / "image.jpg").read_bytes(),
+                           "image/jpeg")}
+        assert httpx.post(f"{url}/done/1", files=photo, headers=h, timeout=30).is_success
+        expect(ben.locator(".verdict")).to_be_visible(timeout=30000)
+        assert field.evaluate("e => e === document.activeElement"), page.evaluate(active)
+        # a second redraw while Ava's DONE button has the focus: the table questions Ben's
+        # verdict, or decides it when it is unsure
+        ava.locator("button.done").focus()
+        b = httpx.get(url, headers=h).json()["round"]["builders"][1]
+        if b["state"] == "unsure":
+            sent = httpx.post(url + "/decide", headers=h,
+                              json={"seat": 1, "correct": True, "by": b["deciders"][0]})
+            expect(ben.locator(".verdict + ul + p.muted")).to_be_visible()
+        else:
+            sent = httpx.post(url + "/dispute", headers=h, json={"seat": 1})
+            expect(ben.locator(".dispute p.muted")).to_be_visible()
+        assert sent.is_success, sent.text
+        assert page.evaluate(active) == ["BUTTON", "button done"]
+        assert ava.locator("button.done").evaluate("e => e === document.activeElement")
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_the_photo_button_speaks_the_pages_language(server):  # noqa: F811
     """A phone place's photo field: a button in the page's words (the browser's own file
     field said "Choose File" in the browser's language) and the chosen photo's name beside
@@ -195,8 +240,8 @@ def test_the_photo_button_speaks_the_pages_language(server):  # noqa: F811
     photo = SCENES / "D03-02" / "image.jpg"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--lang=en-US"])
-        page = browser.new_context(**PHONE, locale="en-US").new_page()
         for lang in ("fa", "he", "ar", "en"):
+            page = browser.new_context(**PHONE, locale="en-US").new_page()
             words = messages(lang)
             page.goto(server + created["control_path"].replace("#", f"&lang={lang}#"))
             ava = page.locator("li.builder[data-seat='0']")
@@ -219,13 +264,20 @@ def test_the_photo_button_speaks_the_pages_language(server):  # noqa: F811
             else:
                 raise AssertionError(f"{lang}: Tab never reaches the photo field")
             assert button.evaluate("e => getComputedStyle(e).outlineStyle") != "none", lang
-            with page.expect_file_chooser() as chooser:
-                page.keyboard.press("Space")
-            chooser.value.set_files(photo)
-            expect(name).to_have_text("image.jpg")
+            # Space activates the input (its click, which opens the chooser). Whether
+            # Chromium then shows a chooser is the browser's: on a headless Chromium the
+            # click came and, 1 run in 8, no chooser (as in Playwright's issue 28023)
+            field.evaluate("e => { e.clicks = 0; e.count = (ev) => { e.clicks++;"
+                           " ev.preventDefault(); }; e.addEventListener('click', e.count); }")
+            page.keyboard.press("Space")
+            assert field.evaluate("e => e.clicks") == 1, lang
+            field.evaluate("e => e.removeEventListener('click', e.count)")
             with page.expect_file_chooser() as chooser:  # and a tap on the button
                 button.click()
             assert chooser.value.element.evaluate("e => e.id") == field.get_attribute("id")
+            # answered, as a phone's chooser is
+            chooser.value.set_files(photo)
+            expect(name).to_have_text("image.jpg")
             assert page.evaluate("document.documentElement.scrollWidth") <= 360, lang
             assert page.evaluate(BROKEN_WORDS) == [], lang
             assert page.locator("html").get_attribute("dir") == ("ltr" if lang == "en"

@@ -209,7 +209,7 @@
     }
     if (b.overlay || b.photo) {
       // tap: the overlay full screen (pinch to zoom), its words below in this phone's language
-      li.append(el("button", {type: "button", class: "shot-open",
+      li.append(el("button", {type: "button", class: "shot-open", "data-focus": "shot:" + b.seat,
         "aria-label": p.name + SEP + tr("table.card"), onclick: () => openShot(view, b)},
         el("img", {class: "shot", src: b.overlay || b.photo, alt: p.name, loading: "lazy"})));
     }
@@ -247,7 +247,8 @@
           "aria-label": tr("ctl.retake") + " " + p.name});
         file.addEventListener("change", send);
       }
-      const btn = el("button", {class: "button", type: "button", onclick: () => {
+      const btn = el("button", {class: "button", type: "button", "data-focus": "retake:" + b.seat,
+        onclick: () => {
         if (!file.files || !file.files[0]) file.click(); else send();
       }}, tr("ctl.retake"));
       li.append(el("div", {class: "row wrap acts retake"}, photoField(file), btn),
@@ -262,7 +263,7 @@
       const q = el("div", {class: "row wrap acts dispute"});
       const mine = me.role === "seat" ? me.seat : null;
       if (acting && !(b.disputed_by || []).includes(mine) && !b.confirmed) q.append(
-        el("button", {class: "button alt", type: "button",
+        el("button", {class: "button alt", type: "button", "data-focus": "dispute:" + b.seat,
           onclick: () => act("/dispute", {seat: b.seat})}, tr("ctl.dispute")));
       if (asked) q.append(el("p", {class: "muted"}, b.confirmed
         ? tr("verdict.confirmed", {v: tr("verdict." + b.confirmed)}) : tr("verdict.disputed")));
@@ -270,9 +271,9 @@
       if (asked && b.card_stays) q.append(el("p", {class: "muted card-stays"},
         tr("verdict.card_stays")));
       if (acting && asked && !b.confirmed && isLookout(view)) q.append(
-        el("button", {class: "button ok", type: "button",
+        el("button", {class: "button ok", type: "button", "data-focus": "confirm-yes:" + b.seat,
           onclick: () => act("/confirm", {seat: b.seat, correct: true})}, tr("ctl.correct")),
-        el("button", {class: "button danger", type: "button",
+        el("button", {class: "button danger", type: "button", "data-focus": "confirm-no:" + b.seat,
           onclick: () => act("/confirm", {seat: b.seat, correct: false})}, tr("ctl.wrong")));
       if (q.childNodes.length) li.append(q);
     }
@@ -291,7 +292,8 @@
         const file = fileInputs[fkey] || (fileInputs[fkey] = el("input", {type: "file",
           accept: "image/*", capture: "environment", class: "file",
           "aria-label": tr("ctl.photo") + " " + p.name}));
-        const btn = el("button", {class: "button done", type: "button", onclick: async () => {
+        const btn = el("button", {class: "button done", type: "button", "data-focus": "done:" + b.seat,
+          onclick: async () => {
           btn.disabled = true;
           const fd = new FormData();
           if (file.files && file.files[0]) fd.append("photo", file.files[0]);
@@ -317,9 +319,9 @@
           const who = b.deciders.length > 1 || by !== view.lookout
             ? view.players[by].name + ": " : "";
           acts.append(el("span", {class: "muted"}, who || tr("ctl.decide")),
-            el("button", {class: "button ok", type: "button",
+            el("button", {class: "button ok", type: "button", "data-focus": "decide-yes:" + b.seat + ":" + by,
               onclick: () => act("/decide", {seat: b.seat, correct: true, by: by})}, tr("ctl.correct")),
-            el("button", {class: "button danger", type: "button",
+            el("button", {class: "button danger", type: "button", "data-focus": "decide-no:" + b.seat + ":" + by,
               onclick: () => act("/decide", {seat: b.seat, correct: false, by: by})}, tr("ctl.wrong")));
         }
       }
@@ -363,7 +365,24 @@
     close.focus();
   }
 
-  function render(view) {
+  // A new view redraws the builders' list; whatever had the keyboard's focus there is
+  // either kept (a photo field's input) or drawn anew (a button), and the focus went to
+  // the page's start: Space then opened nothing, and a keyboard or screen-reader user lost
+  // their place on every "done" at the table. Put it back: the same element if it is still
+  // in the page, else the new one with the same data-focus key.
+  function keepingFocus(draw) {
+    const was = document.activeElement;
+    const key = was && was.dataset ? was.dataset.focus : undefined;
+    draw();
+    if (!was || was === document.body || document.activeElement === was) return;
+    if (was.isConnected) { was.focus({preventScroll: true}); return; }
+    const again = key && document.querySelector("[data-focus=\"" + CSS.escape(key) + "\"]");
+    if (again) again.focus({preventScroll: true});
+  }
+
+  function render(view) { keepingFocus(() => draw(view)); }
+
+  function draw(view) {
     $("table-name").textContent = view.name;
     const rd = view.round;
     if (rd) {
