@@ -42,10 +42,15 @@ class Rounds(Places, KeysAndAccess):
         without the physical deck lets the app do both).
 
         :raises CardError, DieError, IllegalCommandError; RoundInputError: no card or no die
-            face; ForbiddenError: neither the table's key nor the lookout's seat.
+            face, or `draw` with a card, grid or face; ForbiddenError: neither the table's key
+            nor the lookout's seat.
         """
         table = self.get(table_id)
         level = table.state.level
+        if draw and any(v and v.strip() for v in (card_id, grid, die)):
+            # which would win was nowhere said: the drawn card, silently over the one sent
+            raise RoundInputError("either the app draws the card and rolls the die (draw), "
+                                  "or the round gets a card and a die face; not both")
         if draw:
             rng = secrets.SystemRandom()
             played = {c for pens in table.state.penalties for c in pens}

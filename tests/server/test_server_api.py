@@ -440,6 +440,12 @@ def test_the_lookout_taps_a_card_or_lets_the_app_draw_and_roll(client, make_tabl
     url = f"/api/tables/{table_id}"
     r = client.post(f"{url}/rounds", json={"card_id": "n01"}, headers=h)  # no die face
     assert r.status_code == 422 and "die" in r.json()["detail"]
+    # the app draws, or the round is given its card and face: not both (the drawn card won
+    # silently over the one sent)
+    for given in ({"card_id": "N01"}, {"die": "fish"}, {"grid": "BBBBB"}):
+        r = client.post(f"{url}/rounds", json={"draw": True, **given}, headers=h)
+        assert r.status_code == 422 and "not both" in r.json()["detail"], given
+    assert client.get(url).json()["round"] is None
     # the app draws a card of the level's deck and rolls a face
     r = client.post(f"{url}/rounds", json={"draw": True}, headers=h)
     assert r.status_code == 200, r.text

@@ -252,6 +252,9 @@ def test_the_photo_button_speaks_the_pages_language(server):  # noqa: F811
             field = ava.locator("input[type=file]")
             box = field.bounding_box()
             assert box is not None and box["width"] <= 1 and box["height"] <= 1, lang
+            # a photo already taken can be chosen: no `capture`, which opens the camera
+            # alone on Android phones
+            assert field.get_attribute("capture") is None, lang
             b = button.bounding_box()
             assert b is not None and b["height"] >= 44 and b["x"] >= 0 and \
                 b["x"] + b["width"] <= 360, (lang, b)
@@ -529,4 +532,45 @@ def test_the_new_table_form_says_what_is_wrong_with_the_players(server):  # noqa
                 expect(page.locator("#error")).to_have_text(words(lang, key, **params))
             assert page.evaluate(BROKEN_WORDS, "main") == [], lang
         assert sent == []
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_seat_link_on_the_owners_phone_keeps_the_table_key(server):  # noqa: F811
+    """The owner opens their own seat's link on the phone that holds the table's key: the
+    page is the seat's (the last link opened decides, a reload too), and it offers the
+    table's controls back (in the page's language); one tap, and the phone is the table's
+    controls again. Before, the seat link dropped the table's key from the phone for good."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    created, h, url = round_started(server, {"name": "Family", "players": ["Ava", "Ben"],
+                                             "places": [{"station": "D03"}, {"station": "D04"}]})
+    seat = httpx.get(url + "/seats", headers=h).json()[0]["path"]
+    words = messages("fa")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(server + created["control_path"].replace("#", "&lang=fa#"))
+        bens = page.locator("li.builder[data-seat='1'] button.done")  # the table's alone
+        expect(bens).to_be_visible()
+        switch = page.locator("#key-switch")
+        expect(switch).to_be_hidden()
+        page.goto(server + seat.replace("#", "&lang=fa#"))
+        expect(page.locator("#bigdone")).to_be_visible()
+        expect(bens).to_be_hidden()
+        expect(switch).to_be_visible()
+        expect(switch.locator("span")).to_have_text(words["ctl.also_table"])
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.reload()  # no key in the address: the seat's, as last opened
+        expect(page.locator("#bigdone")).to_be_visible()
+        switch.locator("button").click()
+        expect(bens).to_be_visible()
+        expect(page.locator("#bigdone")).to_be_hidden()
+        expect(switch).to_be_hidden()
+        page.reload()  # and stays so
+        expect(bens).to_be_visible()
         browser.close()

@@ -374,6 +374,7 @@
         me = {role: msg.role, seat: msg.seat};
         if (pending) window.refereeUI.keepKey(keyName, seatName, pending);
         pending = null;
+        window.refereeUI.keySwitch($("key-switch"), keyName, seatName, me.role);
         $("owner").hidden = me.role !== "table";
         if (me.role === "table") renderOwner();
         return;
@@ -384,8 +385,7 @@
     (code) => {
       if (code === 4403 && pending) {  // the link's key is not this table's: keep ours
         pending = null;
-        secret = localStorage.getItem(keyName);
-        seatKey = secret ? null : localStorage.getItem(seatName);
+        ({secret, seatKey} = window.refereeUI.savedKeys(keyName, seatName));
         // say so: an old seat link would otherwise open the table screen without a word
         $("link-note").textContent = tr("err.link_key");
         $("link-note").hidden = false;

@@ -20,8 +20,7 @@
   }
   function dropPending() {
     pending = null;
-    secret = localStorage.getItem(keyName);
-    seatKey = secret ? null : localStorage.getItem(seatName);
+    ({secret, seatKey} = window.refereeUI.savedKeys(keyName, seatName));
   }
   // who this phone is, as the server said in its welcome: {role, seat}
   let me = {role: "view", seat: null};
@@ -242,8 +241,7 @@
         if (ok) clearPhoto(file);
       };
       if (!file) {
-        file = fileInputs[fkey] = el("input", {type: "file", accept: "image/*",
-          capture: "environment", class: "file",
+        file = fileInputs[fkey] = el("input", {type: "file", accept: "image/*", class: "file",
           "aria-label": tr("ctl.retake") + " " + p.name});
         file.addEventListener("change", send);
       }
@@ -289,8 +287,11 @@
       if ((b.state === "building" && view.round.status === "building" && !big) || needsPhoto) {
         // one file input per builder and round, kept across re-renders so a chosen photo stays
         const fkey = view.round.number + ":" + b.seat;
+        // no `capture`: on Android it opens the camera alone, and a photo already taken
+        // (the gallery) could not be chosen; the phone offers camera and gallery without it.
+        // The big DONE (a photo now) keeps it
         const file = fileInputs[fkey] || (fileInputs[fkey] = el("input", {type: "file",
-          accept: "image/*", capture: "environment", class: "file",
+          accept: "image/*", class: "file",
           "aria-label": tr("ctl.photo") + " " + p.name}));
         const btn = el("button", {class: "button done", type: "button", "data-focus": "done:" + b.seat,
           onclick: async () => {
@@ -580,7 +581,10 @@
   window.refereeUI.live("/ws/tables/" + tableId, T, $("live"),
     () => secret || seatKey || null,  // none: the view cookie decides
     (msg) => {
-      if (msg.type === "welcome") { me = {role: msg.role, seat: msg.seat}; keepPending(); }
+      if (msg.type === "welcome") {
+        me = {role: msg.role, seat: msg.seat}; keepPending();
+        window.refereeUI.keySwitch($("key-switch"), keyName, seatName, me.role);
+      }
       if (msg.type === "view") {
         lastView = msg.view; render(msg.view); app.dataset.seq = msg.view.seq;
         viewed(msg.view.seq);

@@ -128,10 +128,19 @@ window.refereeUI.live = function (path, T, pill, hello, message, refused) {
 // A table's keys on this phone: the link's fragment (#k= a table key, #s= a seat key; never
 // sent in a URL) is tried first and taken out of the address bar; the key saved on this phone
 // (localStorage) stays until the server welcomes the new one (`keepKey`), so a mistyped
-// link never overwrites it.
+// link never overwrites it. A phone may hold both (the owner opened a seat link to play on
+// it): the link opened last decides which one the page uses, and neither is dropped (the
+// table's key was, and the owner's phone lost the table's controls for good).
+const useName = (seatName) => seatName + ".use";
+window.refereeUI.savedKeys = function (keyName, seatName) {
+  const secret = localStorage.getItem(keyName), seatKey = localStorage.getItem(seatName);
+  if (seatKey && (!secret || localStorage.getItem(useName(seatName)) === "s")) {
+    return {secret: null, seatKey: seatKey};
+  }
+  return {secret: secret, seatKey: null};
+};
 window.refereeUI.linkKeys = function (keyName, seatName) {
-  let secret = localStorage.getItem(keyName);
-  let seatKey = secret ? null : localStorage.getItem(seatName);
+  let {secret, seatKey} = window.refereeUI.savedKeys(keyName, seatName);
   let pending = null;
   const m = location.hash.match(/[#&]([ks])=([A-Za-z0-9_\-]+)/);
   if (m) {
@@ -139,11 +148,25 @@ window.refereeUI.linkKeys = function (keyName, seatName) {
     if (m[1] === "k") { secret = m[2]; seatKey = null; } else { seatKey = m[2]; secret = null; }
     history.replaceState(null, "", location.pathname + location.search);
   }
+  // a link to this same page with another key (the owner taps their seat's link in the tab
+  // that shows the table) changes only the fragment, which loads nothing: load it
+  window.addEventListener("hashchange", () => {
+    if (/[#&][ks]=/.test(location.hash)) location.reload();
+  });
   return {secret: secret, seatKey: seatKey, pending: pending};
 };
 window.refereeUI.keepKey = function (keyName, seatName, pending) {
-  if (pending.kind === "k") localStorage.setItem(keyName, pending.key);
-  else { localStorage.setItem(seatName, pending.key); localStorage.removeItem(keyName); }
+  localStorage.setItem(pending.kind === "k" ? keyName : seatName, pending.key);
+  localStorage.setItem(useName(seatName), pending.kind);
+};
+// On a seat's page, a phone that also holds the table's key offers to go back to it
+// (`box`: the page's #key-switch, its button reloads the page as the table's controls).
+window.refereeUI.keySwitch = function (box, keyName, seatName, role) {
+  box.hidden = !(role === "seat" && localStorage.getItem(keyName));
+  box.querySelector("button").onclick = () => {
+    localStorage.setItem(useName(seatName), "k");
+    location.reload();
+  };
 };
 
 // A form sent one at a time: its submit button is off while the box answers, and a second
