@@ -574,3 +574,25 @@ def test_a_seat_link_on_the_owners_phone_keeps_the_table_key(server):  # noqa: F
         page.reload()  # and stays so
         expect(bens).to_be_visible()
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_lists_of_names_take_the_languages_comma(server):  # noqa: F811
+    """refereeUI.names (winners, the admin page's players, refusals) joins names with the
+    language's list comma, as the card games' lists do ("،" in Persian and Arabic; it was ","
+    in every language), each name isolated."""
+    from playwright.sync_api import sync_playwright
+
+    from referee.server.i18n import messages
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        for lang in LANGS:
+            page.goto(f"{server}/games/new?lang={lang}")
+            sep = messages(lang)["g.sep"]
+            t = "JSON.parse(document.getElementById('i18n').textContent)"
+            got = page.evaluate(f"window.refereeUI.names(['Ava', 'Ben', 'Cy'], {t})")
+            assert got == sep.join(f"\u2068{n}\u2069" for n in ("Ava", "Ben", "Cy")), lang
+        browser.close()

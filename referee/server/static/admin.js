@@ -41,7 +41,7 @@
         : el("span", {class: "big"}, tb.name);
       const li = el("li", {}, name, el("span", {class: "muted"},
         tb.damaged ? tr("tables.damaged") + ": " + tb.damaged
-          : (tb.archived ? tr("admin.archived") + SEP : "") + window.refereeUI.names(tb.players)));
+          : (tb.archived ? tr("admin.archived") + SEP : "") + window.refereeUI.names(tb.players, T)));
       const acts = el("div", {class: "row wrap acts"});
       if (!tb.archived && !tb.damaged) acts.append(el("button", {class: "button alt",
         type: "button", onclick: async () => {

@@ -21,7 +21,7 @@
   let callLast = false;
 
   // a player's name, isolated from the words around it (a Latin name on a right-to-left page)
-  const iso = (text) => "\u2068" + text + "\u2069";
+  const iso = window.refereeUI.iso;
   const name = (view, seat) => iso((view.players[seat] && view.players[seat].name) || tr("g.open_seat"));
 
   // ---- words: cards, places, spaces and moves in the page's language (cardwords.js) --------
@@ -197,8 +197,9 @@
     // the result
     if (view.over && view.scores) {
       const best = Math.max(...view.returns);
-      $("result").replaceChildren(el("p", {}, tr("g.winners", {names: view.players
-        .filter((p, i) => view.returns[i] === best && best > 0).map((p) => iso(p.name)).join(tr("g.sep"))})),
+      $("result").replaceChildren(el("p", {}, tr("g.winners", {names: window.refereeUI.names(
+        view.players.filter((p, i) => view.returns[i] === best && best > 0).map((p) => p.name),
+        T)})),
         // numbered by place at the end, the winner first (seats level share a number)
         el("ol", {class: "scores"}, ...rankOrder(view).map((i) =>
           el("li", {class: view.returns[i] === best ? "won" : "", value: view.ranks[i]},

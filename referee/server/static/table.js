@@ -427,7 +427,7 @@
     if (view.over) {
       const names = view.winners.map((s) => view.players[s].name);
       w.textContent = tr("table.over") + SEP + (names.length === 1 ?
-        tr("table.winner", {name: names[0]}) : tr("table.winners", {names: window.refereeUI.names(names)}));
+        tr("table.winner", {name: names[0]}) : tr("table.winners", {names: window.refereeUI.names(names, T)}));
       w.hidden = false;
     } else w.hidden = true;
     $("rematch").hidden = !(view.over && canAct());

@@ -13,7 +13,7 @@ window.refereeErrorWords = function (T, data, fallback) {
     // right-to-left words (a URL's last "/" jumped to its front on a Hebrew page)
     const ltr = data.code.startsWith("camera.") || data.code.startsWith("photo.");
     for (const [k, v] of Object.entries(data.params || {}))
-      vars[k] = Array.isArray(v) ? window.refereeUI.names(v) : (typeof v === "number" ? v
+      vars[k] = Array.isArray(v) ? window.refereeUI.names(v, T) : (typeof v === "number" ? v
         : (ltr ? "\u2066" + String(v) + "\u2069" : String(v)));
     return window.refereeUI.tr(T, code, vars);
   }
@@ -68,9 +68,15 @@ window.refereeUI = {
   // what separates the parts of a line ("merchant · 4 coins"), the message "ui.part_sep"
   // (Persian's zero "۰" is a dot, so Persian takes its comma instead of the middle dot)
   sep(T) { return T["ui.part_sep"] !== undefined ? T["ui.part_sep"] : " · "; },
-  // names as a list ("Ava, Ben"), each isolated: a name that starts or ends in Latin letters
-  // or punctuation keeps its place in right-to-left words
-  names(list) { return list.map((n) => "\u2068" + n + "\u2069").join(", "); },
+  // a name isolated: one that starts or ends in Latin letters or punctuation keeps its
+  // place in right-to-left words
+  iso(text) { return "\u2068" + text + "\u2069"; },
+  // names as a list, each isolated, joined by the language's list comma (messages "g.sep":
+  // Persian and Arabic write "،"): "Ava, Ben", "Ava، Ben"
+  names(list, T) {
+    const sep = T && T["g.sep"] !== undefined ? T["g.sep"] : ", ";
+    return list.map(window.refereeUI.iso).join(sep);
+  },
   // a number in the page language's digits
   num(n) { return localNumber(document.documentElement.lang || "en", n); },
   // a text's digits 0-9 in the page language's (a card's "+2", Tukki Tukki's "12"): only
