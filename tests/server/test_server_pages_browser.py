@@ -596,3 +596,37 @@ def test_lists_of_names_take_the_languages_comma(server):  # noqa: F811
             got = page.evaluate(f"window.refereeUI.names(['Ava', 'Ben', 'Cy'], {t})")
             assert got == sep.join(f"\u2068{n}\u2069" for n in ("Ava", "Ben", "Cy")), lang
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_keeping_focus_finds_a_redrawn_button_by_its_key(server):  # noqa: F811
+    """refereeUI.keepingFocus (the Tuki and card pages' redraw on each new view): a button
+    drawn anew gets the focus back by its data-focus key, an element moved in the page keeps
+    it, and a redrawn button now disabled (a card no longer playable) does not take it."""
+    from playwright.sync_api import sync_playwright
+
+    redraw = """([key, disabled]) => {
+      if (!document.getElementById('t-old')) {
+        const b = document.createElement('div'); b.id = 't-box';
+        b.innerHTML = '<button data-focus="move:draw">draw</button><input id="t-old">';
+        document.body.append(b);
+      }
+      const box2 = document.getElementById('t-box');
+      box2.querySelector(key === 'input' ? '#t-old' : 'button').focus();
+      window.refereeUI.keepingFocus(() => {
+        const b = document.createElement('button');
+        b.dataset.focus = 'move:draw'; b.textContent = 'draw'; b.disabled = disabled;
+        box2.replaceChildren(b, document.getElementById('t-old'));
+      });
+      const a = document.activeElement;
+      return a === document.body ? 'body' : a.tagName + ':' + (a.dataset.focus || a.id);
+    }"""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{server}/games/new?lang=en")
+        assert page.evaluate(redraw, ["button", False]) == "BUTTON:move:draw"
+        assert page.evaluate(redraw, ["input", False]) == "INPUT:t-old"
+        assert page.evaluate(redraw, ["button", True]) == "body"
+        browser.close()

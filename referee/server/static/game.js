@@ -54,11 +54,12 @@
     const pick = (a) => (callLast && legal.includes(a + " last")) ? a + " last" : a;
     const box = el("div", {class: "hand"});
     let colourFor = null;
-    hand.forEach((code) => {
+    hand.forEach((code, i) => {
       const a = "play " + code;
       const ok = legal.includes(a) || legal.includes(a + " last") ||
         (code === "COLOR" && legal.some((x) => x.startsWith("play COLOR ")));
-      box.append(takiTile(code, {disabled: ok ? false : "disabled", onclick: () => {
+      box.append(takiTile(code, {disabled: ok ? false : "disabled", "data-focus": "card:" + i,
+        onclick: () => {
         if (code === "COLOR" && !legal.includes(a)) { colourFor = true; renderColours(); }
         else act(pick(a));
       }}));
@@ -67,7 +68,7 @@
     function renderColours() {
       colours.replaceChildren(...["R", "G", "B", "Y"].filter((c) => legal.some(
         (x) => x === "play COLOR " + c || x === "play COLOR " + c + " last")).map((c) =>
-        el("button", {class: "button swatch-btn s" + c, type: "button",
+        el("button", {class: "button swatch-btn s" + c, type: "button", "data-focus": "colour:" + c,
           onclick: () => act(pick("play COLOR " + c))}, W.colour(c))));
     }
     const out = [box, colours];
@@ -90,7 +91,7 @@
       const acts = (legal || []).filter((a) => a === "reveal " + p || a === "place " + p);
       grid.append(el("button", {class: "tcell" + (v === "?" ? " down" : "") + (v === "P" ? " parrot" : ""),
         type: "button", disabled: acts.length ? false : "disabled",
-        "aria-label": W.place(p) + (v === "?" ? "" : SEP + W.card(v)), title: W.place(p),
+        "data-focus": mine ? "place:" + p : null, "aria-label": W.place(p) + (v === "?" ? "" : SEP + W.card(v)), title: W.place(p),
         onclick: () => act(acts[0])}, v === "?" ? "" : W.card(v)));
     });
     return grid;
@@ -276,6 +277,7 @@
     const rest = s.legal.filter((a) => !m.used(a) && !(game === "taki" && a.endsWith(" last") &&
       s.legal.includes(a.slice(0, -5))));
     $("moves").replaceChildren(...rest.map((a) => el("button", {class: "button move", type: "button",
+      "data-focus": "move:" + a,
       onclick: () => act(callLast && s.legal.includes(a + " last") ? a + " last" : a)}, words(a, true),
       // what it costs (Tokaido's coins), on the button, before the tap
       (s.costs || {})[a] ? el("span", {class: "cost"}, SEP + tr("g.coins", {n: s.costs[a]})) : null)));
@@ -285,7 +287,7 @@
   function show(msg) {
     if (state && msg.view.seq < state.view.seq) return;
     state = msg;
-    render();
+    window.refereeUI.keepingFocus(render);
   }
 
   // ---- acting ------------------------------------------------------------------------------

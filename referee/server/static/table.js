@@ -366,22 +366,7 @@
     close.focus();
   }
 
-  // A new view redraws the builders' list; whatever had the keyboard's focus there is
-  // either kept (a photo field's input) or drawn anew (a button), and the focus went to
-  // the page's start: Space then opened nothing, and a keyboard or screen-reader user lost
-  // their place on every "done" at the table. Put it back: the same element if it is still
-  // in the page, else the new one with the same data-focus key.
-  function keepingFocus(draw) {
-    const was = document.activeElement;
-    const key = was && was.dataset ? was.dataset.focus : undefined;
-    draw();
-    if (!was || was === document.body || document.activeElement === was) return;
-    if (was.isConnected) { was.focus({preventScroll: true}); return; }
-    const again = key && document.querySelector("[data-focus=\"" + CSS.escape(key) + "\"]");
-    if (again) again.focus({preventScroll: true});
-  }
-
-  function render(view) { keepingFocus(() => draw(view)); }
+  function render(view) { window.refereeUI.keepingFocus(() => draw(view)); }
 
   function draw(view) {
     $("table-name").textContent = view.name;

@@ -165,6 +165,24 @@ window.refereeUI.keepKey = function (keyName, seatName, pending) {
   localStorage.setItem(pending.kind === "k" ? keyName : seatName, pending.key);
   localStorage.setItem(useName(seatName), pending.kind);
 };
+// A new view redraws a page's lists and buttons; whatever had the keyboard's focus there was
+// either kept (a photo field's input) or drawn anew (a button), and the focus went to the
+// page's start: Space then opened nothing, and a keyboard or screen-reader user lost their
+// place whenever another phone acted. `draw()` runs, and the focus is put back: on the same
+// element if it is still in the page, else on the new one with the same data-focus key
+// (or id).
+window.refereeUI.keepingFocus = function (draw) {
+  const was = document.activeElement;
+  const key = was && was.dataset ? was.dataset.focus : undefined;
+  const id = was ? was.id : "";
+  draw();
+  if (!was || was === document.body || document.activeElement === was) return;
+  if (was.isConnected) { was.focus({preventScroll: true}); return; }
+  const again = (key && document.querySelector("[data-focus=\"" + CSS.escape(key) + "\"]")) ||
+    (id && document.getElementById(id));
+  if (again && !again.disabled) again.focus({preventScroll: true});
+};
+
 // On a seat's page, a phone that also holds the table's key offers to go back to it
 // (`box`: the page's #key-switch, its button reloads the page as the table's controls).
 window.refereeUI.keySwitch = function (box, keyName, seatName, role) {
