@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeGuard
 
 Colour = Literal["G", "B", "P", "O"]  # gray, blue, purple, orange (WORLD.md §1)
@@ -35,6 +35,9 @@ class StoneMeasurement:
     gaps_mm: smallest front-view gap to each stone whose faces come within 1 u, in mm,
         keyed by that stone's colour.
     table_gap_mm: the height of its lowest face above the table plane, in mm.
+    weak: its fit is weak (the colour fits a stone's shape only in part): where it agrees
+        with the target it counts, but a fault that rests on it alone is no ground for a
+        penalty card (the judge is unsure, `stone:unclear:X`).
     """
 
     colour: Colour
@@ -44,6 +47,7 @@ class StoneMeasurement:
     sigma_u: float = 0.0
     gaps_mm: dict[Colour, float] = field(default_factory=dict)
     table_gap_mm: float = 0.0
+    weak: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (WORLD.md §4 field names): u rounded to 3 decimals, mm to 2."""
@@ -55,6 +59,7 @@ class StoneMeasurement:
             "sigma_u": round(self.sigma_u, 3),
             "gaps_mm": {k: round(v, 2) for k, v in self.gaps_mm.items()},
             "table_gap_mm": round(self.table_gap_mm, 2),
+            **({"weak": True} if self.weak else {}),
         }
 
 
@@ -132,6 +137,5 @@ def with_gaps(stones: Iterable[StoneMeasurement], unit_mm: float) -> list[StoneM
             g = rect_gap_u(rect_of(s), rect_of(o))
             if g <= 1.0:
                 gaps[o.colour] = round(g * unit_mm, 6)
-        out.append(StoneMeasurement(s.colour, s.orientation, s.x_u, s.z_u, s.sigma_u, gaps,
-                                    s.table_gap_mm))
+        out.append(replace(s, gaps_mm=gaps))
     return out

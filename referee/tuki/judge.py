@@ -360,6 +360,18 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
         return Verdict("unsure", (), tuple(Reason(p.code, p.text) for p in problems))
     hidden = {p.subject for p in problems if p.subject}
     found = _compare(target, measured, face, level, hidden, tol)
+    weak = {c for c, m in measured.items() if m.weak}
+    blamed = {code_subject(f.code) for f in found.faults}
+    if found.faults and weak and blamed <= weak:
+        # every fault rests on weakly seen stones alone: judged without them (a weak fit
+        # that agrees with the target counts; one that does not is likelier a measurement
+        # slid by a unit, R01-03, than a builder's fault)
+        for c in sorted(blamed, key=level_stones(level).index):
+            problems = (*problems, Unmeasured(f"stone:unclear:{c}", f"{name(c)} is not seen "
+                                              "clearly enough to blame it for a fault", c))
+        hidden |= blamed
+        measured = {c: m for c, m in measured.items() if c not in blamed}
+        found = _compare(target, measured, face, level, hidden, tol)
     reasons = tuple(Reason(p.code, p.text) for p in problems) + tuple(found.reasons)
     if not found.faults:
         return Verdict("unsure" if reasons else "correct", (), reasons)

@@ -142,6 +142,7 @@ class BuildSettings:
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
     min_score: float = 0.6          # a fit's template response below this: unclear
     min_score_plain: float = 0.65   # ... below this where its grooves did not show
+    sure_score: float = 0.7         # below this a fit is weak: no fault rests on it alone
     depth_doubt_mm: float = 5.0     # how far a front face usually stands off the build line
     line_allowance_mm: float = 10.0  # how far it may (WORLD.md §5): table vs snow unsure
     settle: bool = True             # rest stones on their support within the depth doubt

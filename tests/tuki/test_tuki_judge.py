@@ -284,6 +284,31 @@ def test_hidden_stone_unsure_unless_certainly_wrong():
     assert v.verdict == "wrong" and sorted(codes(v)) == ["position:B", "position:G"]
 
 
+def test_a_fault_on_a_weakly_seen_stone_alone_is_unsure():
+    """Our ruling (R01-03: a grey bar half hidden by a piece in front, its fit slid a unit
+    onto its shadow, and a correct build judged wrong): a stone whose fit is weak counts
+    where it agrees with the target, but a fault that rests on weak stones alone is no
+    ground for a penalty card: unsure, `stone:unclear:X`. Faults of clearly seen stones stay
+    wrong, with or without the weak one."""
+    b = build_from_grid(CARD)
+    weak = moved(b, "G", regap=False, weak=True)
+    assert judge(CARD, BEAR, weak, "normal").verdict == "correct"  # agrees: counts
+    slid = moved(b, "G", dx=-1, weak=True)
+    v = judge(CARD, BEAR, slid, "normal")
+    assert v.verdict == "unsure" and codes(v) == [] and rcodes(v) == ["stone:unclear:G"]
+    assert v.reasons[0].subject == "G"
+    # the same measurement, seen clearly, is a fault
+    assert codes(judge(CARD, BEAR, moved(b, "G", dx=-1), "normal")) == ["position:G"]
+    # a clearly seen stone's fault stays wrong beside a weak one: judged without the weak
+    both = moved(slid, "P", dx=2)
+    v = judge(CARD, BEAR, both, "normal")
+    assert v.verdict == "wrong" and "position:P" in codes(v)
+    # a weak stone on its own turned the wrong way: unsure too
+    turned = MeasuredBuild(tuple(replace(s, orientation="H", weak=True) if s.colour == "P"
+                                 else s for s in b.stones), b.unit_mm)
+    assert judge(CARD, BEAR, turned, "normal").verdict == "unsure"
+
+
 def test_measured_stone_fields_are_used_not_the_grid():
     """The judge reads only the MeasuredBuild (WORLD.md §4: never sees a pixel)."""
     s = StoneMeasurement("B", "H", 0, 5, gaps_mm={"G": 0, "P": 0})

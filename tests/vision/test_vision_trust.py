@@ -179,12 +179,16 @@ HARD = FIXTURES / "hard-scenes"
 # since a fit the colour matches only weakly (its grey stone: 0.59) is no ground for a verdict.
 # G01-07's grey stone is taken by the dark table's class, and W01-04's purple one lies against
 # the grey with an end hidden: both hidden until the grooves were looked for there (choose.resting).
+# R01-03 (a correct build, measured unseen): its grey bar lies under the blue one, mostly hidden
+# by a piece in front; its weak fit (0.67) slid a unit onto its shadow and the build was judged
+# wrong. A fault that rests on a weakly seen stone alone is now unsure (judge, `weak`).
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-05": "correct", "F05-07": "correct",
                  "G03-03": "correct", "G04-01": "wrong",
                  "W05-04": "correct", "V03-06": "correct", "E03-01": "correct",
-                 "Z03-04": "correct", "G01-07": "correct", "W01-04": "correct"}
+                 "Z03-04": "correct", "G01-07": "correct", "W01-04": "correct",
+                 "R01-03": "unsure"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
