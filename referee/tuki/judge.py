@@ -27,6 +27,11 @@ How it decides (each step cites WORLD.md §4):
   `stone:not-found:X`) keep X out of the judgement: the verdict is wrong if the measured
   stones already break the target for certain, otherwise unsure (our ruling; a hidden stone
   never counts as missing, and `table:none` is not claimed while a stone is hidden).
+- Weakly seen stones (`StoneMeasurement.weak`, our ruling): a weak stone counts where it
+  agrees with the target, but when every fault found rests on weak stones alone, they are
+  judged as unmeasured (`stone:unclear:X`): unsure, unless the clearly seen stones break the
+  target by themselves. A weak fit slid by a unit along its repeating grooves looks like a
+  builder's fault; a penalty card needs a stone seen clearly.
 """
 
 from __future__ import annotations
