@@ -44,7 +44,15 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from typing import Any, Literal, cast, get_args
 
-from referee.build import Colour, MeasuredBuild, StoneMeasurement, Unmeasured, code_subject, rect_of
+from referee.build import (
+    COLOURS,
+    Colour,
+    MeasuredBuild,
+    StoneMeasurement,
+    Unmeasured,
+    code_subject,
+    rect_of,
+)
 from referee.errors import RefereeError
 from referee.paths import MODELS
 from referee.tuki.cards import parse_grid
@@ -371,11 +379,12 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
         # every fault rests on weakly seen stones alone: judged without them (a weak fit
         # that agrees with the target counts; one that does not is likelier a measurement
         # slid by a unit, R01-03, than a builder's fault)
-        for c in sorted(blamed, key=level_stones(level).index):
+        unclear = sorted(weak & blamed, key=COLOURS.index)  # an extra stone's colour too
+        for c in unclear:
             problems = (*problems, Unmeasured(f"stone:unclear:{c}", f"{name(c)} is not seen "
                                               "clearly enough to blame it for a fault", c))
-        hidden |= blamed
-        measured = {c: m for c, m in measured.items() if c not in blamed}
+        hidden |= set(unclear)
+        measured = {c: m for c, m in measured.items() if c not in unclear}
         found = _compare(target, measured, face, level, hidden, tol)
     reasons = tuple(Reason(p.code, p.text) for p in problems) + tuple(found.reasons)
     if not found.faults:

@@ -307,6 +307,10 @@ def test_a_fault_on_a_weakly_seen_stone_alone_is_unsure():
     turned = MeasuredBuild(tuple(replace(s, orientation="H", weak=True) if s.colour == "P"
                                  else s for s in b.stones), b.unit_mm)
     assert judge(CARD, BEAR, turned, "normal").verdict == "unsure"
+    # a weakly seen stone of a colour not of the level (a look-alike): no `extra`, unsure
+    extra = MeasuredBuild((*b.stones, StoneMeasurement("O", "H", 9, 0, weak=True)), b.unit_mm)
+    v = judge(CARD, BEAR, extra, "normal")
+    assert v.verdict == "unsure" and rcodes(v) == ["stone:unclear:O"]
 
 
 def test_measured_stone_fields_are_used_not_the_grid():
