@@ -114,6 +114,9 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
     band = (band_mm[0] * s, band_mm[1] * s)
     strip = max(2, round(4 * s))
     out: list[BarFit] = []
+    # the colour's connected patches: a patch far larger than a bar (a wall, a box) has
+    # peaks all over it, which took every place before the stone's own were reached
+    _, patches = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     for orient in ORIENTATIONS:
         w, h = (5 * u, u) if orient == "H" else (u, 5 * u)
         w_px, h_px = round(w), round(h)
@@ -146,7 +149,8 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
         peaks[:, -edge:] = False
         peaks[:edge, :] = False
         ys, xs = np.nonzero(peaks)
-        for i in np.argsort(-sub[ys, xs])[:per_orientation]:
+        for i in _diverse(np.argsort(-sub[ys, xs]), patches, r0 + ys - h_px // 2,
+                          c0 + xs + w_px // 2, per_orientation):
             rr, cc = int(ys[i]), int(xs[i])
             dr = _parabola(sub[rr - 1:rr + 2, cc]) if 0 < rr < sub.shape[0] - 1 else 0.0
             dc = _parabola(sub[rr, cc - 1:cc + 2]) if 0 < cc < sub.shape[1] - 1 else 0.0
@@ -164,6 +168,29 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
                               float(sub[rr, cc]), supported))
     out.sort(key=lambda f: -f.score)
     return out
+
+
+def _diverse(order: np.ndarray, patches: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+             n: int) -> list[int]:
+    """Up to `n` of the peaks in `order` (best first): the best of each patch of the colour
+    that a peak's face centre (rows, cols, px) lies on first, then the rest by score."""
+    h, w = patches.shape
+    first: list[int] = []
+    seen: set[int] = set()
+    for i in order:
+        r, c = int(np.clip(rows[i], 0, h - 1)), int(np.clip(cols[i], 0, w - 1))
+        p = int(patches[r, c])
+        if p not in seen:
+            seen.add(p)
+            first.append(int(i))
+            if len(first) == n:
+                break
+    chosen = set(first)
+    for i in order:
+        if len(chosen) >= n:
+            break
+        chosen.add(int(i))
+    return [int(i) for i in order if int(i) in chosen]
 
 
 def face_slice(view: FrontView, unit_mm: float, orientation: Orientation, x_mm: float, h_mm: float

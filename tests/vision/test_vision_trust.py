@@ -434,6 +434,28 @@ def test_a_patch_running_off_the_top_of_the_search_region_is_no_stone():
     assert all(h < 260.0 / U - 1.5 for h in hs), hs
 
 
+def test_a_wall_of_the_colour_leaves_room_among_the_candidates_for_the_stone():
+    """R03-02: a purple wall high up in the view; its template peaks (a plateau, all over the
+    patch) took every place of the purple candidates, and the purple bar of the build, an end
+    hidden by a piece in front (so it scores lower), was not among them: the wall was chosen
+    and the stone judged unsupported. The best peak of each patch of the colour comes first."""
+    from referee.vision.fit import bar_candidates
+    from referee.vision.mat import PAPER_BEYOND
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 260.0)
+    x0, x1 = PAPER_BEYOND[:2]
+    regions = {"H": (x0 - 2.5 * U, x1 - 2.5 * U, -3.0, 260.0 - U),
+               "V": (x0 - 0.5 * U, x1 - 0.5 * U, -3.0, 260.0 - 5 * U)}
+    bar = (x0 + 3 * U, 2 * U, 4 * U, U)  # 4 of its 5 units seen, 2 u up
+    wall = (x0, 150.0, 14 * U, U)         # a wall's strip, a unit tall, inside the region
+    cands = bar_candidates(_painted(view, [bar, wall]), "P", view, U, (0.0, 0.0),
+                           regions, None, per_orientation=4)
+    lying = [c for c in cands if c.orientation == "H"]
+    assert len(lying) == 4
+    assert any(abs(c.h_mm / U - 2.0) < 0.2 for c in lying), [(c.x_mm, c.h_mm) for c in lying]
+
+
 def test_a_candidate_that_slides_gives_way_to_one_pinned_at_both_ends():
     """G01-03: a grey backdrop far up and the grey stone on the table scored alike (0.85);
     the backdrop, a patch wider than a bar, let its fit slide 2.5 u along its length (so
