@@ -91,7 +91,8 @@
       const acts = (legal || []).filter((a) => a === "reveal " + p || a === "place " + p);
       grid.append(el("button", {class: "tcell" + (v === "?" ? " down" : "") + (v === "P" ? " parrot" : ""),
         type: "button", disabled: acts.length ? false : "disabled",
-        "data-focus": mine ? "place:" + p : null, "aria-label": W.place(p) + (v === "?" ? "" : SEP + W.card(v)), title: W.place(p),
+        "data-focus": mine ? "place:" + p : null,
+        "aria-label": W.place(p) + (v === "?" ? "" : SEP + W.card(v)), title: W.place(p),
         onclick: () => act(acts[0])}, v === "?" ? "" : W.card(v)));
     });
     return grid;

@@ -246,9 +246,8 @@
         file.addEventListener("change", send);
       }
       const btn = el("button", {class: "button", type: "button", "data-focus": "retake:" + b.seat,
-        onclick: () => {
-        if (!file.files || !file.files[0]) file.click(); else send();
-      }}, tr("ctl.retake"));
+        onclick: () => { if (!file.files || !file.files[0]) file.click(); else send(); }},
+      tr("ctl.retake"));
       li.append(el("div", {class: "row wrap acts retake"}, photoField(file), btn),
         uploadError(fkey));
     }
@@ -293,15 +292,17 @@
         const file = fileInputs[fkey] || (fileInputs[fkey] = el("input", {type: "file",
           accept: "image/*", class: "file",
           "aria-label": tr("ctl.photo") + " " + p.name}));
-        const btn = el("button", {class: "button done", type: "button", "data-focus": "done:" + b.seat,
-          onclick: async () => {
+        const send = async () => {
           btn.disabled = true;
           const fd = new FormData();
           if (file.files && file.files[0]) fd.append("photo", file.files[0]);
           const ok = await call("/done/" + b.seat, fd, true, uploadError(fkey));
           if (ok) clearPhoto(file);
           btn.disabled = false;
-        }}, needsPhoto ? tr("ctl.photo") : tr("ctl.done"));
+        };
+        const btn = el("button", {class: "button done", type: "button",
+          "data-focus": "done:" + b.seat, onclick: send},
+        needsPhoto ? tr("ctl.photo") : tr("ctl.done"));
         // a phone place, a build that needs its photo, or a camera that gives none now
         if (cam.kind === "upload" || needsPhoto || cam.state === "dead" ||
             cam.state === "stalled") acts.append(photoField(file));
