@@ -85,6 +85,21 @@ def test_new_table_form_lists_the_stations(client):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_stations_level_follows_its_name_without_brackets_in_brackets(client, lang):
+    """A station's choice reads "D03 · Normal (3 stones)" (the language's part separator:
+    "، " in Persian); it was "D03 (Normal (3 stones))", brackets in brackets, which read
+    worst right to left (a new user's trial, on the Arabic form)."""
+    import html as html_lib
+
+    t = messages(lang)
+    page = html_lib.unescape(client.get(f"/new?lang={lang}").text)
+    assert f"D03{t['ui.part_sep']}{t['level.normal']}</option>" in page
+    assert f"D03 ({t['level.normal']})" not in page
+    # and the hint that points at the level says where it now is
+    assert "bracket" not in t["new.station_hint"] and "پرانتز" not in t["new.station_hint"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_new_table_form_says_which_station_phone_photos_need(client, lang):
     """Beside the stations: which to pick when players send phone photos (a new user's trial
     found no word on it), in the page's language, read out with each station's list."""

@@ -70,7 +70,7 @@
   async function loadCalibration(tables) {
     const stations = await (await fetch("/api/stations")).json();
     $("cal-station").replaceChildren(...stations.map((s) =>
-      el("option", {value: s.id}, s.id + " (" + tr("level." + s.level) + ")")));
+      el("option", {value: s.id}, s.id + SEP + tr("level." + s.level))));
     const cams = [];
     for (const tb of tables) {
       if (tb.damaged || tb.archived) continue;
