@@ -171,26 +171,16 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
 
 
 def _diverse(order: np.ndarray, patches: np.ndarray, rows: np.ndarray, cols: np.ndarray,
-             n: int) -> list[int]:
-    """Up to `n` of the peaks in `order` (best first): the best of each patch of the colour
-    that a peak's face centre (rows, cols, px) lies on first, then the rest by score."""
+             n: int) -> np.ndarray:
+    """Up to `n` of the peaks in `order` (indices, best first): the best of each patch of the
+    colour that a peak's face centre (rows, cols, px) lies on first, then the rest by score;
+    returned best first."""
     h, w = patches.shape
-    first: list[int] = []
-    seen: set[int] = set()
-    for i in order:
-        r, c = int(np.clip(rows[i], 0, h - 1)), int(np.clip(cols[i], 0, w - 1))
-        p = int(patches[r, c])
-        if p not in seen:
-            seen.add(p)
-            first.append(int(i))
-            if len(first) == n:
-                break
-    chosen = set(first)
-    for i in order:
-        if len(chosen) >= n:
-            break
-        chosen.add(int(i))
-    return [int(i) for i in order if int(i) in chosen]
+    patch = patches[np.clip(rows, 0, h - 1), np.clip(cols, 0, w - 1)][order]
+    _, first = np.unique(patch, return_index=True)   # where in `order` each patch's best is
+    firsts = np.sort(first)[:n]
+    rest = np.setdiff1d(np.arange(len(order)), firsts)[:n - len(firsts)]
+    return order[np.sort(np.concatenate([firsts, rest]))]
 
 
 def face_slice(view: FrontView, unit_mm: float, orientation: Orientation, x_mm: float, h_mm: float
