@@ -15,9 +15,13 @@ import numpy as np
 
 from referee.build import MeasuredBuild
 from referee.tuki.die import DieFace
-from referee.tuki.judge import Verdict, judge
+from referee.tuki.judge import Reason, Verdict, judge
 from referee.vision.photo import decode_photo, read_photo  # noqa: F401  (re-exported)
 from referee.vision.station import Station, load_station  # noqa: F401  (re-exported)
+
+FOCAL_DOUBT = ("the phone's camera could not be worked out well enough from the mat in this "
+               "photo, and the verdict depends on it: take it with the whole mat in view, from "
+               "a little higher")
 
 
 @dataclass
@@ -51,7 +55,9 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[s
     `fish+white`; level: normal | advanced, default the station's; overlay: draw
     `overlay_bgr` (captions: with the verdict and faults in English words on it);
     intrinsics: "station", or "from-mat" for a phone's photo of a camera's station. What the
-    photo shows never raises (it makes an unsure verdict).
+    photo shows never raises (it makes an unsure verdict). A phone's photo whose focal length
+    the mat pins down only roughly (`Measurement.focal_checks`) is measured and judged again
+    at each of those focal lengths: a verdict that changes with it is unsure (`mat:weak`).
     :raises CardError: a target that is no valid grid of the level; DieError: an unknown
         face; LevelError: an unknown level (from `tuki.judge.judge`).
     """
@@ -63,9 +69,18 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[s
     t1 = time.perf_counter()
     verdict = judge(list(target_rows), face, m.build, level or station.level)
     t2 = time.perf_counter()
+    for scale in m.focal_checks if verdict.verdict != "unsure" else ():
+        other = measure(image_bgr, station, intrinsics=intrinsics, focal_scale=scale)
+        if judge(list(target_rows), face, other.build,
+                 level or station.level).verdict != verdict.verdict:
+            verdict = Verdict("unsure", reasons=(Reason("mat:weak", FOCAL_DOUBT),))
+            break
+    t3 = time.perf_counter()
     timings = dict(m.timings_ms)
     timings["judge"] = round((t2 - t1) * 1000, 2)
-    timings["total"] = round((t2 - t0) * 1000, 2)
+    if m.focal_checks:
+        timings["focal_checks"] = round((t3 - t2) * 1000, 2)
+    timings["total"] = round((t3 - t0) * 1000, 2)
     img = draw_overlay(image_bgr, m, verdict, captions) if overlay else None
     paper = None if m.paper_bgr is None else \
         (float(m.paper_bgr[0]), float(m.paper_bgr[1]), float(m.paper_bgr[2]))

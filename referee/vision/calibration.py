@@ -117,13 +117,6 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
     return CameraCalibration(k, d.ravel()[:5], float(rms), std_in.ravel(), len(obj), size)
 
 
-
-# a phone photo's focal length from the mat in it: refused when its 1σ doubt is over this
-# share of the focal length, or the fit's RMS over this many px per 1000 px of photo
-MAX_FOCAL_DOUBT = 0.06
-MAX_SINGLE_VIEW_RMS_PX = 2.0
-
-
 def intrinsics_from_mat(det: MatDetection, image_size: tuple[int, int]
                         ) -> tuple[np.ndarray, float, float]:
     """A camera matrix (3×3 float64) for a photo of unknown camera (a phone), from the mat's

@@ -59,6 +59,9 @@ class Measurement:
     paper_bgr: np.ndarray | None = None
     mats_seen: int = 0  # boards of the mat's markers in the photo (this station's and others)
     depth_mm: float | None = None  # the structure's front faces behind the line (depth.py)
+    # a phone's photo whose focal length is known only roughly: the scales of it at which
+    # the verdict must hold too (`phone_station`; check.check_photo measures again at each)
+    focal_checks: tuple[float, ...] = ()
 
 
 def _problem(code: str, text: str, unit_mm: float, m: Measurement) -> Measurement:
@@ -66,51 +69,65 @@ def _problem(code: str, text: str, unit_mm: float, m: Measurement) -> Measuremen
     return m
 
 
-def phone_station(image: np.ndarray, station: Station, s: VisionSettings
-                  ) -> tuple[Station, str | None]:
+def phone_station(image: np.ndarray, station: Station, s: VisionSettings,
+                  focal_scale: float = 1.0) -> tuple[Station, str | None, tuple[float, ...]]:
     """The station as a phone's photo of it needs: intrinsics worked out from the mat in the
     photo (principal point at the centre, one focal length, no distortion), not the station
     camera's, and no stored mat pose (the phone stands elsewhere). The reason, in plain
     words, when the mat in the photo cannot pin the camera down (then the build is unsure).
-    A photo without the mat is left to the usual mat checks."""
-    from referee.vision.calibration import (
-        MAX_FOCAL_DOUBT,
-        MAX_SINGLE_VIEW_RMS_PX,
-        intrinsics_from_mat,
-    )
+    A photo without the mat is left to the usual mat checks.
+
+    The focal length's 1σ doubt d (a share of it, from OpenCV's `calibrateCameraExtended`)
+    decides: up to `pose.max_focal_doubt` it is taken as it is; up to
+    `pose.max_focal_doubt_checked` it is taken, and the scales 1 ± k·d (k =
+    `pose.focal_check_sigmas`) are handed back, at which the caller must measure again and
+    find the same verdict (the doubt carried into the verdict, not a threshold on it); above
+    that, the reason. focal_scale: multiplies the worked-out focal length (for those checks).
+    """
+    from referee.vision.calibration import intrinsics_from_mat
     from referee.vision.errors import CalibrationError
     from referee.vision.pose import detect_mat
 
     h, w = image.shape[:2]
     det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     if is_weak(det, s):
-        return replace(station, mat_pose=None), None
+        return replace(station, mat_pose=None), None, ()
     why = ("the phone's camera could not be worked out from the mat in this photo: take it "
            "with the whole mat in view, from a little higher")
     try:
         k, doubt, rms = intrinsics_from_mat(det, (w, h))
     except CalibrationError:
-        return station, why
-    if doubt > MAX_FOCAL_DOUBT or rms > MAX_SINGLE_VIEW_RMS_PX * max(1.0, max(h, w) / 1000):
-        return station, why
+        return station, why, ()
+    p = s.pose
+    if doubt > p.max_focal_doubt_checked or rms > p.max_single_view_rms_px * max(1.0, max(h, w)
+                                                                               / 1000):
+        return station, why, ()
+    checks: tuple[float, ...] = ()
+    if doubt > p.max_focal_doubt:
+        d = min(p.focal_check_sigmas * doubt, 0.9)
+        checks = (1.0 - d, 1.0 + d)
+    k = k.copy()
+    k[0, 0] *= focal_scale
+    k[1, 1] *= focal_scale
     return replace(station, camera_matrix=k, dist_coeffs=np.zeros(5), image_size=(w, h),
-                   mat_pose=None), None
+                   mat_pose=None), None, checks
 
 
 def measure(image: np.ndarray, station: Station, settings: VisionSettings | None = None,
-            intrinsics: str = "station") -> Measurement:
+            intrinsics: str = "station", focal_scale: float = 1.0) -> Measurement:
     """Measure the build in a H×W×3 uint8 BGR photo taken at `station`.
 
     Never raises for what a photo shows; a photo without the mat, too dark or with a hidden
     stone gives a build with `problems`. intrinsics: "station" (the station camera's) or
-    "from-mat" (a phone's photo of the station: `phone_station`).
+    "from-mat" (a phone's photo of the station: `phone_station`, whose `focal_checks` land
+    in the result; focal_scale multiplies the focal length worked out from the mat).
     """
     s = settings or default_settings()
     unit = station.unit_mm
     m = Measurement(MeasuredBuild((), unit))
     t = time.perf_counter()
     if intrinsics == "from-mat":
-        station, why = phone_station(image, station, s)
+        station, why, m.focal_checks = phone_station(image, station, s, focal_scale)
         if why is not None:
             m.timings_ms["pose"] = round((time.perf_counter() - t) * 1000, 2)
             return _problem("mat:weak", why, unit, m)

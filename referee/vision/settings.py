@@ -38,6 +38,14 @@ class PoseSettings:
     #                                 photo's bottom centre) are within this factor: unsure
     black_level: float = 20.0       # a photo whose brightest pixel is below this: black
     flat_std: float = 2.0           # a photo this uniform (grey-level std) shows nothing
+    # a phone's photo (intrinsics from the mat in it, pipeline.phone_station): its focal
+    # length's 1σ doubt, as a share of it, up to `max_focal_doubt` is taken as it is; up to
+    # `max_focal_doubt_checked` the verdict must also hold with the focal length moved by
+    # ±`focal_check_sigmas`·doubt (check.check_photo), else unsure; above it, unsure at once
+    max_focal_doubt: float = 0.06
+    max_focal_doubt_checked: float = 0.15
+    focal_check_sigmas: float = 2.0
+    max_single_view_rms_px: float = 2.0  # the one-view fit's RMS, per 1000 px of photo
 
 
 @dataclass(frozen=True)

@@ -119,3 +119,72 @@ def test_a_phone_photo_is_judged_with_the_camera_worked_out_from_the_mat():
         assert v in (label["verdict"], "unsure"), name  # never confidently wrong
         right += v == label["verdict"]
     assert right >= 3
+
+
+def test_a_phone_photo_whose_focal_length_is_known_roughly_is_judged_when_the_verdict_holds():
+    """S03-01 (a wrong build, our `--hard` renders): the mat in it pins a phone's focal length
+    down only to ±6.9 % (1σ), over `max_focal_doubt`. It was refused as `mat:weak`; now it is
+    measured again at the focal length ±2σ and, the verdict holding there, judged."""
+    import json
+
+    from referee.check import check_photo, load_station, read_photo
+    from referee.paths import FIXTURES
+    from referee.vision.pipeline import measure
+    from referee.vision.settings import default_settings
+
+    root = FIXTURES / "hard-scenes"
+    label = json.loads((root / "scenes/S03-01/label.json").read_text())
+    station = load_station(root / "stations/S03/station.json")
+    image = read_photo(root / "scenes/S03-01/image.jpg")
+    m = measure(image, station, intrinsics="from-mat")
+    low, high = m.focal_checks
+    pose = default_settings().pose
+    assert 1 - low == pytest.approx(high - 1)
+    assert high - 1 > pose.focal_check_sigmas * pose.max_focal_doubt
+    chk = check_photo(image, station, label["target"], "bear", overlay=False,
+                      intrinsics="from-mat")
+    assert chk.verdict.verdict == "wrong" == label["verdict"]
+    assert chk.timings_ms["focal_checks"] > 0
+    # the station's own camera needs no such check
+    assert measure(image, station).focal_checks == ()
+
+
+def test_a_verdict_that_changes_with_a_roughly_known_focal_length_is_unsure(monkeypatch):
+    """The doubt carried into the verdict: where the build measured at one end of the focal
+    length's range breaks the card and at the other end does not, no penalty card."""
+    from dataclasses import replace
+
+    from referee.build import MeasuredBuild
+    from referee.check import FOCAL_DOUBT, check_photo, load_station
+    from referee.paths import FIXTURES
+    from referee.tuki.buildgrid import build_from_grid
+    from referee.vision import pipeline
+    from referee.vision.pipeline import Measurement
+
+    card = ("BBBBB",) + ("G...P",) * 5
+    right = build_from_grid(card)
+    seen = []
+
+    def fake(image, station, settings=None, intrinsics="station", focal_scale=1.0):
+        seen.append(focal_scale)
+        # the purple stone drifts with the focal length: a unit off at its long end
+        b = right if focal_scale <= 1.0 else MeasuredBuild(tuple(
+            s if s.colour != "P" else replace(s, x_u=s.x_u + 1) for s in right.stones),
+            right.unit_mm)
+        return Measurement(b, focal_checks=(0.9, 1.1) if focal_scale == 1.0 else ())
+
+    monkeypatch.setattr(pipeline, "measure", fake)
+    station = load_station(FIXTURES / "dev-scenes/stations/D01/station.json")
+    image = np.zeros((60, 80, 3), np.uint8)
+    v = check_photo(image, station, card, "bear", "normal", overlay=False,
+                    intrinsics="from-mat").verdict
+    assert v.verdict == "unsure" and [(r.code, r.text) for r in v.reasons] == [
+        ("mat:weak", FOCAL_DOUBT)]
+    assert seen == [1.0, 0.9, 1.1]
+    # when it holds at both ends, the verdict stands
+    seen.clear()
+    monkeypatch.setattr(pipeline, "measure", lambda *a, focal_scale=1.0, **k: (
+        seen.append(focal_scale), Measurement(right, focal_checks=(0.9, 1.1)))[1])
+    v = check_photo(image, station, card, "bear", "normal", overlay=False,
+                    intrinsics="from-mat").verdict
+    assert v.verdict == "correct" and seen == [1.0, 0.9, 1.1]
