@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from referee.vision.errors import PhotoError, VisionError
 
 if TYPE_CHECKING:
@@ -142,7 +144,7 @@ class EvalSummary:
                 (x.expected, x.got) in (("correct", "wrong"), ("wrong", "correct")) for x in r),
             "unsure": sum(x.got == "unsure" for x in r),
             "median_ms": round(statistics.median(ms), 1) if ms else 0.0,
-            "p95_ms": round(ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))], 1)
+            "p95_ms": round(float(np.percentile(ms, 95, method="inverted_cdf")), 1)
             if ms else 0.0,
         }
 

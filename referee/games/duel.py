@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from referee.games.engine import Bot, RulesError, State, get_game, make_bot, play_out
 
 MAX_ACTIONS = 100_000
@@ -45,8 +47,7 @@ class DuelResult:
         """The 95th percentile of B's decision times in ms (nearest rank); 0 without moves."""
         if not self.move_ms:
             return 0.0
-        ranked = sorted(self.move_ms)
-        return ranked[min(len(ranked) - 1, math.ceil(0.95 * len(ranked)) - 1)]
+        return float(np.percentile(self.move_ms, 95, method="inverted_cdf"))
 
     def to_dict(self) -> dict[str, Any]:
         """The `--json` object: games, bot, against, win_rate, ci95, ms_per_move_p95."""

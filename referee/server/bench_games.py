@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from referee.server.bench import BenchError
 
 GAMES = ("taki", "tukki", "tokaido")
@@ -84,7 +86,7 @@ def _stats(xs: list[float]) -> dict[str, float]:
         return {"p50": 0.0, "p95": 0.0, "max": 0.0}
     xs = sorted(xs)
     return {"p50": round(statistics.median(xs), 1),
-            "p95": round(xs[min(len(xs) - 1, int(0.95 * len(xs)))], 1),
+            "p95": round(float(np.percentile(xs, 95, method="inverted_cdf")), 1),
             "max": round(xs[-1], 1)}
 
 

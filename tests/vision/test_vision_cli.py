@@ -198,3 +198,16 @@ def test_calibrate_colours_writes_back_to_the_profile_path_given(tmp_path):
 
     assert np.allclose(after["camera_matrix"], before["camera_matrix"], atol=1e-5)
     assert str(station / "station.json") in r.stdout.replace("\n", "")  # rich wraps it
+
+
+def test_bench_vision_times_each_stage_and_the_cpu_time_of_the_whole():
+    """`referee bench vision`: a row per pipeline stage, the wall total and the CPU time
+    (which programs running beside it do not inflate), each a positive median and p95."""
+    r = _run("bench", "vision", str(DEV), "--limit", "2")
+    assert r.returncode == 0, r.stderr
+    rows = {ln.split()[0]: [float(v) for v in ln.split()[1:]] for ln in r.stdout.splitlines()
+            if ln.split() and ln.split()[0] in ("pose", "fit", "total", "cpu")}
+    assert set(rows) == {"pose", "fit", "total", "cpu"}
+    for name, (median, p95) in rows.items():
+        assert 0 < median <= p95, name
+    assert rows["cpu"][0] < 5 * rows["total"][0]
