@@ -14,6 +14,7 @@ import json
 import secrets
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from referee.server.files import sync_dir, write_synced
 from referee.server.service_base import ServiceBase, log, plain_words
 from referee.server.stations import station_path
 from referee.server.table import JUDGE_FAILED, Table
-from referee.server.text import shown
+from referee.server.text import file_label, shown
 from referee.server.uploads import check_photo_bytes
 from referee.tuki import game
 from referee.tuki.die import DieFace
@@ -61,11 +62,13 @@ def load_station(path: Path) -> Any:
         return _stations[key]
 
 
-def decode(data: bytes) -> np.ndarray:
-    """H×W×3 uint8 BGR. :raises PhotoError: a corrupt or unsupported file."""
+def decode(data: bytes, max_pixels: int | None = None) -> np.ndarray:
+    """H×W×3 uint8 BGR (a large JPEG decoded at a half, quarter or eighth of its size when
+    that still leaves `max_pixels`: `vision.photo.decode_photo`). :raises PhotoError: a
+    corrupt or unsupported file."""
     from referee.check import decode_photo
 
-    return decode_photo(data)
+    return decode_photo(data, max_pixels)
 
 
 def forget_station(path: Path) -> None:
@@ -105,8 +108,12 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
 
 
 # a photo larger than this (px) is scaled down before it is stored and judged: a phone's
-# 12 MP is far more than the referee needs, and one judge serves every table
-MAX_JUDGED_PIXELS = 12_000_000
+# 12 MP is far more than the referee needs (its accuracy is measured on 0.5 MP photos), and
+# one judge serves every table
+MAX_JUDGED_PIXELS = 4_000_000
+# uploads decoded at once: a 126 KB PNG may hold 40 MP (120 MB decoded); twenty sent together
+# took 4 GB before (a break-it trial, 2026-12-01)
+DECODING = threading.BoundedSemaphore(2)
 
 
 def _judge_photo_now(*args: Any, **kw: Any) -> Judged:
@@ -118,23 +125,37 @@ class JudgingWorker(ServiceBase):
     """The table service's photos and judging: store a frozen photo, judge it in the worker
     thread, hand the verdict to the rules, or record in plain words why it could not be."""
 
-    def _upload_frame(self, data: bytes, filename: str) -> Frame:
+    def _check_upload(self, data: bytes, filename: str) -> None:
+        """An upload's size and kind, before any pixel is decoded.
+
+        :raises UploadTooLargeError: over `max_upload_bytes`; UnsupportedPhotoError: not a
+            photo format the referee reads."""
         if len(data) > self.settings.max_upload_bytes:
-            raise UploadTooLargeError(f"{filename!r} is {len(data)} bytes; the limit is "
+            raise UploadTooLargeError(f"{file_label(filename)} is {len(data)} bytes; the limit is "
                                       f"{self.settings.max_upload_bytes} bytes")
         check_photo_bytes(data, filename)
-        image = decode(data)
-        h, w = image.shape[:2]
-        if h * w > MAX_JUDGED_PIXELS:
-            # judged (and stored) at a phone's size: one huge photo cannot hold up every
-            # table's verdicts
-            import cv2
 
-            f = (MAX_JUDGED_PIXELS / (h * w)) ** 0.5
-            image = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))),
-                               interpolation=cv2.INTER_AREA)
-            return Frame(image, time.time(), "upload", None)
-        return Frame(image, time.time(), "upload", data)
+    def _upload_frame(self, data: bytes, filename: str) -> Frame:
+        """The uploaded photo as a frame, at most `MAX_JUDGED_PIXELS` (a larger one scaled
+        down: one huge photo cannot hold up every table's verdicts), decoded one at a time
+        (`DECODING`: parallel uploads of small files that hold huge images cannot take the
+        box's memory), and stored re-encoded (`_save`), never as sent: a phone's photo
+        carries its place and make in its metadata (EXIF), which the table's view link would
+        hand to anyone.
+
+        :raises UploadTooLargeError, UnsupportedPhotoError (`_check_upload`); PhotoError /
+            PhotoTooLargeError: a corrupt file, or one over `vision.photo.MAX_PIXELS`."""
+        import cv2
+
+        self._check_upload(data, filename)
+        with DECODING:
+            image = decode(data, MAX_JUDGED_PIXELS)
+            h, w = image.shape[:2]
+            if h * w > MAX_JUDGED_PIXELS:
+                f = (MAX_JUDGED_PIXELS / (h * w)) ** 0.5
+                image = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))),
+                                   interpolation=cv2.INTER_AREA)
+        return Frame(image, time.time(), "upload", None)
 
     def _photo_dir(self, table: Table) -> Path:
         d = self.settings.photos_dir / table.id
@@ -159,7 +180,27 @@ class JudgingWorker(ServiceBase):
         return {"round": rnd, "player": seat, "photo": name}
 
     def _queue_judging(self, table: Table, rnd: int, seat: int) -> None:
-        self._pool.submit(self._judge, table, rnd, seat)
+        """Queue a photo's judging. One worker judges for every table, and takes the tables
+        waiting in turn (round robin): a table that sends photo after photo (a noise photo
+        takes seconds) waits for its own, never holds up the other tables' verdicts."""
+        with self._lock:
+            self._waiting.setdefault(table.id, deque()).append((table, rnd, seat))
+        self._pool.submit(self._judge_next)
+
+    def _judge_next(self) -> None:
+        """Judge the first photo of the table whose turn it is: of the tables with a photo
+        waiting, the one whose last photo was judged longest ago."""
+        with self._lock:
+            ready = [t for t, jobs in self._waiting.items() if jobs]
+            if not ready:
+                return
+            # the table served longest ago (never: first), the earliest to queue among equals
+            table_id = min(ready, key=lambda t: self._served.get(t, -1))
+            job = self._waiting[table_id].popleft()
+            if not self._waiting[table_id]:
+                del self._waiting[table_id]
+            self._served[table_id] = next(self._turns)
+        self._judge(*job)
 
     def _resume_judging(self, table: Table) -> None:
         for (rnd, seat), shot in table.shots.items():
@@ -198,8 +239,10 @@ class JudgingWorker(ServiceBase):
                    else JUDGE_FAILED)
             self._note_failure(table, rnd, seat, msg)
             return
+        # the mat's pose is learned from the station's own camera only: a phone's photo is
+        # taken from anywhere (and anyone at a phone place may send one)
         if (result.mat_pose is not None and result.verdict.get("verdict") != "unsure"
-                and not phone):
+                and not shot.uploaded and kind != "upload"):
             self._remember_mat_pose(station_id, result.mat_pose)
         overlay = None
         if result.overlay_jpeg:

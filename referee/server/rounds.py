@@ -42,7 +42,8 @@ class Rounds(Places, KeysAndAccess):
         without the physical deck lets the app do both).
 
         :raises CardError, DieError, IllegalCommandError; RoundInputError: no card or no die
-            face, or `draw` with a card, grid or face; ForbiddenError: neither the table's key
+            face, a card's id and a grid both, or `draw` with a card, grid or face;
+            ForbiddenError: neither the table's key
             nor the lookout's seat.
         """
         table = self.get(table_id)
@@ -51,6 +52,10 @@ class Rounds(Places, KeysAndAccess):
             # which would win was nowhere said: the drawn card, silently over the one sent
             raise RoundInputError("either the app draws the card and rolls the die (draw), "
                                   "or the round gets a card and a die face; not both")
+        if card_id and card_id.strip() and grid and grid.strip():
+            # the grid was judged and the id tallied: a penalty card named for another card
+            raise RoundInputError("a round gets either a deck card's id or a typed grid; "
+                                  "not both")
         if draw:
             rng = secrets.SystemRandom()
             played = {c for pens in table.state.penalties for c in pens}
@@ -63,7 +68,7 @@ class Rounds(Places, KeysAndAccess):
                                   "die and tap its face")
         face = DieFace.parse(die)
         if grid and grid.strip():
-            card = Card.parse(card_id or "typed", grid, level)
+            card = Card.parse("typed", grid, level)
         elif card_id and card_id.strip():
             card = Deck.load(level).get(card_id.strip())
         else:
@@ -111,8 +116,13 @@ class Rounds(Places, KeysAndAccess):
         """
         table = self.get(table_id)
         self._may(table, who, seat=seat)
-        # a file of 0 bytes is a photo refused as empty, not "no photo"
-        frame = self._upload_frame(upload, filename) if upload is not None else None
+        # a file of 0 bytes is a photo refused as empty, not "no photo"; the file's size is
+        # checked at once, its pixels only once the rules take the photo (below): a photo
+        # sent when none is wanted is refused before it costs any memory
+        photo = upload is not None
+        if upload is not None:
+            self._check_upload(upload, filename)
+        frame = None
         pressed = time.time()
         with table.lock:
             st = table.state
@@ -121,11 +131,11 @@ class Rounds(Places, KeysAndAccess):
             shot = table.shots.get((rnd, seat))
             late = (b is not None and b.status in ("done", "stopped") and b.verdict is None
                     and (shot is None or not shot.judging))
-            if late and frame is None and (rnd, seat) in table.capturing:
+            if late and not photo and (rnd, seat) in table.capturing:
                 raise ConflictError(f"{st.players[seat]}'s camera is taking the photo now; "
                                     "wait a moment")
             # a new photo of a build judged unsure because of the photo itself
-            retake = (b is not None and frame is not None and b.verdict is not None
+            retake = (b is not None and photo and b.verdict is not None
                       and b.decision is None and game.photo_caused(b.verdict))
             if late:  # the photo of a build that has no verdict yet (phone place, or retry)
                 items: list[tuple[str, dict[str, Any]]] = []
@@ -133,6 +143,8 @@ class Rounds(Places, KeysAndAccess):
                 items = self._decide(table, game.Retake(seat))
             else:
                 items = self._decide(table, game.Done(seat))
+            if upload is not None:  # the rules take it: now its pixels (PhotoError: nothing
+                frame = self._upload_frame(upload, filename)  # was committed)
             seats = [seat] + [d["last"] for k, d in items if k == "round_closed"]
             notes: list[tuple[str, dict[str, Any]]] = []
             after: list[int] = []  # seats whose frame a live camera gives after `pressed`

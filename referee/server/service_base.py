@@ -8,6 +8,8 @@ import logging
 import os
 import threading
 from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,9 @@ class ServiceBase(ABC):
     mat_poses: dict[str, list[list[float]]]
     _lock: threading.Lock
     _pool: ThreadPoolExecutor
+    _waiting: dict[str, deque[tuple[Table, int, int]]]
+    _served: dict[str, int]
+    _turns: Iterator[int]
     _capture_pool: ThreadPoolExecutor
 
     @abstractmethod

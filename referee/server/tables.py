@@ -13,10 +13,12 @@ no verdict yet.
 from __future__ import annotations
 
 import hmac
+import itertools
 import json
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -94,6 +96,10 @@ class TableService(Rounds):
         # count against the same limits
         self.other_clients: Callable[[], list[str]] = list
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge")
+        # table id -> its photos waiting to be judged, the tables in their turn's order
+        self._waiting: dict[str, deque[tuple[Table, int, int]]] = {}
+        self._served: dict[str, int] = {}  # table id -> the turn its last photo was judged in
+        self._turns = itertools.count()
         # waits (at most the stale limit) for a camera's first frame after a "done"
         self._capture_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="capture")
 

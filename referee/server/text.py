@@ -104,6 +104,17 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+def file_label(name: str, limit: int = 40) -> str:
+    """An uploaded file's name as words may name it: without control, format or direction
+    characters (a name is the sender's to choose: NUL, ESC or U+202E would reach every phone
+    that shows the error), at most `limit` characters; "upload" when nothing is left."""
+    kept = "".join(ch for ch in str(name) if ch not in BIDI_CONTROLS and (
+        unicodedata.category(ch) not in _WHAT or ch in ALLOWED_FORMAT)).strip()
+    if len(kept) > limit:
+        kept = kept[:limit] + "…"
+    return kept or "upload"
+
+
 def shown(text: object, limit: int = 40) -> str:
     """`text` as an error message may quote it: repr'd, at most `limit` characters of it (an
     id in a URL may be 10,000 characters long; messages never repeat long input)."""

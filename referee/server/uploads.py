@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from referee.server.errors import UnsupportedPhotoError
+from referee.server.text import file_label
 
 MAGIC: tuple[tuple[bytes, str], ...] = ((b"\xff\xd8\xff", "jpeg"), (b"\x89PNG\r\n\x1a\n", "png"),
                                         (b"BM", "bmp"))
@@ -31,6 +32,7 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
 
     :raises UnsupportedPhotoError: empty, or not JPEG/PNG/WebP/BMP, naming the file.
     """
+    filename = file_label(filename)
     if not data:
         raise UnsupportedPhotoError(f"The file {filename} is empty: send a JPEG, PNG, WebP "
                                     "or BMP photo.", "photo.empty", {"file": filename})

@@ -20,12 +20,15 @@ class PhotoTooLargeError(PhotoError):
     """A photo whose header declares more pixels than `MAX_PIXELS` (never decoded)."""
 
 
-def decode_photo(data: bytes) -> np.ndarray:
+def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
     """JPEG, PNG, WebP or BMP bytes → H×W×3 uint8 BGR (`cv2.imdecode`).
 
     The size is read first from the header fields that OpenCV's own decoder for that format
     reads (`header_size`), so that a small file cannot make it decode a huge image; a format
-    whose header this module does not read is not decoded at all.
+    whose header this module does not read is not decoded at all. max_pixels: a JPEG larger
+    than this is decoded at a half, a quarter or an eighth of its size (libjpeg's scaled
+    decoding, `cv2.IMREAD_REDUCED_COLOR_*`: less time and memory), the smallest that still
+    has `max_pixels`; the caller scales the rest of the way.
 
     :raises PhotoTooLargeError: over `MAX_PIXELS`; PhotoError: empty, not one of these
         formats, its size unreadable, or corrupt.
@@ -41,8 +44,15 @@ def decode_photo(data: bytes) -> np.ndarray:
     if w * h > MAX_PIXELS:
         raise PhotoTooLargeError(f"the photo is too large ({w}×{h} px; at most "
                                  f"{MAX_PIXELS // 1_000_000} megapixels)")
+    flag = cv2.IMREAD_COLOR
+    if max_pixels is not None and data[:2] == b"\xff\xd8":
+        for k, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
+                           (2, cv2.IMREAD_REDUCED_COLOR_2)):
+            if (w // k) * (h // k) >= max_pixels:
+                flag = reduced
+                break
     try:
-        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     except cv2.error:  # a decoder's own refusal (OpenCV raises for some corrupt files)
         img = None
     if img is None or img.size == 0:
