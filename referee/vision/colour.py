@@ -8,6 +8,7 @@ models/colours.yaml.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -162,31 +163,64 @@ def learn_from_stack(lab_front: np.ndarray, view: FrontView, stack_bottom_to_top
         if band.size == 0:
             raise ValueError(f"stone {colour} of the colour stack is outside the view")
         bands.append(band)
-    # The stones are 5 u long with left ends aligned: find the 5 u window of columns that
-    # differs most from each row's background (the row median), summed over the rows.
-    dev = np.zeros(lab_front.shape[1], np.float64)
-    for band in bands:
-        col = np.median(band, axis=0)
-        d = np.linalg.norm(col - np.median(col, axis=0), axis=1)
-        dev += d / max(float(np.percentile(d, 99)), 1e-6)
     win = int(round(5 * unit_mm * view.px_per_mm))
-    if len(dev) < win:
+    if lab_front.shape[1] < win:
         raise ValueError("the front view is narrower than one stone")
-    sums = np.convolve(dev, np.ones(win), mode="valid")
-    a = int(np.argmax(sums))
-    if sums[a] / win < 0.25:
-        raise ValueError("the colour stack was not found in the photo")
     cut = win // 5
-    centres: dict[str, tuple[float, float, float]] = {}
-    for colour, band in zip(stack_bottom_to_top, bands, strict=True):
-        centres[colour] = _lab(np.median(band[:, a + cut:a + win - cut].reshape(-1, 3), axis=0))
-    _check_stack(centres)
+    # where the stack lies: first the window that differs most from the rows' background;
+    # where that is no stack (a pale edition of 12 mm stones on paper flanked by a dark
+    # table: P01, whose table's edges differ more), the window whose bands differ most
+    # from band to band, as the stones of a stack do and a background does not
+    refused: list[ValueError] = []
+    for a in (_window_off_background(bands, win), _window_of_steps(bands, win)):
+        if a is None:
+            continue
+        centres: dict[str, tuple[float, float, float]] = {
+            colour: _lab(np.median(band[:, a + cut:a + win - cut].reshape(-1, 3), axis=0))
+            for colour, band in zip(stack_bottom_to_top, bands, strict=True)}
+        try:
+            _check_stack(centres)
+            break
+        except ValueError as e:
+            refused.append(e)
+    else:  # what the first window's stones lacked, or that no window held a stack
+        raise refused[0] if refused else ValueError("the colour stack was not found in the "
+                                                    "photo")
     ls = [v[0] for v in centres.values()]
     centres[WHITE] = (max(96.0, max(ls) + 8.0), 0.0, 0.0)
     return ColourModel(centres, "photo")
 
 
+def _window_off_background(bands: list[np.ndarray], win: int) -> int | None:
+    """The first column of the `win`-px window (5 u: the stones lie with left ends aligned)
+    whose band colours differ most from each row's background (the row median), summed over
+    the bands (each scaled by its 99th percentile); None when that is no clear difference."""
+    dev = np.zeros(bands[0].shape[1], np.float64)
+    for band in bands:
+        col = np.median(band, axis=0)
+        d = np.linalg.norm(col - np.median(col, axis=0), axis=1)
+        dev += d / max(float(np.percentile(d, 99)), 1e-6)
+    sums = np.convolve(dev, np.ones(win), mode="valid")
+    a = int(np.argmax(sums))
+    return a if sums[a] / win >= 0.25 else None
+
+
+def _window_of_steps(bands: list[np.ndarray], win: int) -> int | None:
+    """The first column of the `win`-px window whose bands differ most from the next band
+    up (the smallest such step per column, ΔE, capped at `STACK_STEP_CAP`); None with one
+    band, or when the steps are under `MIN_APART`."""
+    if len(bands) < 2:
+        return None
+    cols = [np.median(band, axis=0) for band in bands]
+    steps = np.min([np.linalg.norm(c1 - c0, axis=1) for c0, c1 in itertools.pairwise(cols)],
+                   axis=0)
+    sums = np.convolve(np.minimum(steps, STACK_STEP_CAP), np.ones(win), mode="valid")
+    a = int(np.argmax(sums))
+    return a if sums[a] / win >= MIN_APART else None
+
+
 MIN_APART = 4.0  # ΔE (Lab) that two stones of a colour stack are at least apart
+STACK_STEP_CAP = 20.0  # ΔE: a larger step between bands counts as this much (one edge)
 MIN_CHROMA = 8.0  # chroma (√(a² + b²)) that a coloured stone (not the grey) at least has
 
 

@@ -41,6 +41,38 @@ def test_a_stack_of_distinct_stones_is_learnt():
         assert np.allclose(model.centres[c], lab_c, atol=1.0)
 
 
+def test_a_pale_stack_on_paper_between_a_dark_tables_edges_is_learnt():
+    """A pale edition's stack (12 mm stones) on the paper, which a dark table flanks in every
+    row: the table's edges differ more from the rows' background (the paper) than the pale
+    stones do, and were taken for the stack (P01's colour photo, a station left on the
+    default colours). The stack's bands differ from band to band; the table's do not."""
+    view = _view()
+    h, w = view.height, view.width
+    lab = np.zeros((h, w, 3), np.float32)
+    lab[...] = (95.0, 0.0, 0.0)  # the paper behind the stack
+    edge = int(round(25 * view.px_per_mm))
+    lab[:, :edge] = lab[:, -edge:] = (45.0, -40.0, 30.0)  # the green table beside it
+    unit = 12.0
+    colours = {"G": (82.0, 3.0, 5.0), "B": (84.0, -3.0, -14.0), "P": (81.0, 15.0, -10.0)}
+    for k, c in enumerate("GBP"):
+        x0, y0 = view.to_px(110.0, (k + 1) * unit)
+        x1, y1 = view.to_px(110.0 + 5 * unit, k * unit)
+        lab[int(y0):int(y1), int(x0):int(x1)] = colours[c]
+    model = learn_from_stack(lab, view, "GBP", unit)
+    for c, lab_c in colours.items():
+        assert np.allclose(model.centres[c], lab_c, atol=1.0)
+
+
+def test_the_pale_edition_station_learns_its_colours_from_its_photo():
+    """P01 (our `--hard` renders, fixtures/hard-scenes): its colour photo gives the model."""
+    from referee.paths import FIXTURES
+    from referee.vision.station import load_station
+
+    st = load_station(FIXTURES / "hard-scenes/stations/P01/station.json")
+    assert st.colour_model.source == "photo"
+    assert st.colour_model.centres["B"][2] < -10 and st.colour_model.centres["P"][1] > 10
+
+
 def test_the_printed_mat_keeps_5_mm_clear_of_every_edge_and_its_check_readable():
     """Printers clip near the edge: nothing is printed within 5 mm of it, and the print
     check sits between the board and the edge toward the camera, not under the board."""

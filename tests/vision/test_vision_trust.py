@@ -188,7 +188,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "G03-03": "correct", "G04-01": "wrong",
                  "W05-04": "correct", "V03-06": "correct", "E03-01": "correct",
                  "Z03-04": "correct", "G01-07": "correct", "W01-04": "correct",
-                 "R01-03": "unsure", "S03-01": "wrong"}
+                 "R01-03": "unsure", "S03-01": "wrong", "P01-02": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
