@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from referee.server.text import Name, Text, name_key
 
@@ -43,6 +43,18 @@ class CameraIn(BaseModel):
     device: CameraText | None = None
     path: CameraText | None = None
     format: CameraFormat | None = None
+
+    @model_validator(mode="after")
+    def _fields_of_its_kind(self) -> CameraIn:
+        """A field another kind of camera reads is refused, not stored unread (`device` is a
+        capture's, `path` a folder's, `format` the Pi camera's)."""
+        own = {"upload": set(), "capture": {"device"}, "folder": {"path"},
+               "picamera": {"format"}}[self.kind]
+        extra = [k for k in ("device", "path", "format")
+                 if getattr(self, k) is not None and k not in own]
+        if extra:
+            raise ValueError(f"a {self.kind} camera takes no {' or '.join(extra)}")
+        return self
 
 
 class PlaceIn(BaseModel):

@@ -168,3 +168,19 @@ def test_a_round_with_a_cards_id_and_a_grid_is_refused(client, make_table):
                     json={"card_id": "N01", "grid": grid, "die": die})
     assert r.status_code == 422 and "not both" in r.json()["detail"]
     assert client.get(f"/api/tables/{table_id}").json()["round"] is None
+
+
+def test_a_cameras_field_of_another_kind_is_refused_not_stored(client):
+    """An upload place has no device or folder: such a field was stored unread."""
+    def create(camera):
+        return client.post("/api/tables", json={
+            "name": "T", "players": ["Ava", "Ben"], "level": "normal",
+            "places": [{"station": "D03", "camera": camera},
+                       {"station": "D04", "camera": {"kind": "upload"}}]})
+
+    for camera in ({"kind": "upload", "device": "rtsp://x"}, {"kind": "upload", "path": "/etc"},
+                   {"kind": "folder", "device": "0"}, {"kind": "capture", "format": "RGB888"}):
+        r = create(camera)
+        assert r.status_code == 422, (camera, r.text)
+        assert "takes no" in r.text
+    assert create({"kind": "upload"}).status_code == 201
