@@ -136,12 +136,17 @@ class ColourModel:
         for the table (`others`), `NONE` (-1) for anything farther than `max_distance` from
         every class."""
         d = self.distances(lab, colours)
-        extra = [point_distance(lab, c, self.lightness_weight) for c in others]
-        stack = np.stack([d[c] for c in [*colours, WHITE]] + extra)
-        best = np.argmin(stack, axis=0).astype(np.int8)
-        far = np.min(stack, axis=0) >= self.max_distance
+        maps = [d[c] for c in [*colours, WHITE]]
+        maps += [point_distance(lab, c, self.lightness_weight) for c in others]
+        # the nearest class, the first of equals (np.argmin's answer, without stacking the
+        # maps: a hot spot of the segment stage)
+        best = np.zeros(maps[0].shape, np.int8)
+        low = maps[0].copy()
+        for i, m in enumerate(maps[1:], 1):
+            best[m < low] = i
+            np.minimum(low, m, out=low)
         best[best > len(colours)] = TABLE
-        best[far] = NONE
+        best[low >= self.max_distance] = NONE
         return best
 
 

@@ -34,14 +34,10 @@ def _groove_phase(profile: np.ndarray, start: float, step: float, reach: float
     dark = smooth - profile  # grooves stand out as positive peaks
     xs = np.arange(len(dark), dtype=np.float64)
     shifts = np.arange(-reach, reach + 0.01, 0.25)
-    scores = []
-    for sh in shifts:
-        pos = start + sh + step * np.arange(1, 5)
-        if pos.min() < 0 or pos.max() > len(dark) - 1:
-            scores.append(-np.inf)
-            continue
-        scores.append(float(np.interp(pos, xs, dark).sum()))
-    score = np.array(scores)
+    # every shift at once (a hot spot: a Python loop of np.interp calls before)
+    pos = start + shifts[:, None] + step * np.arange(1, 5)[None, :]
+    inside = (pos.min(axis=1) >= 0) & (pos.max(axis=1) <= len(dark) - 1)
+    score = np.where(inside, np.interp(pos, xs, dark).sum(axis=1), -np.inf)
     best = int(np.argmax(score))
     if not np.isfinite(score[best]):
         return None
