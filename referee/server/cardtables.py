@@ -382,12 +382,14 @@ class CardTableService(CardViews, CardBots):
 
     def _commit(self, table: CardTable, items: list[tuple[str, dict[str, Any]]],
                 applied: State | None = None, keys: dict[str, str] | None = None) -> None:
-        """Store the events (one transaction; a seat's new key first), fold them, wake the
-        phones and the bots. The caller holds the table's lock."""
+        """Store the events and a seat's new key (`keys`) in one transaction, then fold
+        them, wake the phones and the bots. The caller holds the table's lock.
+
+        :raises StorageError: the store refused; nothing is stored nor changed in memory.
+        """
+        self.store.append_many(table.id, items, expect_seq=table.seq + 1, keys=keys)
         if keys:
-            self.store.set_keys(table.id, keys)
             self._take_keys(table, keys)
-        self.store.append_many(table.id, items, expect_seq=table.seq + 1)
         for kind, data in items:
             table.fold(kind, data, applied)
         table.touched = time.time()

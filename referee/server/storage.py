@@ -232,8 +232,11 @@ class EventStore:
         return self.append_many(table_id, [(kind, payload)])[0]
 
     def append_many(self, table_id: str, items: list[tuple[str, dict[str, Any]]],
-                    expect_seq: int | None = None) -> list[StoredEvent]:
-        """Store the events of one command together, in one transaction, numbered in order.
+                    expect_seq: int | None = None,
+                    keys: dict[str, str] | None = None) -> list[StoredEvent]:
+        """Store the events of one command together, in one transaction, numbered in order,
+        with the keys it adds or replaces (`keys`: a seat's new key beside its `seat_bot`),
+        so that a crash never leaves a key without its event or the other way round.
 
         expect_seq: if given, the first event must get exactly this number (nobody appended
             since the caller read the table); else StorageError and nothing is stored.
@@ -247,6 +250,7 @@ class EventStore:
                 if expect_seq is not None and last + 1 != expect_seq:
                     raise StorageError(f"table {table_id!r} moved on: next event {last + 1}, "
                                        f"expected {expect_seq}")
+                self._put_keys(table_id, keys or {})
                 out = self._insert_events(table_id, last + 1, time.time(), items)
                 self._db.execute("COMMIT")
             except BaseException:

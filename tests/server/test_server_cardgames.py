@@ -477,3 +477,29 @@ def test_tuki_request_bodies_are_strict_too(client) -> None:
                        ).status_code == 201
 
 
+
+
+def test_a_seat_handed_to_a_bot_is_one_transaction(csettings: Settings, monkeypatch) -> None:
+    """The seat's new key and its `seat_bot` event are stored together: a failure while
+    storing the event leaves the seat as it was, in memory and after a restart (the key was
+    stored first, on its own: the seat became a person's seat that no link opened)."""
+    from referee.server.storage import EventStore
+
+    with local_client(create_app(csettings)) as c:
+        g = make_game(c, players=["Ava", "Ben"])
+        gid = g["id"]
+        real = EventStore._insert_events
+
+        def crash(self, *args, **kwargs):  # the power goes while the event is written
+            raise RuntimeError("power cut")
+
+        monkeypatch.setattr(EventStore, "_insert_events", crash)
+        with pytest.raises(RuntimeError):
+            c.app.state.cards.set_bot(gid, 1, "random", g["secret"])
+        monkeypatch.setattr(EventStore, "_insert_events", real)
+        assert c.get(f"/api/games/{gid}/seats/1", headers=seat_key(g, 1)).status_code == 200
+    with local_client(create_app(csettings)) as c:
+        r = c.get(f"/api/games/{gid}/seats/1", headers=seat_key(g, 1))
+        assert r.status_code == 200, r.text
+        assert c.get(f"/api/games/{gid}", headers=seat_key(g, 0)).json()["players"][1]["bot"] \
+            is None
