@@ -246,8 +246,11 @@ class CardTableService(CardViews, CardBots):
                                    "max": game.max_players, "n": n})
         for seat, level in bots.items():
             if not 0 <= seat < n:
-                raise TableSetupError(f"bot seat {seat} is no seat of {n} players (0 to "
-                                      f"{n - 1})", "table.bot-seat", {"seat": seat + 1, "n": n})
+                # seats counted from 1 in the words as in the params (a phone's words
+                # say the params); the key sent counts from 0, so it is named too
+                raise TableSetupError(f"a bot was given seat {seat + 1} (bots key "
+                                      f"\"{seat}\", counted from 0), but the table has only "
+                                      f"{n} seats", "table.bot-seat", {"seat": seat + 1, "n": n})
             if level not in BOT_LEVELS:
                 raise TableSetupError(f"unknown bot {level!r}: expected one of "
                                       + ", ".join(BOT_LEVELS), "table.setup")

@@ -477,6 +477,15 @@ def test_tuki_request_bodies_are_strict_too(client) -> None:
                        ).status_code == 201
 
 
+def test_a_bad_bot_seat_is_named_alike_in_words_and_params(c: TestClient) -> None:
+    """The English sentence and the code's params name one seat, counted from 1 as people
+    read seats (the sentence said seat 5, counted from 0, and a phone's words seat 6)."""
+    r = c.post("/api/games", json={"game": "taki", "players": ["A", "B"],
+                                   "bots": {"5": "easy"}})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["params"] == {"seat": 6, "n": 2}
+    assert "seat 6" in body["detail"] and "seat 5" not in body["detail"], body["detail"]
 
 
 def test_a_seat_handed_to_a_bot_is_one_transaction(csettings: Settings, monkeypatch) -> None:
