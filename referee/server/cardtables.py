@@ -500,11 +500,16 @@ class CardTableService(CardViews, CardBots):
                 "link": None if key is None else f"/g/{table.id}?v={table.view_token}#s={key}"}
 
     def rematch(self, table_id: str, who: Access) -> int:
-        """A new game at the same seats (the owner's, or any seat's once the game is over).
+        """A new game at the same seats: the owner's any time; a seat's once the game is over
+        by its rules (a game the owner ended stays ended until the owner starts one).
 
-        :raises ForbiddenError: a view link, or a seat before the end; TableLimitError."""
+        :raises ForbiddenError: a view link; ConflictError: a seat before the game's end, or
+            after the owner ended it; TableLimitError."""
         table = self.get(table_id)
-        if who.role == "seat" and not (table.over or table.ended):
+        if who.role == "seat" and table.ended:
+            raise ConflictError("the table's owner ended this game; only the owner can start "
+                                "a new one", "table.ended-by-owner")
+        if who.role == "seat" and not table.over:
             raise ConflictError("a rematch can start once the game is over")
         if who.role not in ("table", "seat"):
             raise ForbiddenError("a rematch needs the table's control link or a seat's link")

@@ -488,6 +488,24 @@ def test_a_bad_bot_seat_is_named_alike_in_words_and_params(c: TestClient) -> Non
     assert "seat 6" in body["detail"] and "seat 5" not in body["detail"], body["detail"]
 
 
+def test_a_seat_cannot_restart_a_game_the_owner_ended(c: TestClient) -> None:
+    """The owner's end stands: a seat's "play again" is for a game over by its rules, not
+    for one the owner ended (it started a new game behind the owner's back); the owner may
+    still start one."""
+    g = make_game(c, players=["Ava", "Ben"])
+    gid, owner = g["id"], {"X-Table-Secret": g["secret"]}
+    c.post(f"/api/games/{gid}/end", headers=owner).raise_for_status()
+    r = c.post(f"/api/games/{gid}/rematch", headers=seat_key(g, 1))
+    assert r.status_code == 409, r.text
+    assert r.json()["code"] == "table.ended-by-owner"
+    _words_fit("table.ended-by-owner", {})
+    v = c.get(f"/api/games/{gid}").json()
+    assert v["ended"] and v["game_no"] == 1
+    assert c.post(f"/api/games/{gid}/rematch", headers=owner).status_code == 200
+    v = c.get(f"/api/games/{gid}").json()
+    assert not v["ended"] and v["game_no"] == 2
+
+
 def test_a_seat_handed_to_a_bot_is_one_transaction(csettings: Settings, monkeypatch) -> None:
     """The seat's new key and its `seat_bot` event are stored together: a failure while
     storing the event leaves the seat as it was, in memory and after a restart (the key was

@@ -272,7 +272,8 @@ def set_bot(game_id: GameId, seat: Seat, body: BotIn, cards: CardsDep,
 
 @router.post("/{game_id}/rematch", responses=ACT)
 def rematch(game_id: GameId, who: GameAccess, cards: CardsDep) -> Accepted:
-    """A new game at the same seats: the owner any time, a seat once the game is over."""
+    """A new game at the same seats: the owner any time, a seat once the game is over by
+    its rules (409 after the owner ended it: `table.ended-by-owner`)."""
     return Accepted(seq=cards.rematch(game_id, who))
 
 

@@ -209,7 +209,8 @@
         ...[game === "tokaido" ? tokaidoPoints(view) : null].filter(Boolean));  // null reads "null"
       $("result").hidden = false;
     } else $("result").hidden = true;
-    $("rematch-box").hidden = !(me.role === "seat" && (view.over || view.ended));
+    // a game the owner ended stays ended: only the owner starts another (the server refuses a seat)
+    $("rematch-box").hidden = !(me.role === "seat" && view.over && !view.ended);
     // the board
     $("board").replaceChildren(BOARD[game](view));
     // players
