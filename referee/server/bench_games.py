@@ -252,7 +252,13 @@ async def _play(http: Any, host: str, index: int, game: str, n: int, moves: int,
         raise BenchError(f"table {index + 1} was not created: {r.status_code} {r.text[:200]}")
     made = r.json()
     gid, secret = made["id"], made["secret"]
-    phones = [Phone(s["seat"], s["key"]) for s in made["seats"]]
+    phones = []
+    for s in made["seats"]:  # each phone takes its seat with its invitation, as a page does
+        c = await http.post(f"/api/games/{gid}/claim", headers={"X-Seat-Key": s["key"]})
+        if c.status_code != 200:
+            raise BenchError(f"seat {s['seat']} of table {index + 1} was not taken: "
+                             f"{c.status_code} {c.text[:200]}")
+        phones.append(Phone(s["seat"], c.json()["key"]))
     sockets = []
     listeners = []
     try:

@@ -1,6 +1,6 @@
 """What the card table service's parts share (cardtables.CardTableService puts them
 together): the settings, the store, the tables, the bots' worker, and the steps they call
-on one another (`get`, `_seat_of`, `_apply`)."""
+on one another (`get`, `_seat_of`, `_apply`, `_playable`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
 
 from referee.server.cardtable import CardTable
+from referee.server.errors import ConflictError
 from referee.server.live import LiveHub
 from referee.server.settings import Settings
 from referee.server.storage import EventStore
@@ -40,3 +41,9 @@ class CardServiceBase(ABC):
     def _apply(self, table: CardTable, seat: int, text: str) -> None:
         """Check an action on a copy of the state, store it, then take the copy.
         :raises IllegalMoveError:"""
+
+    @staticmethod
+    def _playable(table: CardTable) -> None:
+        """:raises ConflictError: the table is archived (read only)."""
+        if table.archived:
+            raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")

@@ -52,7 +52,8 @@ class CardViews(CardServiceBase):
             "id": table.id, "game": table.game.name, "title": table.game.title,
             "name": str(table.config.get("name", "")), "seq": table.seq,
             "language": str(table.config.get("language", "en")),
-            "players": [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open}
+            "players": [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open,
+                         "joined": s.joined}
                         for i, s in enumerate(table.seats)],
             "code": table.code if any(s.open for s in table.seats) else None,
             "current_player": cur, "over": over, "ended": table.ended, "game_no": table.games,

@@ -21,7 +21,10 @@ class SeatInfo:
     bot: str | None = None  # a bot level, or None: a person
     generation: int = 1
     digest: str = ""  # sha256 of the current key ("" : no key opens it)
-    joined: bool = False  # claimed with the room code: its key is random, not derived
+    # taken by its player (its invitation link opened, or the room code): its key is random,
+    # its phone's alone; until then a person's seat has an invitation derived from the
+    # table key, which opens nothing but the claim
+    joined: bool = False
 
     @property
     def open(self) -> bool:
@@ -36,6 +39,9 @@ class CardTable(InPlay):
     game: GameInfo
     seats: list[SeatInfo] = field(default_factory=list)
     view_token: str = ""
+    # seat -> the hash of its last invitation a phone took (a second phone opening that link
+    # is told the seat is taken, not that the key is wrong)
+    spent: dict[int, str] = field(default_factory=dict)
     state: State | None = None
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)

@@ -6,7 +6,8 @@ and it is the fold of its events:
 
 - `game_started` {seed, players, bots, options}: a new game (at creation and at each rematch);
 - `action` {seat, action}: one action in the engine's notation, one transaction each;
-- `seat_claimed` {seat, name}: an open seat taken by someone with the room code;
+- `seat_claimed` {seat, name}: a seat taken by a phone: an open one with the room code, or a
+  person's seat with the invitation in its link (stored with the seat's new key);
 - `seat_bot` {seat, bot, name}: the owner gives a seat to a bot (`bot` a level) or back (null);
 - `game_ended` {}: the owner ends the game;
 - `table_archived` {}: the box's admin archives the table (kept to read, never played again).
@@ -14,11 +15,14 @@ and it is the fold of its events:
 So a table survives a restart and replays exactly (same seed, same actions, same game).
 
 Keys (referee.server.keys): the table key (`X-Table-Secret`) manages the table (seats, bots,
-rematch, ending) and never reads a hand or acts for a seat; a seat key (`X-Seat-Key`) reads
-and plays its own seat only; the view token opens the public view. A named seat's key is
-derived from the table key (`keys.seat_key`, by generation); a seat claimed with the room code
-gets a random key (only its holder has it); a seat that changes hands gets a new generation,
-which makes the old key useless. Only hashes are stored.
+rematch, ending) and never reads a hand, acts for a seat or gets a key that does; a seat key
+(`X-Seat-Key`) reads and plays its own seat only; the view token opens the public view. A
+person's seat starts with an invitation derived from the table key (`keys.seat_key`, by
+generation, so the owner can show its link again), which opens nothing but `claim`: the phone
+that opens the link gets a random key that only it has, and the invitation dies (whoever else
+saw it cannot read the seat unnoticed). A seat claimed with the room code gets a random key
+at once; a seat that changes hands gets a new generation, which makes the old key useless.
+Only hashes are stored.
 
 What goes out: the public view holds only what every seat may know (the keys of the engine's
 `observation` that are the same for every seat, minus each game's private keys); a seat's view
@@ -28,8 +32,10 @@ never served.
 Bots play in a worker thread after `settings.bot_pause_s`.
 
 The parts (as referee.server.tables is split): the table and its fold (cardtable.py), what
-each key sees (card_views.py), the bots (card_bots.py), over a shared base (card_base.py);
-here the life cycle, creation, keys and every refusal, the commands and the admin's.
+each key sees (card_views.py), the bots (card_bots.py), the seats: the owner's list, room
+codes, invitations claimed, bots given seats (card_seats.py), over a shared base
+(card_base.py); here the life cycle, creation, keys and every refusal, the commands and the
+admin's.
 
 The box's admin key (the same as for Tuki tables) archives a table or deletes it (its events
 and keys; then no key of it opens anything).
@@ -55,6 +61,7 @@ from referee.games.engine import (
     get_game,
 )
 from referee.server.card_bots import CardBots
+from referee.server.card_seats import CardSeats
 from referee.server.card_views import CardViews
 from referee.server.cardtable import CardTable
 from referee.server.errors import (
@@ -62,7 +69,6 @@ from referee.server.errors import (
     ForbiddenError,
     MissingSecretError,
     ServerError,
-    TableLimitError,
     TableSetupError,
     UnknownTableError,
     WrongSecretError,
@@ -77,7 +83,6 @@ from referee.server.keys import (
     resolve,
     same,
     seat_entry,
-    seat_key,
 )
 from referee.server.limits import check_limits
 from referee.server.live import LiveHub
@@ -88,15 +93,6 @@ from referee.server.text import clean_text, name_key, shown
 log = logging.getLogger("referee.server")
 
 BOT_LEVELS = ("random", "heuristic", "easy", "medium", "hard")
-CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at a table
-CODE_LEN = 5
-JOINS_PER_MINUTE = 12  # room-code attempts per client address
-
-
-def room_code(text: str) -> str:
-    """A room code as typed ("l9 prz", "L9-PRZ") as it is kept: upper case, without the
-    spaces and hyphens people put in to read it aloud."""
-    return "".join(c for c in text.upper() if c not in " -")
 
 
 class IllegalMoveError(ServerError):
@@ -114,10 +110,6 @@ class NotYourTurnError(ConflictError):
     `refusal.<code>`)."""
 
 
-class JoinLimitError(TableLimitError):
-    """Too many room-code attempts from one address (429)."""
-
-
 def _first_twice(values: list[Any], key: Callable[[Any], str], message: str,
                  code: str) -> None:
     """:raises TableSetupError: the first value whose `key` an earlier one has (`code`, with
@@ -132,7 +124,7 @@ def _first_twice(values: list[Any], key: Callable[[Any], str], message: str,
         seen[key(v)] = i
 
 
-class CardTableService(CardViews, CardBots):
+class CardTableService(CardViews, CardBots, CardSeats):
     """Every card table of the server; thread-safe; each method is one user action."""
 
     def __init__(self, settings: Settings, hub: LiveHub, store: EventStore,
@@ -197,6 +189,8 @@ class CardTableService(CardViews, CardBots):
         for name, value in keys.items():
             if name == "view":
                 table.view_token = value
+            elif name.startswith("spent:") and name[6:].isdigit():
+                table.spent[int(name[6:])] = value
             elif name.startswith("seat:") and name[5:].isdigit():
                 i = int(name[5:])
                 if 0 <= i < len(table.seats):
@@ -319,12 +313,6 @@ class CardTableService(CardViews, CardBots):
                          "same character", "table.same-character")
         return out
 
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LEN))
-            if code not in self.codes:
-                return code
-
     # ---- access ---------------------------------------------------------------------------
 
     def get(self, table_id: str) -> CardTable:
@@ -339,8 +327,14 @@ class CardTableService(CardViews, CardBots):
         :raises UnknownTableError; MissingSecretError: no key; WrongSecretError: none fits.
         """
         table = self.get(table_id)
+        if creds.seat and not creds.table and self._invited(table, creds.seat) is not None:
+            raise ForbiddenError("this seat's link is an invitation: it opens the seat once "
+                                 "the player's phone takes it (opening the link does; the "
+                                 f"API: POST /api/games/{table_id}/claim)", "table.invitation")
+        # a seat's invitation opens nothing but its claim: whoever saw it (the owner) cannot
+        # read the seat without the player noticing (the claim makes the link useless)
         return resolve(table_id, creds, table.admin_hash,
-                       [(i, s.digest) for i, s in enumerate(table.seats)],
+                       [(i, s.digest if s.joined else "") for i, s in enumerate(table.seats)],
                        self.admin_key, table.view_token)
 
     def _seat_of(self, table: CardTable, seat: int, seat_key_text: str | None) -> None:
@@ -364,24 +358,7 @@ class CardTableService(CardViews, CardBots):
             raise WrongSecretError(f"table {table_id!r}: this needs the table's key")
         return table
 
-    def seats(self, table_id: str, table_key: str | None) -> list[dict[str, Any]]:
-        """Each seat for the owner: name, bot, open, and the key of a named person's seat
-        (derived from the table key; a seat claimed with the room code keeps its key to
-        itself). :raises MissingSecretError, WrongSecretError:"""
-        table = self._managed(table_id, table_key)
-        assert table_key is not None
-        return [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open, "joined": s.joined,
-                 "key": (seat_key(table_key, i, s.generation)
-                         if s.name is not None and s.bot is None and not s.joined else None)}
-                for i, s in enumerate(table.seats)]
-
     # ---- commands -------------------------------------------------------------------------
-
-    @staticmethod
-    def _playable(table: CardTable) -> None:
-        """:raises ConflictError: the table is archived (read only)."""
-        if table.archived:
-            raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")
 
     def _commit(self, table: CardTable, items: list[tuple[str, dict[str, Any]]],
                 applied: State | None = None, keys: dict[str, str] | None = None) -> None:
@@ -437,67 +414,6 @@ class CardTableService(CardViews, CardBots):
         except RulesError as e:
             raise IllegalMoveError(f"{text[:40]!r} cannot be played now: {e}") from None
         self._commit(table, [("action", {"seat": seat, "action": str(action)})], trial)
-
-    def join(self, code: str, name: str, client: str = "") -> dict[str, Any]:
-        """Claim the first open seat of the table with this room code.
-
-        :raises JoinLimitError: too many attempts from `client`; UnknownTableError: no such
-            code; ConflictError: no open seat, or the name is taken at that table.
-        """
-        now = time.monotonic()
-        with self._lock:
-            tries = self._joins.setdefault(client, deque())
-            while tries and now - tries[0] > 60:
-                tries.popleft()
-            if len(tries) >= JOINS_PER_MINUTE:
-                raise JoinLimitError("too many tries with room codes from this phone; wait a "
-                                     "minute")
-            tries.append(now)
-            if len(self._joins) > 10000:  # bounded: forget the oldest addresses
-                self._joins.pop(next(iter(self._joins)))
-            table_id = self.codes.get(room_code(code))
-        if table_id is None or table_id not in self.tables:
-            raise UnknownTableError("no table has this room code; check it with the table's "
-                                    "screen")
-        table = self.tables[table_id]
-        with table.lock:
-            self._playable(table)
-            open_seats = [i for i, s in enumerate(table.seats) if s.open]
-            if not open_seats or table.ended:
-                raise ConflictError("this table has no open seat left")
-            if any(s.name is not None and name_key(s.name) == name_key(name)
-                   for s in table.seats):
-                raise ConflictError("someone at this table already has this name; choose "
-                                    "another")
-            seat = open_seats[0]
-            key = new_key()
-            gen = table.seats[seat].generation + 1
-            self._commit(table, [("seat_claimed", {"seat": seat, "name": name})],
-                         keys={f"seat:{seat}": f"{gen}:{key_hash(key)}"})
-        return {"id": table.id, "seat": seat, "name": name, "key": key,
-                "link": f"/g/{table.id}?v={table.view_token}#s={key}"}
-
-    def set_bot(self, table_id: str, seat: int, bot: str | None, table_key: str | None
-                ) -> dict[str, Any]:
-        """The owner gives a seat to a bot (a level) or back to a person (None): a new key
-        generation either way, so the old key opens nothing more.
-
-        :raises MissingSecretError, WrongSecretError; UnknownTableError: no such seat."""
-        table = self._managed(table_id, table_key)
-        assert table_key is not None
-        if not 0 <= seat < len(table.seats):
-            raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
-        with table.lock:
-            self._playable(table)
-            s = table.seats[seat]
-            gen = s.generation + 1
-            name = s.name or (f"Bot {seat + 1}" if bot else f"Player {seat + 1}")
-            entry = f"{gen}:" if bot else seat_entry(table_key, seat, gen)
-            self._commit(table, [("seat_bot", {"seat": seat, "bot": bot, "name": name})],
-                         keys={f"seat:{seat}": entry})
-            key = None if bot else seat_key(table_key, seat, gen)
-        return {"seat": seat, "name": name, "bot": bot, "key": key,
-                "link": None if key is None else f"/g/{table.id}?v={table.view_token}#s={key}"}
 
     def rematch(self, table_id: str, who: Access) -> int:
         """A new game at the same seats: the owner's any time; a seat's once the game is over

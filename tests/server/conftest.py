@@ -76,11 +76,24 @@ def open_view(client: TestClient, table_id: str) -> str:
 def make_game(c: TestClient, game: str = "taki", players=("Ava", "Ben", None), bots=None,
               **extra) -> dict:
     """A new card table made through the API (`players`: None is an open seat; `bots`: seat
-    number as text -> bot level); the creation's answer (id, secret, seats with keys, ...)."""
+    number as text -> bot level); the creation's answer (id, secret, seats, ...), each
+    person's seat taken as its phone takes it (`claim_seats`)."""
     body = {"game": game, "players": list(players), "bots": bots or {}, **extra}
     r = c.post("/api/games", json=body)
     assert r.status_code == 201, r.text
-    return r.json()
+    return claim_seats(c, r.json())
+
+
+def claim_seats(c, g: dict, base: str = "") -> dict:
+    """Each person's seat of the card table `g` (a creation's answer) taken by its phone
+    with the invitation in its link: `seats[i]` gets the seat's own key and link (the
+    invitation kept as `invite`). `c`: a TestClient, or httpx with the server's `base`."""
+    for s in g["seats"]:
+        if s["key"]:
+            r = c.post(f"{base}/api/games/{g['id']}/claim", headers={"X-Seat-Key": s["key"]})
+            assert r.status_code == 200, r.text
+            s["invite"], s["key"], s["link"] = s["key"], r.json()["key"], r.json()["link"]
+    return g
 
 
 def seat_key(g: dict, seat: int) -> dict[str, str]:

@@ -439,8 +439,12 @@ def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
                     timeout=20000)  # a bot's pause and move, on a machine under load
             # each phone's hand is its own (the server's view of each seat)
             for seat, page in enumerate(phones):
+                # the seat's own key, which the phone got for its link's invitation (the
+                # invitation itself opens nothing more)
+                key = page.evaluate(f"localStorage.getItem('referee.game.seat.{g['id']}')")
+                assert key and key != g["seats"][seat]["key"]
                 mine = httpx.get(base + f"/api/games/{g['id']}/seats/{seat}",
-                                 headers={"X-Seat-Key": g["seats"][seat]["key"]}).json()
+                                 headers={"X-Seat-Key": key}).json()
                 expect(page.locator("#mine .hand .tcard")).to_have_count(
                     len(mine["view"]["me"]["hand"]))
             phones[0].screenshot(path=str(tmp_path / "taki-ava.png"), full_page=True)

@@ -12,13 +12,13 @@ from starlette.websockets import WebSocketDisconnect
 from referee.server.app import create_app
 from referee.server.settings import Settings
 
-from .conftest import admin_headers, local_client
+from .conftest import admin_headers, claim_seats, local_client
 
 
 def make(c: TestClient, game: str = "taki", players=("Ava", "Ben"), **extra) -> dict:
     r = c.post("/api/games", json={"game": game, "players": list(players), **extra})
     assert r.status_code == 201, r.text
-    return r.json()
+    return claim_seats(c, r.json())
 
 
 def seat(g: dict, i: int) -> dict[str, str]:

@@ -50,7 +50,8 @@ def test_keys_open_only_their_own(c: TestClient) -> None:
     page = fresh.get(f"/g/{gid}?v={token}").text
     assert all(json.dumps(h) not in page for h in hands) and '"hand"' not in page
     seats = c.get(f"/api/games/{gid}/seats", headers=table).json()
-    assert [s["key"] for s in seats] == [s["key"] for s in g["seats"]]
+    # every seat taken by its phone: the owner's list holds no key of any
+    assert [(s["key"], s["joined"]) for s in seats] == [(None, True)] * 3
     assert "hand" not in json.dumps(seats)
     # the stored events (with the seed) are served to no one
     assert c.get(f"/api/games/{gid}/events").status_code in (404, 405)
@@ -291,3 +292,65 @@ def test_a_move_sent_with_a_key_that_changes_hands_meanwhile_is_refused(c: TestC
     assert "view" not in out, "a move with the old key was applied"
     assert type(out["error"]).__name__ == "WrongSecretError"
     assert len(table.moves) == moves == 0
+
+
+def test_the_table_key_never_gets_a_key_that_reads_a_persons_hand(c: TestClient) -> None:
+    """The break-it trial's way in: the owner's seat list gave Ben's key, and it read Ben's
+    hand; a seat taken with the room code, handed to a bot and back, gave the owner its new
+    key too. Now the owner's list has only invitations, which open nothing but the claim;
+    a claim gives the phone a key of its own (not derived from the table key: no generation
+    of it opens the seat) and kills the invitation; a seat taken is listed without a key; a
+    new link from the owner (back from a bot, or for a lost phone) is an invitation again,
+    and it cuts off the old key, so the player notices."""
+    from referee.server.keys import seat_key as derived
+
+    created = c.post("/api/games", json={"game": "taki", "players": ["Ava", "Ben", None],
+                                         "bots": {"2": "heuristic"}}).json()
+    gid, owner = created["id"], {"X-Table-Secret": created["secret"]}
+    url = f"/api/games/{gid}"
+    invite = c.get(f"{url}/seats", headers=owner).json()[1]
+    assert invite["key"] and not invite["joined"]
+    # the invitation reads nothing: not the seat, not the public view, not the live feed
+    for path in (f"{url}/seats/1", url):
+        r = c.get(path, headers={"X-Seat-Key": invite["key"]})
+        assert r.status_code == 403 and r.json()["code"] == "table.invitation", r.text
+    # Ben's phone takes the seat: a key of its own; the invitation is spent
+    ben = c.post(f"{url}/claim", headers={"X-Seat-Key": invite["key"]}).json()
+    assert ben["seat"] == 1 and ben["key"] != invite["key"]
+    assert ben["link"].endswith("#s=" + ben["key"])
+    mine = c.get(f"{url}/seats/1", headers={"X-Seat-Key": ben["key"]})
+    assert mine.status_code == 200 and mine.json()["view"]["me"]["hand"]
+    r = c.post(f"{url}/claim", headers={"X-Seat-Key": invite["key"]})  # a second phone
+    assert r.status_code == 403 and r.json()["code"] == "table.link-taken", r.text
+    # opened again on Ben's phone: the same key back, nothing changes
+    again = c.post(f"{url}/claim", headers={"X-Seat-Key": ben["key"]}).json()
+    assert again["key"] == ben["key"] and again["seat"] == 1
+    listed = c.get(f"{url}/seats", headers=owner).json()[1]
+    assert listed["joined"] and listed["key"] is None and listed["link"] is None
+    assert c.get(f"{url}/seats/1/qr.svg", headers=owner).status_code == 404
+    assert c.get(url, headers=owner).json()["players"][1]["joined"] is True
+    # nothing the table key derives opens Ben's seat
+    for gen in range(0, 8):
+        r = c.get(f"{url}/seats/1",
+                  headers={"X-Seat-Key": derived(created["secret"], 1, gen)})
+        assert r.status_code == 403, gen
+    # the owner's new link (a lost phone; or a bot and back) is an invitation that cuts Ben
+    # off: the owner cannot read the seat without Ben's link failing
+    new = c.post(f"{url}/seats/1/bot", json={"bot": None}, headers=owner).json()
+    assert new["key"] and new["name"] == "Ben"
+    assert c.get(f"{url}/seats/1", headers={"X-Seat-Key": ben["key"]}).status_code == 403
+    assert c.get(f"{url}/seats/1", headers={"X-Seat-Key": new["key"]}).status_code == 403
+    assert not c.get(f"{url}/seats", headers=owner).json()[1]["joined"]
+    # a seat taken with the room code, handed to a bot and back: an invitation, not its key
+    made = c.post("/api/games", json={"game": "taki", "players": ["Ava", None]}).json()
+    joined = c.post("/api/games/join", json={"code": made["code"], "name": "Cy"}).json()
+    h = {"X-Table-Secret": made["secret"]}
+    for bot in ("easy", None):
+        c.post(f"/api/games/{made['id']}/seats/1/bot", json={"bot": bot},
+               headers=h).raise_for_status()
+    back = c.get(f"/api/games/{made['id']}/seats", headers=h).json()[1]
+    assert back["key"] and not back["joined"]
+    r = c.get(f"/api/games/{made['id']}/seats/1", headers={"X-Seat-Key": back["key"]})
+    assert r.status_code == 403
+    assert c.get(f"/api/games/{made['id']}/seats/1",
+                 headers={"X-Seat-Key": joined["key"]}).status_code == 403

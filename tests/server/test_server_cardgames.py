@@ -175,7 +175,7 @@ def test_bots_answer_and_the_game_ends(c: TestClient) -> None:
     g = make_game(c, players=["Ava", None], bots={"1": "heuristic"})
     gid = g["id"]
     assert g["seats"][1] == {"seat": 1, "name": "Bot 2", "bot": "heuristic", "open": False,
-                             "key": None, "link": None}
+                             "joined": False, "key": None, "link": None}
     for _ in range(400):
         me = wait_for(lambda: (lambda m: m if m["legal"] or m["over"] else None)(
             c.get(f"/api/games/{gid}/seats/0", headers=seat_key(g, 0)).json()))
@@ -235,8 +235,9 @@ def test_a_seat_changes_hands(c: TestClient) -> None:
     assert r.status_code == 200 and r.json()["key"] is None
     assert c.get(f"/api/games/{gid}/seats/1", headers=seat_key(g, 1)).status_code == 403
     r = c.post(f"/api/games/{gid}/seats/1/bot", json={"bot": None}, headers=owner)
-    new = r.json()["key"]
-    assert new and new != g["seats"][1]["key"]
+    invite = r.json()["key"]  # an invitation: the phone that opens it takes the seat
+    assert invite and invite != g["seats"][1]["key"]
+    new = c.post(f"/api/games/{gid}/claim", headers={"X-Seat-Key": invite}).json()["key"]
     assert c.get(f"/api/games/{gid}/seats/1", headers={"X-Seat-Key": new}).status_code == 200
     assert c.get(f"/api/games/{gid}/seats/1", headers=seat_key(g, 1)).status_code == 403
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from .cardplay import BROKEN_WORDS, NOTATION, new_table, open_phones, play_to_the_end, seq
-from .conftest import free_port, serve
+from .conftest import claim_seats, free_port, serve
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -338,8 +338,8 @@ def test_the_table_screen_shows_whole_last_moves(base):
     from playwright.sync_api import sync_playwright
 
     names = ["Alexandra Maria", "Benjamin Jonathan"]  # moves over two lines
-    g = httpx.post(base + "/api/games", json={"game": "taki", "players": names},
-                   timeout=30).json()
+    made = httpx.post(base + "/api/games", json={"game": "taki", "players": names}, timeout=30)
+    g = claim_seats(httpx, made.json(), base)
     url = base + f"/api/games/{g['id']}/seats"
     for _ in range(12):  # the view keeps the last 12 moves
         seat = httpx.get(base + g["view"].replace("/g/", "/api/games/")).json()[

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from .conftest import free_port, serve
+from .conftest import claim_seats, free_port, serve
 
 EXAMPLES = 25
 
@@ -32,8 +32,8 @@ def test_every_route_answers_as_its_schema_says(tmp_path):
         created = httpx.post(base + "/api/tables", json=body).json()
         table_id, secret = created["id"], created["secret"]
         keys = {"X-Table-Secret": secret}
-        game = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", None],
-                                                      "bots": {"1": "random"}}).json()
+        game = claim_seats(httpx, httpx.post(base + "/api/games", json={
+            "game": "taki", "players": ["Ava", None], "bots": {"1": "random"}}).json(), base)
         game_keys = {"X-Table-Secret": game["secret"], "X-Seat-Key": game["seats"][0]["key"]}
         schema = schemathesis.openapi.from_url(base + "/openapi.json")
         failures: list[str] = []

@@ -108,13 +108,16 @@ class GameCreate(BaseModel):
 
 
 class SeatOut(BaseModel):
-    """A seat as its owner sees it: a person's seat has its key and private link (a bot's
-    and an open seat's have none)."""
+    """A seat as its owner sees it: a person's seat that nobody has taken yet has its
+    invitation key and link; a seat its player took (`joined`), a bot's and an open seat's
+    have none."""
 
     seat: int
     name: str | None
     bot: str | None = None
     open: bool = False
+    joined: bool = Field(default=False, description="taken by its player: its key is the "
+                                                    "phone's alone")
     key: str | None = None
     link: str | None = None
 
@@ -186,7 +189,7 @@ def _seat_links(cards: CardTableService, game_id: str, table_key: str | None
                 ) -> list[SeatOut]:
     token = cards.get(game_id).view_token
     return [SeatOut(seat=s["seat"], name=s["name"], bot=s["bot"], open=s["open"],
-                    key=s["key"], link=_link(game_id, token, s["key"]))
+                    joined=s["joined"], key=s["key"], link=_link(game_id, token, s["key"]))
             for s in cards.seats(game_id, table_key)]
 
 
@@ -231,6 +234,19 @@ def join(body: JoinIn, cards: CardsDep, request: Request, response: Response) ->
     return JoinOut(**out)
 
 
+@router.post("/{game_id}/claim", responses=errors(401, 403, 404, 409, 422, 503))
+def claim(game_id: GameId, cards: CardsDep, response: Response,
+          x_seat_key: SeatHeader = None) -> JoinOut:
+    """A phone takes its seat with the invitation in its link (`X-Seat-Key`): the seat's
+    own new key (only here) and link; the invitation opens nothing more. A taken seat's key
+    comes back unchanged. 403: neither (a link already opened on another phone, or
+    replaced)."""
+    out = cards.claim(game_id, x_seat_key)
+    response.set_cookie(view_cookie(game_id), cards.get(game_id).view_token, httponly=True,
+                        samesite="strict", max_age=60 * 60 * 24 * 30, path="/")
+    return JoinOut(**out)
+
+
 @router.get("/{game_id}", responses=READ)
 def get_game_view(game_id: GameId, who: GameAccess, cards: CardsDep) -> dict[str, Any]:
     """The public view (the view link, or any key of the table): no hidden card."""
@@ -240,7 +256,8 @@ def get_game_view(game_id: GameId, who: GameAccess, cards: CardsDep) -> dict[str
 @router.get("/{game_id}/seats", responses=READ)
 def list_seats(game_id: GameId, cards: CardsDep,
                x_table_secret: TableHeader = None) -> list[SeatOut]:
-    """Each seat, with a person's seat key and private link (the table key only)."""
+    """Each seat (the table key only), with the invitation key and link of a person's seat
+    that its player has not taken yet; a taken seat (`joined`) shows none."""
     return _seat_links(cards, game_id, x_table_secret)
 
 

@@ -351,7 +351,17 @@
         if (await ownerCall("/seats/" + s.seat + "/bot", {bot: sel.value || null})) renderOwner();
       });
       const li = el("li", {class: "seat-link"}, el("strong", {}, (s.name || tr("g.open_seat"))), sel);
-      if (s.link) {
+      if (s.joined && !s.bot) {
+        // taken by its player: no link here (only that phone has its key); a lost phone gets
+        // a new link, which cuts the old one off
+        const again = el("button", {class: "button alt small", type: "button"}, tr("g.new_link"));
+        again.addEventListener("click", async () => {
+          if (window.confirm(tr("g.new_link_confirm", {name: s.name}))) {
+            if (await ownerCall("/seats/" + s.seat + "/bot", {bot: null})) renderOwner();
+          }
+        });
+        li.append(el("span", {class: "muted"}, tr("g.joined")), again);
+      } else if (s.link) {
         const url = location.origin + s.link;
         li.append(el("a", {href: url, class: "small", dir: "ltr"}, tr("g.seat_link")));
         const img = el("img", {alt: tr("table.qr"), width: 140, height: 140});
@@ -369,10 +379,37 @@
   $("owner-rematch").addEventListener("click", () => ownerCall("/rematch", null));
   $("owner-end").addEventListener("click", () => ownerCall("/end", null));
 
+  // ---- a seat's link: this phone takes the seat -------------------------------------------
+  // The link the owner hands out holds an invitation: the phone exchanges it for a key of its
+  // own, and the invitation opens nothing more (whoever else saw the link cannot read this
+  // seat unnoticed). A seat's own key comes back unchanged.
+  async function takeSeat() {
+    if (!seatKey) return;
+    let r;
+    try {
+      r = await fetch("/api/games/" + gameId + "/claim", {method: "POST", headers: {"X-Seat-Key": seatKey}});
+    } catch (e) { return; }  // no connection: the live feed says so
+    if (r.ok) {
+      const out = await r.json();
+      seatKey = out.key;
+      pending = {kind: "s", key: out.key};
+      window.refereeUI.keepKey(keyName, seatName, pending);  // the only copy: kept at once
+    } else if ((r.status === 401 || r.status === 403) && pending && pending.kind === "s") {
+      // another phone took this link's seat (the server says so), or the key opens nothing
+      // here (mistyped, or the owner made a new link): say so, and keep this phone's key
+      const out = await r.json().catch(() => ({}));
+      pending = null;
+      ({secret, seatKey} = window.refereeUI.savedKeys(keyName, seatName));
+      $("link-note").textContent = out.code === "table.link-taken"
+        ? window.refereeErrorWords(T, out, String(r.status)) : tr("err.link_key");
+      $("link-note").hidden = false;
+    }
+  }
+
   // ---- live --------------------------------------------------------------------------------
   let ownerSeq = "";
   const seatsKey = (view) => JSON.stringify(view.players);
-  window.refereeUI.live("/ws/games/" + gameId, T, $("live"),
+  takeSeat().then(() => window.refereeUI.live("/ws/games/" + gameId, T, $("live"),
     () => secret || seatKey || null,
     (msg) => {
       if (msg.type === "welcome") {
@@ -398,5 +435,5 @@
       }
       $("turn").textContent = tr("err.link_detail");
       return false;
-    });
+    }));
 })();
