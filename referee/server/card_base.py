@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from referee.server.cardtable import CardTable
 from referee.server.errors import ConflictError
 from referee.server.live import LiveHub
 from referee.server.settings import Settings
 from referee.server.storage import EventStore
+
+if TYPE_CHECKING:
+    from referee.server.card_bots import BotQueue
 
 
 class CardServiceBase(ABC):
@@ -25,7 +28,7 @@ class CardServiceBase(ABC):
     tables: dict[str, CardTable]
     damaged: dict[str, str]
     _lock: threading.Lock
-    _bots: ThreadPoolExecutor
+    _bots: BotQueue
     _closed: bool
 
     @abstractmethod

@@ -29,7 +29,8 @@ What goes out: the public view holds only what every seat may know (the keys of 
 adds that seat's own `observation` and its legal actions. The seed and the stored events are
 never served.
 
-Bots play in a worker thread after `settings.bot_pause_s`.
+Bots play in a worker thread, each move `settings.bot_pause_s` after its turn came (a
+pause holds up only its own table: card_bots.BotQueue).
 
 The parts (as referee.server.tables is split): the table and its fold (cardtable.py), what
 each key sees (card_views.py), the bots (card_bots.py), the seats: the owner's list, room
@@ -49,7 +50,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from referee.games.engine import (
@@ -60,7 +60,7 @@ from referee.games.engine import (
     State,
     get_game,
 )
-from referee.server.card_bots import CardBots
+from referee.server.card_bots import BotQueue, CardBots
 from referee.server.card_seats import CardSeats
 from referee.server.card_views import CardViews
 from referee.server.cardtable import CardTable
@@ -142,7 +142,7 @@ class CardTableService(CardViews, CardBots, CardSeats):
         # that requests arriving together cannot pass the limits
         self.creating = threading.Lock()
         self._joins: dict[str, deque[float]] = {}
-        self._bots = ThreadPoolExecutor(max_workers=1, thread_name_prefix="card-bots")
+        self._bots = BotQueue(self._bot_move)
         self._closed = False
 
     # ---- life cycle -----------------------------------------------------------------------
@@ -167,8 +167,9 @@ class CardTableService(CardViews, CardBots, CardSeats):
             self._wake(table)
 
     def close(self) -> None:
+        """Stop the bots: moves not yet played are dropped (a restart resumes them)."""
         self._closed = True
-        self._bots.shutdown(wait=False, cancel_futures=True)
+        self._bots.close()
 
     def _load(self, table_id: str, config: dict[str, Any], admin_hash: str) -> None:
         table = CardTable(table_id, config, admin_hash, get_game(str(config["game"])))

@@ -531,3 +531,33 @@ def test_a_seat_handed_to_a_bot_is_one_transaction(csettings: Settings, monkeypa
         assert r.status_code == 200, r.text
         assert c.get(f"/api/games/{gid}", headers=seat_key(g, 0)).json()["players"][1]["bot"] \
             is None
+
+
+def test_bots_at_different_tables_pause_side_by_side(tmp_path: Path) -> None:
+    """A bot's pause (for people to see each move) holds up only its own table: with four
+    all-bot tables each plays a move about every pause (the pauses were slept one after the
+    other in the one bot thread: each table moved every 4 pauses)."""
+    pause = 0.3
+    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=pause)
+    with local_client(create_app(s)) as c:
+        bots = {str(i): "heuristic" for i in range(3)}
+        games = [make_game(c, players=[None] * 3, bots=bots) for _ in range(4)]
+        time.sleep(8 * pause)
+        moves = [c.get(f"/api/games/{g['id']}", headers={"X-Table-Secret": g["secret"]})
+                 .json()["moves"] for g in games]
+    # side by side: about 8 moves each; one after the other: 8 in all, 2 each
+    assert min(moves) >= 4, moves
+
+
+def test_bots_play_on_after_a_restart(tmp_path: Path) -> None:
+    """A bot's move that was due when the server stopped (killed during the pause) is
+    scheduled again when the server starts: the table plays on by itself."""
+    data = tmp_path / "d"
+    bots = {str(i): "heuristic" for i in range(2)}
+    with local_client(create_app(Settings(data_dir=data, demo=False, bot_pause_s=10))) as c:
+        g = make_game(c, players=[None] * 2, bots=bots)
+        owner = {"X-Table-Secret": g["secret"]}
+        assert c.get(f"/api/games/{g['id']}", headers=owner).json()["moves"] == 0
+    with local_client(create_app(Settings(data_dir=data, demo=False, bot_pause_s=0))) as c:
+        assert wait_for(lambda: c.get(f"/api/games/{g['id']}", headers=owner).json()
+                        ["moves"] >= 3)
