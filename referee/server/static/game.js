@@ -409,7 +409,7 @@
   // ---- live --------------------------------------------------------------------------------
   let ownerSeq = "";
   const seatsKey = (view) => JSON.stringify(view.players);
-  takeSeat().then(() => window.refereeUI.live("/ws/games/" + gameId, T, $("live"),
+  takeSeat().catch(() => {}).then(() => window.refereeUI.live("/ws/games/" + gameId, T, $("live"),
     () => secret || seatKey || null,
     (msg) => {
       if (msg.type === "welcome") {
