@@ -137,6 +137,43 @@ def test_a_seat_link_whose_key_does_not_open_the_table_says_so(base):
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_owner_sees_a_seat_link_only_until_its_phone_takes_it(base):
+    """The owner's page lists each person's seat link to hand out; once Ben's phone opens
+    his, it is Ben's: the owner's page says he has taken the seat and shows no link of it,
+    a second phone opening the same link is told it was taken, and Ben plays on."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    g = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", "Ben"]},
+                   timeout=30).json()
+    ben = g["seats"][1]["link"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        owner = browser.new_page(viewport={"width": 360, "height": 640})
+        owner.goto(base + g["control"])
+        links = owner.locator("#seat-links a")
+        expect(links).to_have_count(2, timeout=15000)
+        phone = browser.new_page(viewport={"width": 360, "height": 640})
+        phone.goto(base + ben)
+        expect(phone.locator("#who")).to_contain_text("Ben", timeout=15000)
+        expect(links).to_have_count(1, timeout=15000)  # Ava's only
+        expect(owner.locator("#seat-links")).to_contain_text(messages("en")["g.joined"])
+        assert ben.split("#s=")[1] not in owner.content()
+        other = browser.new_page(viewport={"width": 360, "height": 640})
+        other.goto(base + ben)
+        expect(other.locator("#link-note")).to_have_text(
+            messages("en")["refusal.table.link-taken"], timeout=15000)
+        expect(other.locator("#mine")).to_be_hidden()
+        phone.reload()  # Ben's phone keeps its own key
+        expect(phone.locator("#who")).to_contain_text("Ben", timeout=15000)
+        expect(phone.locator("#mine")).to_be_visible()
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_the_join_page_takes_its_language_to_the_seat(base):
     """A Persian phone joining an English table: its seat's page is in Persian (its browser's
     language wins over the table's); a Hebrew choice made on the join page goes on to the
