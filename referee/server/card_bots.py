@@ -23,6 +23,11 @@ from referee.server.storage import StorageError
 log = logging.getLogger("referee.server")
 
 
+def _has_person(table: CardTable) -> bool:
+    """Whether a person holds (or may take) a seat at the table."""
+    return any(s.bot is None for s in table.seats)
+
+
 class BotQueue:
     """Bot moves that fall due at a time (monotonic seconds), played by one worker thread
     in the order they fall due; the thread starts with the first move and ends at `close`.
@@ -59,16 +64,23 @@ class BotQueue:
             self._cond.notify()
 
     def _next(self) -> tuple[CardTable, int] | None:
-        """The first move due, once it is due; None when closed."""
+        """The first move due, once it is due, a table where people play before a table of
+        bots alone (a search bot thinks up to 0.2 s a move, and tables of hard bots alone,
+        which anyone may make, delayed people's bots by seconds: a second break-it trial);
+        None when closed."""
         with self._cond:
             while not self._closed:
                 if not self._due:
                     self._cond.wait()
                     continue
-                wait = self._due[0][0] - time.monotonic()
+                now = time.monotonic()
+                wait = self._due[0][0] - now
                 if wait <= 0:
-                    _, _, table, seq = heapq.heappop(self._due)
-                    return table, seq
+                    due = sorted(d for d in self._due if d[0] <= now)
+                    pick = next((d for d in due if _has_person(d[2])), due[0])
+                    self._due.remove(pick)
+                    heapq.heapify(self._due)
+                    return pick[2], pick[3]
                 self._cond.wait(wait)
             return None
 

@@ -111,6 +111,8 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
 # 12 MP is far more than the referee needs (its accuracy is measured on 0.5 MP photos), and
 # one judge serves every table
 MAX_JUDGED_PIXELS = 4_000_000
+# a photo in another format than JPEG larger than this (px) is refused before decoding
+MAX_OTHER_PIXELS = 12_000_000
 # uploads decoded at once: a 126 KB PNG may hold 40 MP (120 MB decoded); twenty sent together
 # took 4 GB before (a break-it trial, 2026-12-01)
 DECODING = threading.BoundedSemaphore(2)
@@ -129,11 +131,23 @@ class JudgingWorker(ServiceBase):
         """An upload's size and kind, before any pixel is decoded.
 
         :raises UploadTooLargeError: over `max_upload_bytes`; UnsupportedPhotoError: not a
-            photo format the referee reads."""
+            photo format the referee reads; PhotoTooLargeError: a PNG, WebP or BMP over
+            `MAX_OTHER_PIXELS`."""
+        from referee.vision.photo import PhotoTooLargeError, header_size
+
         if len(data) > self.settings.max_upload_bytes:
             raise UploadTooLargeError(f"{file_label(filename)} is {len(data)} bytes; the limit is "
                                       f"{self.settings.max_upload_bytes} bytes")
-        check_photo_bytes(data, filename)
+        if check_photo_bytes(data, filename) != "jpeg":
+            # a camera's photo is a JPEG, decoded at a reduced scale when large; a PNG of a
+            # few hundred KB may hold 40 MP (16-bit) that take seconds to decode, again and
+            # again when it is corrupt (a second break-it trial)
+            size = header_size(data)
+            if size is not None and size[0] * size[1] > MAX_OTHER_PIXELS:
+                raise PhotoTooLargeError(
+                    f"{file_label(filename)} is too large ({size[0]}×{size[1]} px); a PNG, "
+                    f"WebP or BMP photo may have at most {MAX_OTHER_PIXELS // 1_000_000} "
+                    "megapixels (a camera's JPEG may be larger)")
 
     def _upload_frame(self, data: bytes, filename: str) -> Frame:
         """The uploaded photo as a frame, at most `MAX_JUDGED_PIXELS` (a larger one scaled

@@ -184,3 +184,54 @@ def test_a_cameras_field_of_another_kind_is_refused_not_stored(client):
         assert r.status_code == 422, (camera, r.text)
         assert "takes no" in r.text
     assert create({"kind": "upload"}).status_code == 201
+
+
+def test_a_large_png_is_refused_before_it_is_decoded(client, make_table, monkeypatch):
+    """A PNG of a few hundred KB may hold 40 MP (16-bit: seconds to decode, again and again
+    when it is corrupt). A camera's photo is a JPEG (decoded at a reduced scale when large);
+    another format is refused over 12 MP, from its header."""
+    import cv2
+    import numpy as np
+
+    calls = _counting_decode(monkeypatch)
+    table_id, h = _started(client, make_table)
+    ok, png = cv2.imencode(".png", np.zeros((3500, 3500, 3), np.uint8))  # 12.25 MP
+    assert ok and len(png) < 200_000
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("screen.png", png.tobytes(), "image/png")})
+    assert r.status_code == 413 and "12 megapixels" in r.json()["detail"], r.text
+    assert calls == []
+
+
+def test_bots_of_a_table_with_people_move_before_a_table_of_bots_alone():
+    """One worker plays every table's bots; a search bot thinks up to 0.2 s a move, so
+    tables of bots alone (anyone may make them) delayed the bots people play against."""
+    from types import SimpleNamespace
+
+    from referee.server.card_bots import BotQueue
+
+    played: list[str] = []
+    gate = threading.Event()
+
+    def play(table, seq):
+        gate.wait(5)
+        played.append(table.id)
+
+    def table(tid, *bots):
+        return SimpleNamespace(id=tid, seats=[SimpleNamespace(bot=b) for b in bots])
+
+    q = BotQueue(play)
+    try:
+        q.schedule(table("first", "hard", "hard"), 1, 0.0)  # keeps the worker busy
+        time.sleep(0.1)
+        for i in range(3):
+            q.schedule(table(f"bots{i}", "hard", "hard"), 1, 0.0)
+        q.schedule(table("people", None, "hard"), 1, 0.0)
+        time.sleep(0.05)
+        gate.set()
+        end = time.monotonic() + 5
+        while len(played) < 5 and time.monotonic() < end:
+            time.sleep(0.01)
+    finally:
+        q.close()
+    assert played == ["first", "people", "bots0", "bots1", "bots2"]
