@@ -25,20 +25,28 @@ def test_bare_paper_is_not_a_colour_stack():
         learn_from_stack(lab, view, "GBP", 16.0)
 
 
-def test_a_stack_of_distinct_stones_is_learnt():
+def _learnt_from(background, colours: dict, unit: float, x_mm: float, table=None) -> None:
+    """A front view of a colour stack (`colours` bottom to top, left ends at `x_mm`) on
+    `background`, with `table` beside the paper (25 mm each side) if given, is learnt as
+    those colours."""
     view = _view()
-    h, w = view.height, view.width
-    lab = np.zeros((h, w, 3), np.float32)
-    lab[..., 0] = 97.0
-    unit = 16.0
-    colours = {"G": (55.0, 0.0, -2.0), "B": (50.0, -5.0, -35.0), "P": (45.0, 25.0, -25.0)}
-    for k, c in enumerate("GBP"):
-        x0, y0 = view.to_px(10.0, (k + 1) * unit)
-        x1, y1 = view.to_px(10.0 + 5 * unit, k * unit)
+    lab = np.zeros((view.height, view.width, 3), np.float32)
+    lab[...] = background
+    if table is not None:
+        edge = int(round(25 * view.px_per_mm))
+        lab[:, :edge] = lab[:, -edge:] = table
+    for k, c in enumerate(colours):
+        x0, y0 = view.to_px(x_mm, (k + 1) * unit)
+        x1, y1 = view.to_px(x_mm + 5 * unit, k * unit)
         lab[int(y0):int(y1), int(x0):int(x1)] = colours[c]
-    model = learn_from_stack(lab, view, "GBP", unit)
+    model = learn_from_stack(lab, view, "".join(colours), unit)
     for c, lab_c in colours.items():
         assert np.allclose(model.centres[c], lab_c, atol=1.0)
+
+
+def test_a_stack_of_distinct_stones_is_learnt():
+    _learnt_from((97.0, 0.0, 0.0), {"G": (55.0, 0.0, -2.0), "B": (50.0, -5.0, -35.0),
+                                    "P": (45.0, 25.0, -25.0)}, 16.0, 10.0)
 
 
 def test_a_pale_stack_on_paper_between_a_dark_tables_edges_is_learnt():
@@ -46,21 +54,9 @@ def test_a_pale_stack_on_paper_between_a_dark_tables_edges_is_learnt():
     row: the table's edges differ more from the rows' background (the paper) than the pale
     stones do, and were taken for the stack (P01's colour photo, a station left on the
     default colours). The stack's bands differ from band to band; the table's do not."""
-    view = _view()
-    h, w = view.height, view.width
-    lab = np.zeros((h, w, 3), np.float32)
-    lab[...] = (95.0, 0.0, 0.0)  # the paper behind the stack
-    edge = int(round(25 * view.px_per_mm))
-    lab[:, :edge] = lab[:, -edge:] = (45.0, -40.0, 30.0)  # the green table beside it
-    unit = 12.0
-    colours = {"G": (82.0, 3.0, 5.0), "B": (84.0, -3.0, -14.0), "P": (81.0, 15.0, -10.0)}
-    for k, c in enumerate("GBP"):
-        x0, y0 = view.to_px(110.0, (k + 1) * unit)
-        x1, y1 = view.to_px(110.0 + 5 * unit, k * unit)
-        lab[int(y0):int(y1), int(x0):int(x1)] = colours[c]
-    model = learn_from_stack(lab, view, "GBP", unit)
-    for c, lab_c in colours.items():
-        assert np.allclose(model.centres[c], lab_c, atol=1.0)
+    _learnt_from((95.0, 0.0, 0.0), {"G": (82.0, 3.0, 5.0), "B": (84.0, -3.0, -14.0),
+                                    "P": (81.0, 15.0, -10.0)}, 12.0, 110.0,
+                 table=(45.0, -40.0, 30.0))
 
 
 def test_the_pale_edition_station_learns_its_colours_from_its_photo():
