@@ -157,11 +157,12 @@ class JudgingWorker(ServiceBase):
         carries its place and make in its metadata (EXIF), which the table's view link would
         hand to anyone.
 
-        :raises UploadTooLargeError, UnsupportedPhotoError (`_check_upload`); PhotoError /
-            PhotoTooLargeError: a corrupt file, or one over `vision.photo.MAX_PIXELS`."""
+        The caller has checked the upload (`_check_upload`) before the rules took it.
+
+        :raises PhotoError / PhotoTooLargeError: a corrupt file, or one over
+            `vision.photo.MAX_PIXELS`."""
         import cv2
 
-        self._check_upload(data, filename)
         with DECODING:
             image = decode(data, MAX_JUDGED_PIXELS)
             h, w = image.shape[:2]

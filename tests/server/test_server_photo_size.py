@@ -104,8 +104,10 @@ def test_an_upload_of_the_bad_crc_png_is_refused_and_nothing_is_stored(client, m
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
                     files={"photo": ("bomb.png", bad_crc_png(), "image/png")})
     assert r.status_code == 413, r.text
-    assert r.json() == {"detail": "the photo is too large (7000×7000 px; at most 40 "
-                                  "megapixels)", "error": "PhotoTooLargeError"}
+    # refused from its header: a PNG over 12 MP is never decoded (a camera's photo is a JPEG)
+    assert r.json() == {"detail": "bomb.png is too large (7000×7000 px); a PNG, WebP or BMP "
+                                  "photo may have at most 12 megapixels (a camera's JPEG may "
+                                  "be larger)", "error": "PhotoTooLargeError"}
     after = client.get(f"/api/tables/{table_id}").json()
     assert after["seq"] == before["seq"] and after["round"]["builders"][0]["state"] == "building"
     photos = settings.photos_dir / table_id
