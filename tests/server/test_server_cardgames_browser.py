@@ -169,6 +169,22 @@ def test_the_owner_sees_a_seat_link_only_until_its_phone_takes_it(base):
         phone.reload()  # Ben's phone keeps its own key
         expect(phone.locator("#who")).to_contain_text("Ben", timeout=15000)
         expect(phone.locator("#mine")).to_be_visible()
+        # Ben opens his link again (the tab was closed): his phone plays on, with no warning
+        # that another phone took it (it was this one)
+        phone.goto("about:blank")
+        phone.goto(base + ben)
+        expect(phone.locator("#mine")).to_be_visible(timeout=15000)
+        expect(phone.locator("#who")).to_contain_text("Ben")
+        assert phone.locator("#link-note").is_hidden()
+        # the owner makes Ben's seat a new link (a lost phone): Ben's old phone says so at
+        # once and shows the table, never a page stuck reconnecting
+        r = httpx.post(base + f"/api/games/{g['id']}/seats/1/bot", json={"bot": None},
+                       headers={"X-Table-Secret": g["secret"]}, timeout=30)
+        assert r.status_code == 200, r.text
+        expect(phone.locator("#link-note")).to_have_text(messages("en")["g.seat_replaced"],
+                                                         timeout=15000)
+        expect(phone.locator("#live")).to_have_text(messages("en")["live.on"], timeout=15000)
+        expect(phone.locator("#mine")).to_be_hidden()
         browser.close()
 
 

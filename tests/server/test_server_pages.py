@@ -203,3 +203,19 @@ def test_the_start_pages_list_isolates_each_players_name(client):
     assert client.post("/api/tables", json=body).is_success
     html = client.get("/?lang=he").text
     assert "<bdi>Ava.</bdi>, <bdi>דנה</bdi>, <bdi>(Bo)</bdi>" in html
+
+
+def test_a_page_names_the_box_address_that_phones_open(client, monkeypatch):
+    """Links a page shows for another phone (a seat's link, a new table's links) use the
+    box's network address, as its QR codes do: a page opened as localhost showed links no
+    phone could open."""
+    import re
+
+    from referee.server import net
+
+    monkeypatch.setattr(net, "lan_address", lambda: "192.0.2.7")
+    html = client.get("/").text
+    assert re.search(r'<meta name="referee-base" content="http://192\.0\.2\.7(:\d+)?">', html)
+    # opened by its network address, the page keeps that address
+    html = client.get("/", headers={"host": "192.0.2.7:8000"}).text
+    assert '<meta name="referee-base" content="http://192.0.2.7:8000">' in html

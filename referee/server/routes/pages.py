@@ -48,7 +48,13 @@ def page(request: Request, template: str, code: str, status_code: int = 200,
          **extra: Any) -> HTMLResponse:
     """A page in language `code`; a language chosen with ?lang= is kept in the `lang`
     cookie (as the language menu does), so the phone's next pages keep it."""
-    response = templates.TemplateResponse(request, template, _context(code, **extra),
+    from referee.server.net import public_base
+
+    # links a page shows to be opened on another phone use the box's network address, as its
+    # QR codes do (a page opened as localhost showed links no phone could open)
+    response = templates.TemplateResponse(request, template,
+                                          _context(code, **{"base": public_base(request),
+                                                            **extra}),
                                           status_code=status_code)
     chosen = known_language(request.query_params.get("lang"))
     if chosen is not None and request.cookies.get(LANG_COOKIE) != chosen:

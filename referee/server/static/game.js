@@ -362,7 +362,7 @@
         });
         li.append(el("span", {class: "muted"}, tr("g.joined")), again);
       } else if (s.link) {
-        const url = location.origin + s.link;
+        const url = window.refereeUI.base() + s.link;
         li.append(el("a", {href: url, class: "small", dir: "ltr"}, tr("g.seat_link")));
         const img = el("img", {alt: tr("table.qr"), width: 140, height: 140});
         fetch("/api/games/" + gameId + "/seats/" + s.seat + "/qr.svg", {headers: {"X-Table-Secret": secret}})
@@ -396,10 +396,16 @@
       window.refereeUI.keepKey(keyName, seatName, pending);  // the only copy: kept at once
     } else if ((r.status === 401 || r.status === 403) && pending && pending.kind === "s") {
       // another phone took this link's seat (the server says so), or the key opens nothing
-      // here (mistyped, or the owner made a new link): say so, and keep this phone's key
+      // here (mistyped, or the owner made a new link): say so, and keep this phone's key;
+      // unless this phone is the one that took it (its link opened again): nothing to say
       const out = await r.json().catch(() => ({}));
       pending = null;
       ({secret, seatKey} = window.refereeUI.savedKeys(keyName, seatName));
+      if (out.code === "table.link-taken" && seatKey) {
+        const own = await fetch("/api/games/" + gameId + "/claim",
+          {method: "POST", headers: {"X-Seat-Key": seatKey}}).catch(() => null);
+        if (own && own.ok) return;
+      }
       $("link-note").textContent = out.code === "table.link-taken"
         ? window.refereeErrorWords(T, out, String(r.status)) : tr("err.link_key");
       $("link-note").hidden = false;
@@ -430,6 +436,15 @@
         ({secret, seatKey} = window.refereeUI.savedKeys(keyName, seatName));
         // say so: an old seat link would otherwise open the table screen without a word
         $("link-note").textContent = tr("err.link_key");
+        $("link-note").hidden = false;
+        return true;
+      }
+      if (code === 4403 && seatKey && !secret) {
+        // this phone's seat key opens nothing any more: the owner made the seat a new link
+        // (a lost phone, or a bot and back). Say so, forget it, and show the table instead
+        localStorage.removeItem(seatName);
+        ({secret, seatKey} = window.refereeUI.savedKeys(keyName, seatName));
+        $("link-note").textContent = tr("g.seat_replaced");
         $("link-note").hidden = false;
         return true;
       }

@@ -77,7 +77,8 @@
       for (const n of marked ? [out.params.a, out.params.b] : []) if (marked[n - 1]) marked[n - 1].classList.add("clash");
       return;
     }
-    const control = location.origin + out.control, view = location.origin + out.view;
+    // the control link is this device's (the owner's); the view link is for the phones
+    const control = location.origin + out.control, view = window.refereeUI.base() + out.view;
     $("control-link").textContent = control; $("control-link").href = control;
     $("view-link").textContent = view; $("view-link").href = view;
     if (out.code) { $("created-code").hidden = false; $("created-code").querySelector(".code").textContent = out.code; }

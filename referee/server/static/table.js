@@ -487,7 +487,7 @@
     const ul = $("seat-links");
     ul.replaceChildren();
     for (const s of links) {
-      const url = location.origin + s.path;
+      const url = window.refereeUI.base() + s.path;
       const q = await fetch("/api/tables/" + tableId + "/seats/" + s.seat + "/qr.svg",
         {headers: keyHeaders()});
       const img = el("img", {alt: "QR " + s.name, width: "120", height: "120"});

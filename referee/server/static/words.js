@@ -99,6 +99,14 @@ window.refereeUI = {
   },
 };
 
+// The box's address for a link that another phone will open (the page's <meta
+// name="referee-base">: the network address when this page was opened as localhost, as the
+// QR codes use), else this page's own.
+window.refereeUI.base = function () {
+  const m = document.querySelector('meta[name="referee-base"]');
+  return (m && m.content) || location.origin;
+};
+
 // A table's live feed: the socket says hello with the phone's key (never in the URL), shows
 // "live" in `pill`, hands each message to `message`, and reconnects with a growing pause;
 // when the server refuses the link (4401, 4403, 4404) `refused(code)` decides: true, try
