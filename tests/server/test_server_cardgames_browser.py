@@ -53,6 +53,8 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
     import httpx
     from playwright.sync_api import expect, sync_playwright
 
+    from referee.server.i18n import messages
+
     g = new_table(base, game, options)
     errors: list[str] = []
     with sync_playwright() as p:
@@ -76,7 +78,10 @@ def test_four_phones_play_a_whole_game(base, tmp_path, game, options, langs, see
             shown = [plain(t) for t in page.locator("#result .scores li").all_inner_texts()]
             order = sorted(range(4), key=lambda i: (final["ranks"][i], i))
             names = ("Ava", "Ben", "Cy", "Dee")
-            assert shown == [f"{names[i]}: {digits(lang, final['scores'][i])}" for i in order]
+            # a TAKI score is the cards still in hand, and says so
+            unit = messages(lang)["g.cards_left"] if game == "taki" else "{n}"
+            assert shown == [f"{names[i]}: " + unit.format(n=digits(lang, final["scores"][i]))
+                             for i in order]
             assert [int(v) for v in page.locator("#result .scores li").evaluate_all(
                 "(lis) => lis.map((li) => li.value)")] == [final["ranks"][i] for i in order]
             assert final["ranks"][order[0]] == 1

@@ -196,7 +196,9 @@
     $("turn").className = "turn" + (mine ? " mine" : "");
     if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([80, 60, 80]);
     wasMyTurn = mine;
-    // the result
+    // the result; a TAKI score is the cards still in hand (it read like points)
+    const score = (n) => game === "taki" ? tr("g.cards_left", {n: window.refereeUI.num(n)})
+      : window.refereeUI.num(n);
     if (view.over && view.scores) {
       const best = Math.max(...view.returns);
       $("result").replaceChildren(el("p", {}, tr("g.winners", {names: window.refereeUI.names(
@@ -205,7 +207,7 @@
         // numbered by place at the end, the winner first (seats level share a number)
         el("ol", {class: "scores"}, ...rankOrder(view).map((i) =>
           el("li", {class: view.returns[i] === best ? "won" : "", value: view.ranks[i]},
-            el("bdi", {}, view.players[i].name), ": " + window.refereeUI.num(view.scores[i])))),
+            el("bdi", {}, view.players[i].name), ": " + score(view.scores[i])))),
         ...[game === "tokaido" ? tokaidoPoints(view) : null].filter(Boolean));  // null reads "null"
       $("result").hidden = false;
     } else $("result").hidden = true;
