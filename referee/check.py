@@ -64,15 +64,15 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[s
     from referee.vision.overlay import draw_overlay
     from referee.vision.pipeline import measure
 
+    rows, level = list(target_rows), level or station.level  # rows read once (an iterator)
     t0 = time.perf_counter()
     m = measure(image_bgr, station, intrinsics=intrinsics)
     t1 = time.perf_counter()
-    verdict = judge(list(target_rows), face, m.build, level or station.level)
+    verdict = judge(rows, face, m.build, level)
     t2 = time.perf_counter()
     for scale in m.focal_checks if verdict.verdict != "unsure" else ():
         other = measure(image_bgr, station, intrinsics=intrinsics, focal_scale=scale)
-        if judge(list(target_rows), face, other.build,
-                 level or station.level).verdict != verdict.verdict:
+        if judge(rows, face, other.build, level).verdict != verdict.verdict:
             verdict = Verdict("unsure", reasons=(Reason("mat:weak", FOCAL_DOUBT),))
             break
     t3 = time.perf_counter()

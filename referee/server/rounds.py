@@ -119,7 +119,6 @@ class Rounds(Places, KeysAndAccess):
         # a file of 0 bytes is a photo refused as empty, not "no photo"; the file's size is
         # checked at once, its pixels only once the rules take the photo (below): a photo
         # sent when none is wanted is refused before it costs any memory
-        photo = upload is not None
         if upload is not None:
             self._check_upload(upload, filename)
         frame = None
@@ -131,11 +130,11 @@ class Rounds(Places, KeysAndAccess):
             shot = table.shots.get((rnd, seat))
             late = (b is not None and b.status in ("done", "stopped") and b.verdict is None
                     and (shot is None or not shot.judging))
-            if late and not photo and (rnd, seat) in table.capturing:
+            if late and upload is None and (rnd, seat) in table.capturing:
                 raise ConflictError(f"{st.players[seat]}'s camera is taking the photo now; "
                                     "wait a moment")
             # a new photo of a build judged unsure because of the photo itself
-            retake = (b is not None and photo and b.verdict is not None
+            retake = (b is not None and upload is not None and b.verdict is not None
                       and b.decision is None and game.photo_caused(b.verdict))
             if late:  # the photo of a build that has no verdict yet (phone place, or retry)
                 items: list[tuple[str, dict[str, Any]]] = []

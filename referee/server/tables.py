@@ -96,7 +96,7 @@ class TableService(Rounds):
         # count against the same limits
         self.other_clients: Callable[[], list[str]] = list
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge")
-        # table id -> its photos waiting to be judged, the tables in their turn's order
+        # table id -> its photos waiting to be judged (whose turn: `_served`, judging.py)
         self._waiting: dict[str, deque[tuple[Table, int, int]]] = {}
         self._served: dict[str, int] = {}  # table id -> the turn its last photo was judged in
         self._turns = itertools.count()

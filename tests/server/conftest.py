@@ -28,6 +28,18 @@ def scene_card(scene: str) -> tuple[str, str]:
     return "\n".join(label["card"]["grid"]), die
 
 
+def started_table(client: TestClient, make_table, **kw) -> tuple[str, dict[str, str]]:
+    """A new phone-upload table (`make_table(**kw)`) whose round has begun on D03-02's card
+    and die; (its id, its table-key header)."""
+    table_id, secret = make_table(**kw)
+    grid, die = scene_card("D03-02")
+    h = {"X-Table-Secret": secret}
+    r = client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die},
+                    headers=h)
+    assert r.status_code == 200, r.text
+    return table_id, h
+
+
 def local_client(app) -> TestClient:
     """A test client that reaches the app as http://localhost (the box answers only to its
     own names: referee.server.guard)."""

@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import scene_card, scene_photo
-
-
-def _started(client, make_table):
-    table_id, secret = make_table()
-    grid, die = scene_card("D03-02")
-    h = {"X-Table-Secret": secret}
-    assert client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die},
-                       headers=h).status_code == 200
-    return table_id, h
+from .conftest import scene_photo, started_table
 
 
 def _unchanged(client, table_id, before, headers=None):
@@ -23,7 +14,7 @@ def _unchanged(client, table_id, before, headers=None):
 
 
 def test_a_50_mb_upload_is_refused(client, make_table):
-    table_id, h = _started(client, make_table)
+    table_id, h = started_table(client, make_table)
     before = client.get(f"/api/tables/{table_id}").json()
     big = b"\xff\xd8\xff" + bytes(50 * 1024 * 1024)
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
@@ -33,7 +24,7 @@ def test_a_50_mb_upload_is_refused(client, make_table):
 
 
 def test_a_text_file_as_a_photo_is_refused(client, make_table):
-    table_id, h = _started(client, make_table)
+    table_id, h = started_table(client, make_table)
     before = client.get(f"/api/tables/{table_id}").json()
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
                     files={"photo": ("notes.jpg", b"just some text\n", "image/jpeg")})
@@ -54,7 +45,7 @@ def test_an_empty_file_as_a_photo_is_called_empty(client, make_table):
     photo at all ("no photo for Ava's place; send a photo from the phone", 409), which the
     player had just sent, and a Hebrew, Arabic or Persian phone read "the table is not at
     that step". A form's empty file field (no name, no bytes) is still no photo."""
-    table_id, h = _started(client, make_table)
+    table_id, h = started_table(client, make_table)
     before = client.get(f"/api/tables/{table_id}").json()
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
                     files={"photo": ("IMG_0001.jpg", b"", "image/jpeg")})
@@ -68,7 +59,7 @@ def test_an_empty_file_as_a_photo_is_called_empty(client, make_table):
 
 
 def test_wrong_or_missing_secret(client, make_table, demo_secret):
-    table_id, h = _started(client, make_table)
+    table_id, h = started_table(client, make_table)
     before = client.get(f"/api/tables/{table_id}").json()
     photo = {"photo": ("a.jpg", scene_photo("D03-02"), "image/jpeg")}
     r = client.post(f"/api/tables/{table_id}/done/0", files=photo,
@@ -133,7 +124,7 @@ def test_a_validation_error_does_not_echo_the_request(client):
 
 def test_a_chunked_upload_over_the_limit_is_413(client, make_table, settings):
     """No Content-Length: the body is counted as it streams, and the answer is still 413."""
-    table_id, h = _started(client, make_table)
+    table_id, h = started_table(client, make_table)
     before = client.get(f"/api/tables/{table_id}").json()
 
     def chunks():

@@ -8,17 +8,7 @@ import time
 
 from referee.server import judging
 
-from .conftest import scene_card, scene_photo
-
-
-def _started(client, make_table, **kw):
-    table_id, secret = make_table(**kw)
-    grid, die = scene_card("D03-02")
-    h = {"X-Table-Secret": secret}
-    r = client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die},
-                    headers=h)
-    assert r.status_code == 200, r.text
-    return table_id, h
+from .conftest import scene_card, scene_photo, started_table
 
 
 def _counting_decode(monkeypatch) -> list[int]:
@@ -119,7 +109,7 @@ def _with_exif(jpeg: bytes) -> bytes:
 def test_a_phone_photo_is_stored_without_its_metadata(client, make_table, wait_view):
     """A phone's photo carries where it was taken and the phone's make (EXIF); the table's
     view link hands stored photos to anyone, so they are stored re-encoded, never as sent."""
-    table_id, h = _started(client, make_table)
+    table_id, h = started_table(client, make_table)
     sent = _with_exif(scene_photo("D03-02"))
     assert b"GPSLatitude" in sent
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
@@ -136,7 +126,7 @@ def test_a_phone_place_never_moves_the_stations_mat(client, make_table, wait_vie
     """A station's mat pose, as last seen for sure, tells its own mat from a neighbour's in
     a webcam's view (WORLD.md §4 `mat:several`). Only the station's own camera teaches it: a
     photo sent to a phone place is taken from anywhere, by anyone at the table."""
-    table_id, h = _started(client, make_table)
+    table_id, h = started_table(client, make_table)
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
                     files={"photo": ("D03-02.jpg", scene_photo("D03-02"), "image/jpeg")})
     assert r.status_code == 200, r.text
@@ -148,7 +138,7 @@ def test_a_phone_place_never_moves_the_stations_mat(client, make_table, wait_vie
 
 def test_an_uploads_name_is_named_without_control_or_direction_characters(
         client, make_table):
-    table_id, h = _started(client, make_table)
+    table_id, h = started_table(client, make_table)
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
                     files={"photo": ("a\x1b[31m\u202eb\x7f.jpg", b"just text", "image/jpeg")})
     assert r.status_code == 415
@@ -194,7 +184,7 @@ def test_a_large_png_is_refused_before_it_is_decoded(client, make_table, monkeyp
     import numpy as np
 
     calls = _counting_decode(monkeypatch)
-    table_id, h = _started(client, make_table)
+    table_id, h = started_table(client, make_table)
     ok, png = cv2.imencode(".png", np.zeros((3500, 3500, 3), np.uint8))  # 12.25 MP
     assert ok and len(png) < 200_000
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
