@@ -65,7 +65,10 @@ def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float,
 def _template(w_px: int, h_px: int, band: tuple[float, float], s: float, strip_mm: float = 3.0
               ) -> tuple[np.ndarray, tuple[int, int]]:
     """Correlation kernel for a face of w×h px with its band (dx, dh in px); returns the
-    kernel (float32) and the face's lower-left corner (col, row) inside it."""
+    kernel (float32) and the face's lower-left corner (col, row) inside it.
+
+    The kernel is 1/(w·h) on the face, 0 on the band, and one negative constant on the
+    strips around both (`_response` relies on these three values)."""
     bx, bh = band[0], band[1]
     st = max(2, round(strip_mm * s))
     pad_l = st + max(0, round(-bx))
@@ -90,6 +93,50 @@ def _template(w_px: int, h_px: int, band: tuple[float, float], s: float, strip_m
     return k, (pad_l, pad_t + h_px)
 
 
+def _response(win: np.ndarray, k: np.ndarray, anchor: tuple[int, int], w_px: int, h_px: int,
+              rows: tuple[int, int], cols: tuple[int, int], min_peak: float
+              ) -> tuple[np.ndarray, tuple[slice, slice]] | None:
+    """The correlation of `win` (h×w uint8 0/1, zeros beyond it) with the `_template`
+    kernel `k` (anchored at its face's lower-left corner `anchor`, col, row) at the window
+    rows [rows) and cols [cols), exactly, wherever it can exceed `min_peak`, and −1
+    elsewhere (float32); with the slices of that array where it was computed (every value
+    above `min_peak`, and 5 px around); None if nowhere.
+
+    The response is the face's share of colour less the strips' weighted colour, so it can
+    exceed `min_peak` only where the face alone holds more than `min_peak` of its area:
+    those sums come from one integral image, and the kernel (`cv2.filter2D`, the hot spot
+    of the pipeline) runs only around them (a few hundredths of the area in a typical photo).
+    Both sums are counts of pixels, so the response does not depend on the area computed."""
+    area = w_px * h_px
+    (ra, rb), (ca, cb) = rows, cols
+    # face sums: win padded by the face's size above and right, so every window is slices
+    padded = cv2.copyMakeBorder(win, h_px, 0, 0, w_px, cv2.BORDER_CONSTANT, value=0)
+    ii = cv2.integral(padded, sdepth=cv2.CV_32S)
+    face = (ii[ra + h_px:rb + h_px, ca + w_px:cb + w_px] - ii[ra:rb, ca + w_px:cb + w_px]
+            - ii[ra + h_px:rb + h_px, ca:cb] + ii[ra:rb, ca:cb])
+    bx, by, bw, bh = cv2.boundingRect((face > min_peak * area).astype(np.uint8))
+    if bw == 0:
+        return None
+    # around the possible peaks: the 9 × 9 maximum test and the parabola see the true values
+    m = 5
+    ya, yb = max(by - m, 0), min(by + bh + m, rb - ra)
+    xa, xb = max(bx - m, 0), min(bx + bw + m, cb - ca)
+    kh, kw = k.shape
+    ax, ay = anchor
+    # the kernel at a window position (y, x) reads rows y − ay .. y − ay + kh − 1
+    wy0, wy1 = max(ra + ya - ay, 0), min(ra + yb - ay + kh, win.shape[0])
+    wx0, wx1 = max(ca + xa - ax, 0), min(ca + xb - ax + kw, win.shape[1])
+    strips = k < 0
+    counts = cv2.filter2D(win[wy0:wy1, wx0:wx1].astype(np.float32), -1,
+                          strips.astype(np.float32),
+                          anchor=anchor, borderType=cv2.BORDER_CONSTANT)
+    counts = np.rint(counts[ra + ya - wy0:ra + yb - wy0, ca + xa - wx0:ca + xb - wx0])
+    weight = float(k[strips][0]) if strips.any() else 0.0
+    out = np.full((rb - ra, cb - ca), -1.0, np.float32)
+    out[ya:yb, xa:xb] = face[ya:yb, xa:xb] / area + weight * counts
+    return out, (slice(ya, yb), slice(xa, xb))
+
+
 def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: float,
                    band_mm: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
                    support: np.ndarray | None = None, min_support: float = 0.3,
@@ -108,15 +155,15 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
     s = view.px_per_mm
     if not mask.any():
         return []
-    m = mask.astype(np.float32)
-    bx, by, bw, bh = cv2.boundingRect(mask.astype(np.uint8))
+    m = mask.astype(np.uint8)
+    bx, by, bw, bh = cv2.boundingRect(m)
     u = unit_mm * s
     band = (band_mm[0] * s, band_mm[1] * s)
     strip = max(2, round(4 * s))
     out: list[BarFit] = []
     # the colour's connected patches: a patch far larger than a bar (a wall, a box) has
     # peaks all over it, which took every place before the stone's own were reached
-    _, patches = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    _, patches = cv2.connectedComponents(m, connectivity=8)
     for orient in ORIENTATIONS:
         w, h = (5 * u, u) if orient == "H" else (u, 5 * u)
         w_px, h_px = round(w), round(h)
@@ -133,12 +180,14 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
             continue
         y0, y1 = max(0, r0 - kh), min(m.shape[0], r1 + kh + 1)
         x0, x1 = max(0, c0 - kw), min(m.shape[1], c1 + kw + 1)
-        resp = cv2.filter2D(m[y0:y1, x0:x1], -1, k, anchor=(ax, ay),
-                            borderType=cv2.BORDER_CONSTANT)
-        sub = resp[r0 - y0:r1 - y0 + 1, c0 - x0:c1 - x0 + 1]
-        if sub.size == 0:
+        got = _response(m[y0:y1, x0:x1], k, (ax, ay), w_px, h_px,
+                        (r0 - y0, r1 - y0 + 1), (c0 - x0, c1 - x0 + 1), min_peak)
+        if got is None:
             continue
-        peaks = (sub == cv2.dilate(sub, np.ones((9, 9), np.uint8))) & (sub > min_peak)
+        sub, near = got
+        peaks = np.zeros(sub.shape, bool)
+        peaks[near] = (sub[near] == cv2.dilate(sub[near], np.ones((9, 9), np.uint8))) & \
+            (sub[near] > min_peak)
         # a peak on the edge of the search region is no maximum: what it fits lies outside
         # the region (a thing far behind the mat, seen beside the paper strip). The foot
         # is the exception: nothing stands lower than the table, so a peak there is a stone

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from referee.vision.colour import ColourModel, paper_white, to_lab
-from referee.vision.fit import band_vector_mm, bar_candidates
+from referee.vision.fit import _response, _template, band_vector_mm, bar_candidates
 from referee.vision.pose import detect_mat, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
 from referee.vision.settings import default_settings
@@ -88,6 +88,34 @@ def test_bar_template_finds_a_synthetic_bar_exactly():
     assert best.orientation == "H"
     assert abs(best.x_mm - 64.0) < 0.6 and abs(best.h_mm - 32.0) < 0.6
     assert best.fill > 0.95
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_template_response_is_the_full_correlation_where_a_peak_can_be(seed):
+    # `_response` computes the correlation only around places whose face holds enough
+    # colour; there it must equal cv2.filter2D over the whole window, to float precision,
+    # and no place left out may exceed the peak threshold
+    rng = np.random.default_rng(seed)
+    win = np.zeros((260, 420), np.uint8)
+    for _ in range(int(rng.integers(1, 5))):  # a few bars and blobs, with speckle
+        r, c = int(rng.integers(0, 230)), int(rng.integers(0, 380))
+        win[r:r + int(rng.integers(8, 90)), c:c + int(rng.integers(8, 170))] = 1
+    win |= (rng.random(win.shape) < 0.02).astype(np.uint8)
+    w_px, h_px = (160, 32) if seed % 2 else (32, 160)
+    r, c = int(rng.integers(h_px + 20, 240)), int(rng.integers(10, 400 - w_px))
+    win[r - h_px:r, c:c + w_px] = 1  # a bar whose lower-left corner is in the region
+    band = (float(rng.uniform(-12, 12)), float(rng.uniform(0, 20)))
+    k, anchor = _template(w_px, h_px, band, 2.0)
+    full = cv2.filter2D(win.astype(np.float32), -1, k, anchor=anchor,
+                        borderType=cv2.BORDER_CONSTANT)
+    rows, cols = (20, 240), (10, 400)
+    want = full[rows[0]:rows[1], cols[0]:cols[1]]
+    got = _response(win, k, anchor, w_px, h_px, rows, cols, 0.2)
+    assert got is not None and (want > 0.2).any()
+    sub, near = got
+    assert np.allclose(sub[near], want[near], atol=1e-5)
+    assert (want[sub == -1] <= 0.2).all()
+    assert _response(np.zeros_like(win), k, anchor, w_px, h_px, rows, cols, 0.2) is None
 
 
 def test_band_vector_points_up_toward_the_camera():
