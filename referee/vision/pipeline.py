@@ -243,7 +243,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                  or f) if f in sliding else f for f in fits]
     m.fits = fits
     lap("fit")
-    out = front.min(axis=2) >= s.exposure.clipped_level  # blown out in every channel
+    # blown out in every channel (np.minimum of the channels: numpy's reduction along the
+    # last, 3-long axis took ten times as long)
+    out = np.minimum(np.minimum(front[..., 0], front[..., 1]), front[..., 2]) >= \
+        s.exposure.clipped_level
     blown = [f.colour for f in fits if face_fill(out, view, unit, f.orientation, f.x_mm,
                                                  f.h_mm) >= s.exposure.max_blown_face]
     faces = face_colours(front, view, unit, fits, masks, s.fit.min_stone_fill)
