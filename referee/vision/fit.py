@@ -197,7 +197,8 @@ def bar_candidates(mask: np.ndarray, colour: str, view: FrontView, unit_mm: floa
         peaks[:, :edge] = False
         peaks[:, -edge:] = False
         peaks[:edge, :] = False
-        ys, xs = np.nonzero(peaks)
+        ys, xs = np.nonzero(peaks[near])  # in row-major order, as over the whole array
+        ys, xs = ys + near[0].start, xs + near[1].start
         for i in _diverse(np.argsort(-sub[ys, xs]), patches, r0 + ys - h_px // 2,
                           c0 + xs + w_px // 2, per_orientation):
             rr, cc = int(ys[i]), int(xs[i])
