@@ -180,11 +180,15 @@ def learn_from_stack(lab_front: np.ndarray, view: FrontView, stack_bottom_to_top
     for a in (_window_off_background(bands, win), _window_of_steps(bands, win)):
         if a is None:
             continue
-        centres: dict[str, tuple[float, float, float]] = {
-            colour: _lab(np.median(band[:, a + cut:a + win - cut].reshape(-1, 3), axis=0))
-            for colour, band in zip(stack_bottom_to_top, bands, strict=True)}
+        centres: dict[str, tuple[float, float, float]] = {}
+        uniform: dict[str, float] = {}
+        for colour, band in zip(stack_bottom_to_top, bands, strict=True):
+            px = band[:, a + cut:a + win - cut].reshape(-1, 3)
+            centres[colour] = _lab(np.median(px, axis=0))
+            uniform[colour] = float(np.mean(np.linalg.norm(px - centres[colour], axis=1)
+                                            < UNIFORM_DE))
         try:
-            _check_stack(centres)
+            _check_stack(centres, uniform)
             break
         except ValueError as e:
             refused.append(e)
@@ -227,18 +231,68 @@ def _window_of_steps(bands: list[np.ndarray], win: int) -> int | None:
 MIN_APART = 4.0  # ΔE (Lab) that two stones of a colour stack are at least apart
 STACK_STEP_CAP = 20.0  # ΔE: a larger step between bands counts as this much (one edge)
 MIN_CHROMA = 8.0  # chroma (√(a² + b²)) that a coloured stone (not the grey) at least has
+MAX_GREY_CHROMA = 16.0  # chroma that the grey stone (black to light grey) at most has
+# The grey stone lighter than this (the balanced paper is L 100) is white to the camera: the
+# photo cannot tell it from snow, or its band is snow (a build photo). The colour photos of
+# 62 stations: L 2-89 but for two whose paper and grey stone clipped to white (L 99, 100).
+MAX_GREY_L = 91.0
+# Purple is redder than blue: its hue angle lies at least this far past blue's (62
+# stations: 16 degrees or more). The two families overlap, so this tells a swapped pair.
+MIN_PURPLE_PAST_BLUE = 5.0
+# Each band of a stack is one stone's face: this share of its pixels (the window's middle
+# three fifths) at least lies within UNIFORM_DE (ΔE) of its median. Colour photos of 62
+# stations: 0.78 and more; a build photo taken for one: often under 0.5.
+MIN_UNIFORM, UNIFORM_DE = 0.6, 15.0
+# What a stone's name means at all, as a CIE Lab hue angle (degrees, h = atan2(b, a)):
+# editions differ (WORLD.md §1: purple may be mauve, orange yellow), so each family is
+# broad; the colour photos of 62 stations (classic, pastel and random editions) lie
+# 20 degrees or more inside them (blue 244-297, purple 300-339, orange 42-101). A band of
+# another hue is no such stone: a build photo, or the stack in another order.
+HUE_FAMILIES = {"B": ("blue", 215.0, 320.0), "P": ("purple", 275.0, 375.0),
+                "O": ("orange", 15.0, 115.0)}
+_AGAIN = ("is this a photo of the colour stack, the stones lying on the build line, left ends "
+          "together, stacked from the mat up in the order given?")
 
 
-def _check_stack(centres: dict[str, tuple[float, float, float]]) -> None:
-    """The stack's colours look like stones: coloured ones have colour, and no two are alike
-    (a picture of the paper, or of a build, gives near-equal centres).
+def _check_stack(centres: dict[str, tuple[float, float, float]],
+                 uniform: dict[str, float] | None = None) -> None:
+    """The stack's colours look like the stones they are named for: each band one colour
+    along the stone (`uniform`: the share of its pixels near its median, `MIN_UNIFORM`),
+    the coloured ones with colour of their family's hue (`HUE_FAMILIES`), the grey without,
+    and no two alike (a picture of the paper, or of a build, gives near-equal centres).
 
     :raises ValueError: naming the stones that do not.
     """
+    for colour, share in (uniform or {}).items():
+        if share < MIN_UNIFORM:
+            raise ValueError(f"stone {colour} of the colour stack is not one colour along its "
+                             f"length: {_AGAIN}")
     for colour, (_, a, b) in centres.items():
-        if colour != "G" and float(np.hypot(a, b)) < MIN_CHROMA:
+        chroma = float(np.hypot(a, b))
+        if colour == "G":
+            if chroma > MAX_GREY_CHROMA:
+                raise ValueError(f"stone G of the colour stack is not grey (chroma "
+                                 f"{chroma:.0f}): {_AGAIN}")
+            if centres[colour][0] > MAX_GREY_L:
+                raise ValueError("stone G of the colour stack looks as white as the paper: "
+                                 "if the photo is bright, lower the camera's exposure or the "
+                                 f"light and take it again; otherwise, {_AGAIN}")
+            continue
+        if chroma < MIN_CHROMA:
             raise ValueError(f"stone {colour} of the colour stack shows no colour: are the "
                              "stones lying on the build line, stacked in the order given?")
+        if colour in HUE_FAMILIES:
+            name, lo, hi = HUE_FAMILIES[colour]
+            hue = math.degrees(math.atan2(b, a)) % 360.0
+            if not (lo <= hue <= hi or lo <= hue + 360.0 <= hi):
+                raise ValueError(f"stone {colour} of the colour stack does not look {name}: "
+                                 f"{_AGAIN}")
+    if "B" in centres and "P" in centres:
+        blue, purple = (math.degrees(math.atan2(centres[c][2], centres[c][1])) % 360.0
+                        for c in "BP")
+        if (purple - blue) % 360.0 > 180.0 or (purple - blue) % 360.0 < MIN_PURPLE_PAST_BLUE:
+            raise ValueError(f"stones B and P of the colour stack are not blue below purple: "
+                             f"{_AGAIN}")
     keys = list(centres)
     for i, c1 in enumerate(keys):
         for c2 in keys[i + 1:]:

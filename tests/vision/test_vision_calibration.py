@@ -69,6 +69,71 @@ def test_the_pale_edition_station_learns_its_colours_from_its_photo():
     assert st.colour_model.centres["B"][2] < -10 and st.colour_model.centres["P"][1] > 10
 
 
+def _stack(colours: dict, unit: float = 16.0, x_mm: float = 60.0):
+    view = _view()
+    lab = np.zeros((view.height, view.width, 3), np.float32)
+    lab[...] = (97.0, 0.0, 0.0)
+    for k, c in enumerate(colours):
+        x0, y0 = view.to_px(x_mm, (k + 1) * unit)
+        x1, y1 = view.to_px(x_mm + 5 * unit, k * unit)
+        lab[int(y0):int(y1), int(x0):int(x1)] = colours[c]
+    return lab, view
+
+
+GREY, BLUE, PURPLE = (55.0, 0.0, -2.0), (50.0, -5.0, -35.0), (45.0, 25.0, -25.0)
+
+
+@pytest.mark.parametrize("colours, why", [
+    # blue and purple swapped, each inside both families (a blue-violet and a violet)
+    ({"G": GREY, "B": (50.0, 15.0, -26.0), "P": (45.0, 9.0, -33.0)}, "not blue below purple"),
+    ({"G": GREY, "B": PURPLE, "P": BLUE}, "does not look purple"),
+    ({"G": GREY, "B": (60.0, 30.0, 40.0), "P": PURPLE}, "does not look blue"),
+    ({"G": GREY, "B": BLUE, "P": PURPLE, "O": (50.0, 20.0, -30.0)}, "does not look orange"),
+    ({"G": (60.0, 30.0, -30.0), "B": BLUE, "P": PURPLE}, "is not grey"),
+    ({"G": (95.0, 0.0, 1.0), "B": BLUE, "P": PURPLE}, "as white as the paper"),
+])
+def test_a_band_that_is_not_the_stone_it_is_named_for_is_refused(colours, why):
+    """Stones are named for what they look like (WORLD.md §1: editions differ, within their
+    families): a stack whose bands do not look like their names is no colour stack, and
+    would teach the referee a wrong colour (a build photo taken for the stack learnt a
+    purple "orange", and a correct build was judged wrong)."""
+    lab, view = _stack(colours)
+    with pytest.raises(ValueError, match=why):
+        learn_from_stack(lab, view, "".join(colours), 16.0)
+
+
+def test_a_band_of_two_colours_is_refused():
+    colours = {"G": GREY, "B": BLUE, "P": PURPLE}
+    lab, view = _stack(colours)
+    learn_from_stack(lab, view, "GBP", 16.0)  # the stack itself is learnt
+    x0, y0 = view.to_px(60.0 + 40.0, 3 * 16.0)  # the purple band's right half is grey
+    x1, y1 = view.to_px(60.0 + 80.0, 2 * 16.0)
+    lab[int(y0):int(y1), int(x0):int(x1)] = GREY
+    with pytest.raises(ValueError, match="not one colour along its length"):
+        learn_from_stack(lab, view, "GBP", 16.0)
+
+
+@pytest.mark.parametrize("photo, order", [("scenes/D01-07/image.jpg", "GBP"),
+                                          ("scenes/D01-07/image.jpg", "GBPO"),
+                                          ("scenes/D05-03/image.jpg", "GBPO"),
+                                          ("stations/D04/colours.jpg", "GBPO")])
+def test_a_photo_that_is_not_the_stations_colour_stack_is_refused(photo, order):
+    """A new user's trial: a build photo (D01-07), and a three-stone stack for a station of
+    four, were taken as colour photos, and correct builds were then judged wrong. D05-03's
+    bands looked like a stack with blue and purple swapped."""
+    from referee.paths import FIXTURES
+    from referee.vision.calibration import learn_colours_from_photo
+    from referee.vision.errors import CalibrationError
+    from referee.vision.station import load_station
+
+    dev = FIXTURES / "dev-scenes"
+    st = load_station(dev / "stations/D01/station.json", learn_colours=False)
+    with pytest.raises(CalibrationError, match="colour stack"):
+        learn_colours_from_photo(dev / photo, st, order)
+    model, _ = learn_colours_from_photo(dev / "stations/D01/colours.jpg", st, "GBPO")
+    assert model.source == "photo"
+
+
 def test_the_printed_mat_keeps_5_mm_clear_of_every_edge_and_its_check_readable():
     """Printers clip near the edge: nothing is printed within 5 mm of it, and the print
     check sits between the board and the edge toward the camera, not under the board."""
