@@ -278,6 +278,10 @@ class GameInfo:
     # For the phones: what a legal action costs the current player (Tokaido's coins), shown
     # on its button. None: the game's actions cost nothing.
     action_cost: Callable[..., int] | None = None  # (state, action) -> coins
+    # For the phones: whether a legal action's "last card" call can change anything (TAKI:
+    # the action ends the turn with one card in hand), so that the call is offered with
+    # those actions only. None: the game has no such call.
+    call_counts: Callable[..., bool] | None = None  # (state, action) -> bool
     # For search bots with an opponent model (models/bots.yaml `model: true`): how likely,
     # 0..1, the other seats' recent public actions are in a determinized deal for a seat if
     # they play as the game's heuristic; the search redeals in proportion to it.

@@ -561,3 +561,39 @@ def test_bots_play_on_after_a_restart(tmp_path: Path) -> None:
     with local_client(create_app(Settings(data_dir=data, demo=False, bot_pause_s=0))) as c:
         assert wait_for(lambda: c.get(f"/api/games/{g['id']}", headers=owner).json()
                         ["moves"] >= 3)
+
+
+
+def test_the_last_card_call_is_offered_where_it_counts(c: TestClient) -> None:
+    """TAKI's engine takes "last card" with every move of a hand of 2 cards or fewer; a
+    seat's view names the moves with which the call counts (`calls`: those that end the turn
+    with one card), and the phone offers the checkbox with those only. A counted move played
+    without the call draws 4 (RULINGS.md "Last card"); a draw is never one of them. Both
+    seats play their first card (drawing only when they must) and never call."""
+    seen = {"with": 0, "without": 0}
+    for _ in range(20):  # random deals, until each kind of view was seen twice
+        g = make_game(c, players=["Ava", "Ben"])
+        for _ in range(400):
+            seats = [c.get(f"/api/games/{g['id']}/seats/{i}", headers=seat_key(g, i)).json()
+                     for i in range(2)]
+            me = next((s for s in seats if s["legal"]), None)
+            if me is None:
+                break
+            legal, calls = set(me["legal"]), me["calls"]
+            plain = [a for a in me["legal"] if not a.endswith(" last")]
+            move = next((a for a in plain if a.startswith("play ")), plain[0])
+            if any(a.endswith(" last") for a in legal):
+                assert all(a in legal and a + " last" in legal for a in calls), (calls, legal)
+                assert "draw" not in calls
+                if len(me["view"]["me"]["hand"]) == 1:  # a card wins, a draw leaves two
+                    assert set(calls) <= {"end", "close"}, calls
+                seen["with" if calls else "without"] += 1
+                move = calls[0] if calls else move
+            r = c.post(f"/api/games/{g['id']}/seats/{me['seat']}/act",
+                       headers=seat_key(g, me["seat"]), json={"action": move})
+            assert r.status_code == 200, r.text
+            if move in calls:  # one card left at the turn's end, without the call: 4 more
+                assert r.json()["view"]["table"]["hand_size"][me["seat"]] == 1 + 4, move
+        if min(seen.values()) >= 2:
+            break
+    assert min(seen.values()) >= 2, seen

@@ -26,6 +26,7 @@ GAME = GameInfo(
     bot_actions=bot_actions,
     deal_weight=deal_weight,
     playouts={"heuristic": heuristic_playout},
+    call_counts=TakiState.call_counts,
 )
 TakiState.game = GAME
 

@@ -180,6 +180,25 @@ class TakiState(State):
         legal = self._legal
         return list(legal if legal is not None else self._gen())
 
+    def call_counts(self, action: Action) -> bool:
+        """Whether the "last card" call made with the legal `action` can change anything:
+        the action ends its player's turn with exactly one card in hand (RULINGS.md TAKI
+        "Last card": the call is due when a turn ends with one card). The engine offers the
+        call with every action while the hand holds 2 cards or fewer (`legal_in`, docs/taki.md
+        ruling 1), and with most of them it changes nothing: a draw, a card that wins, a +3
+        Breaker that draws 3, or a card after which the turn goes on (a TAKI, a King, a Plus:
+        the call can come with the action that ends the turn). A phone offers the call with
+        the actions where it counts. Played out on a copy; what it reads (the seat's own
+        hand, the public table, the draw pile's size) tells the seat nothing hidden."""
+        called = LAST_OF.get(action)
+        if called is None or self._phase is ANSWER or called not in self.legal_actions():
+            return False
+        p = self._cur
+        c = self.clone()
+        c._act(called)
+        # `_end_turn` clears the call: still set, the turn goes on (or the hand was emptied)
+        return not c._called and len(c._hands[p]) == 1
+
     def apply_action(self, action: Any) -> None:
         """Apply one action of the current player.
 

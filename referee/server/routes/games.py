@@ -168,6 +168,10 @@ class SeatState(BaseModel):
     legal: list[str]
     costs: dict[str, int] = Field(default_factory=dict,
                                   description="coins each legal action costs (Tokaido), if any")
+    calls: list[str] = Field(default_factory=list,
+                             description="TAKI: the legal actions with which the 'last card' "
+                                         "call counts (they end the turn with one card in "
+                                         "hand); the call is the action followed by ' last'")
     current_player: int | None
     over: bool
     returns: list[float] | None

@@ -50,8 +50,10 @@
   function takiMine(s) {
     const hand = s.view.me.hand || [];
     const legal = s.legal;
-    const hasLast = legal.some((a) => a.endsWith(" last"));
-    const pick = (a) => (callLast && legal.includes(a + " last")) ? a + " last" : a;
+    // "last card" is offered where it counts: with a move that ends the turn with one card
+    // (the server's `calls`; the engine takes the call with any move of a hand of 2 or fewer)
+    const calls = s.calls || [];
+    const pick = (a) => withCall(s, a);
     const box = el("div", {class: "hand"});
     let colourFor = null;
     hand.forEach((code, i) => {
@@ -73,7 +75,7 @@
     }
     const out = [box, colours];
     if (colourFor) renderColours();
-    if (hasLast) {
+    if (calls.length) {
       const cb = el("input", {type: "checkbox", id: "call-last"});
       cb.checked = callLast;
       cb.addEventListener("change", () => { callLast = cb.checked; });
@@ -275,6 +277,8 @@
     if (game === "tokaido") return tr("g.coins", {n: t.coins[i]});
     return "";
   }
+  // the move to send: with the "last card" call when it is ticked and counts with this move
+  const withCall = (s, a) => callLast && (s.calls || []).includes(a) ? a + " last" : a;
   function renderMine(s) {
     const m = MINE[game](s);
     $("mine-body").replaceChildren(...m.parts);
@@ -282,7 +286,7 @@
       s.legal.includes(a.slice(0, -5))));
     $("moves").replaceChildren(...rest.map((a) => el("button", {class: "button move", type: "button",
       "data-focus": "move:" + a,
-      onclick: () => act(callLast && s.legal.includes(a + " last") ? a + " last" : a)}, words(a, true),
+      onclick: () => act(withCall(s, a))}, words(a, true),
       // what it costs (Tokaido's coins), on the button, before the tap
       (s.costs || {})[a] ? el("span", {class: "cost"}, SEP + tr("g.coins", {n: s.costs[a]})) : null)));
   }

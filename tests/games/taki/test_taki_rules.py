@@ -69,6 +69,56 @@ def test_bots_always_declare_last_card():
     assert a.last and str(a) in {"play R5 last", "play R6 last"}
 
 
+def _calls(setup, steps=(), **options):
+    """The actions with which the "last card" call counts, after `steps`; and the state."""
+    s = from_setup({"deck": ["Y1", "Y3", "Y4", "Y5"], "discard": ["R1"], **setup},
+                   options=options or None)
+    for text in steps:
+        s.apply_text(text)
+    return {str(a) for a in s.legal_actions() if not a.last and s.call_counts(a)}, s
+
+
+@pytest.mark.parametrize("setup, steps, options, counts", [
+    # two cards: the card that ends the turn with one counts; drawing (3 cards) does not
+    ({"hands": [["R5", "G7"], ["B3", "B4"]]}, (), {}, {"play R5"}),
+    # one card: playing it wins, drawing leaves two: the call never counts
+    ({"hands": [["R5"], ["B3", "B4"]]}, (), {}, set()),
+    # three cards: the call is not offered at all
+    ({"hands": [["R5", "R6", "G7"], ["B3", "B4"]]}, (), {}, set()),
+    # a TAKI, a King and a Plus do not end the turn: the call comes with the move that does
+    ({"hands": [["RTAKI", "R5"], ["B3", "B4"]]}, (), {}, {"play R5"}),
+    ({"hands": [["RTAKI", "R5"], ["B3", "B4"]]}, ("play RTAKI",), {}, {"end"}),
+    ({"hands": [["KING", "G7"], ["B3", "B4"]]}, ("play KING",), {}, {"end"}),
+    ({"hands": [["RPLUS", "G7"], ["B3", "B4"]]}, (), {}, set()),
+    # a +3 Breaker in one's own turn draws 3; a +3 ends the turn with one card
+    ({"hands": [["BREAKER", "G7"], ["B3", "B4"]]}, (), {}, set()),
+    ({"hands": [["+3", "G7"], ["B3", "B4"]]}, (), {}, {"play +3"}),
+    # a Change Color names its colour with the move; each of the four counts
+    ({"hands": [["COLOR", "G7"], ["B3", "B4"]]}, (), {},
+     {"play COLOR R", "play COLOR G", "play COLOR B", "play COLOR Y"}),
+    # the tournament: an emptied hand at stage 2 draws one card for stage 1, then the turn ends
+    ({"hands": [["R5"], ["B3", "B4"]], "stages": [2, 8]}, (), {"tournament": True},
+     {"play R5"}),
+])
+def test_the_last_card_call_counts_only_where_a_turn_ends_with_one_card(
+        setup, steps, options, counts):
+    """[rule:last-card] The call is due when a turn ends with one card in hand; the engine
+    offers it with every move of a hand of 2 or fewer, and `call_counts` tells the moves
+    where it can change anything (the phone offers the call with those only). Each counted
+    move, played without the call, costs the 4-card penalty; every other move does not."""
+    got, s = _calls(setup, steps, **options)
+    assert got == counts
+    p = s.current_player()
+    for a in s.legal_actions():
+        if a.last:
+            continue
+        t = s.clone()
+        t.apply_action(a)
+        penalised = not t.is_terminal() and len(t.hand(p)) == 5
+        assert penalised == (str(a) in counts), str(a)
+        assert not s.call_counts(a) or a in s.legal_actions()
+
+
 def test_every_action_round_trips_through_its_notation():
     for a in ALL_ACTIONS:
         assert parse_action(str(a)) == a
