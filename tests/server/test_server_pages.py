@@ -31,6 +31,22 @@ def test_every_language_has_every_message():
     assert "g.coins.one" not in messages("fa") and messages("fa")["g.coins"] == "{n} سکه"
 
 
+def test_english_pages_spell_color_as_the_card_does():
+    """One spelling of "color" in the English pages: the card's name as RULINGS.md gives it
+    ("Change Color"), and every other word of the pages agrees (a new user read "Change Color"
+    on the card and "colour: red" beside it). Placeholders are names, not words."""
+    import re
+
+    from referee.paths import ROOT
+
+    rulings = (ROOT / "docs" / "RULINGS.md").read_text(encoding="utf-8")
+    assert "Change Color" in rulings and messages("en")["g.card.COLOR"] == "Change Color"
+    british = {key: text for key, text in messages("en").items()
+               if re.search(r"colour|learnt|travell", re.sub(r"\{[^}]*\}", "", text), re.I)}
+    assert british == {}
+    assert messages("en")["g.active"].startswith("color")
+
+
 def _fields(text: str) -> list[str]:
     import string
 
