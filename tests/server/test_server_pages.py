@@ -47,6 +47,16 @@ def test_english_pages_spell_color_as_the_card_does():
     assert messages("en")["g.active"].startswith("color")
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_open_taki_is_said_in_plain_words(lang):
+    """An open TAKI says what may follow it, the cards of its color one after another, in
+    every language ("TAKI run open" told a family nothing); the game's own word "run" is
+    not used."""
+    said = messages(lang)["g.taki_open"]
+    assert "{c}" in said and said.index("{c}") > 0
+    assert "run" not in said.lower()
+
+
 def _fields(text: str) -> list[str]:
     import string
 

@@ -43,7 +43,9 @@
         el("span", {class: "swatch s" + t.active_color}, tr("g.active", {c: W.colour(t.active_color)})),
         el("span", {}, t.direction === 1 ? tr("g.dir.cw") : tr("g.dir.ccw")),
         t.pending_draw ? el("span", {class: "warn"}, tr("g.pending", {n: t.pending_draw})) : null,
-        t.taki_open ? el("span", {class: "warn"}, tr("g.taki_open")) : null,
+        // an open TAKI in plain words: what may follow it (cards of its color, one by one)
+        t.taki_open ? el("span", {class: "warn taki-open"},
+          tr("g.taki_open", {c: W.colour(t.run_color || t.active_color)})) : null,
         el("span", {class: "muted"}, tr("g.deck", {n: t.deck_size})))));
     return box;
   }
