@@ -430,3 +430,47 @@ def test_lists_of_names_take_the_languages_comma(server):  # noqa: F811
             got = page.evaluate(f"window.refereeUI.names(['Ava', 'Ben', 'Cy'], {t})")
             assert got == sep.join(f"\u2068{n}\u2069" for n in ("Ava", "Ben", "Cy")), lang
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_after_a_demo_round_the_page_names_one_lookout(server, tmp_path):  # noqa: F811
+    """After the demo's round, Ben takes the penalty card and so is the lookout of the next
+    round (RULINGS.md Tuki: "the player who took the last penalty card"); the round's box
+    said "Lookout: Ava" (the finished round's) while the players' list said "Ben · Lookout".
+    Now both name Ben, in each language: the box as the next round's lookout."""
+    import time
+
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    secret = (tmp_path / "data" / "demo-secret.txt").read_text().strip()
+    h = {"X-Table-Secret": secret}
+    url = f"{server}/api/tables/demo"
+    assert httpx.post(url + "/rounds/demo", headers=h).is_success
+    assert httpx.post(url + "/done/0", headers=h, timeout=30).is_success
+    end = time.monotonic() + 30
+    while (view := httpx.get(url, headers=h).json())["round"]["taker"] is None:
+        assert time.monotonic() < end, view["round"]
+        time.sleep(0.1)
+    names = [p["name"] for p in view["players"]]
+    round_lookout, lookout = view["round"]["lookout"], view["lookout"]
+    assert lookout == view["round"]["taker"] != round_lookout  # the case the user met
+    path = {t["id"]: t for t in httpx.get(server + "/api/tables").json()}["demo"]["view_path"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for lang in LANGS:
+            words = messages(lang)
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(f"{server}{path}&lang={lang}#k={secret}")
+            title = page.locator("#round-title")
+            expect(title).to_contain_text(
+                words["table.next_lookout"].replace("{name}", names[lookout]))
+            assert names[round_lookout] not in title.inner_text(), lang
+            marked = page.locator("#players li.lookout")
+            expect(marked).to_have_count(1)
+            expect(marked).to_contain_text(names[lookout])
+            page.context.close()
+        browser.close()

@@ -373,9 +373,15 @@
     $("table-name").textContent = view.name;
     const rd = view.round;
     if (rd) {
+      // one lookout on the page, the players' list's: the round's while it runs; once its
+      // penalty card is given, the next round's (RULINGS.md: whoever took the last card);
+      // none once the game is over
+      const look = view.over ? "" : rd.status === "over"
+        ? SEP + tr("table.next_lookout", {name: view.players[view.lookout].name})
+        : SEP + tr("table.lookout") + ": " +
+          view.players[rd.lookout === undefined ? view.lookout : rd.lookout].name;
       $("round-title").textContent = (rd.final ? tr("table.final") + SEP : "") +
-        tr("table.round", {n: rd.number}) + SEP + tr("table.lookout") + ": " +
-        view.players[rd.lookout === undefined ? view.lookout : rd.lookout].name;
+        tr("table.round", {n: rd.number}) + look;
       drawGrid($("card"), rd.target);
       $("card-caption").textContent = tr("table.card") +
         (rd.card.id && rd.card.id !== "typed" ? " " + rd.card.id : "");
