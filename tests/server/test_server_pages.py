@@ -57,6 +57,17 @@ def test_an_open_taki_is_said_in_plain_words(lang):
     assert "run" not in said.lower()
 
 
+def test_the_join_lines_start_as_sentences():
+    """The lines about joining that stand on a line of their own (the room code's link to
+    the join page, an open seat's and a taken seat's line on the owner's page) start with a
+    capital in English ("on this box's page", "waits for someone", "has taken the seat" did),
+    and say the same in each language: each is a sentence of its own, not the rest of one."""
+    en = messages("en")
+    for key in ("g.join_where", "g.open_hint", "g.joined"):
+        assert en[key][0].isupper(), (key, en[key])
+    assert en["g.join_where"].endswith("“" + en["g.join"] + "”")
+
+
 def _fields(text: str) -> list[str]:
     import string
 
