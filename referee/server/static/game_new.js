@@ -64,7 +64,10 @@
     if (form.game.value === "tukki" && form.rounds.value) options.rounds = Number(form.rounds.value);
     if (form.game.value === "tokaido" && form.characters.value === "chosen")
       options.characters = [...document.querySelectorAll("#char-rows select")].map((s) => s.value);
-    const body = {game: form.game.value, players, bots, options, language: form.language.value,
+    // the table's language (for phones that choose none) is this page's: the header's menu
+    // chooses it, the one language menu of the page
+    const body = {game: form.game.value, players, bots, options,
+                  language: document.documentElement.lang,
                   listed: form.listed.checked};
     const {r, data: out} = await window.refereeUI.postJSON("/api/games", body);
     if (!r) { $("form-error").textContent = tr("g.net_error"); return; }

@@ -63,7 +63,7 @@
       places.push({station: f["station" + i].value, camera: cam});
     }
     const body = {name: f.name.value, players: players, level: f.level.value,
-      language: f.language.value, places: places,
+      language: document.documentElement.lang, places: places,  // the header menu's
       first_lookout: Number(f.first_lookout.value || 0), listed: f.listed.checked};
     // cameras of the box itself need its admin key (kept by the admin page, or typed here)
     const admin = f.admin_key.value.trim() || localStorage.getItem("referee.admin") || "";
