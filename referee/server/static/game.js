@@ -198,7 +198,7 @@
     const lastMv = view.last[view.last.length - 1];
     $("last-move").textContent = lastMv ? tr("g.last_move", {who: iso(lastMv.name || "?"), what: words(lastMv.action)}) : "";
     $("turn").className = "turn" + (mine ? " mine" : "");
-    if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([80, 60, 80]);
+    if (mine && !wasMyTurn) window.refereeUI.buzz([80, 60, 80]);
     wasMyTurn = mine;
     // the result; a TAKI score is the cards still in hand (it read like points)
     const score = (n) => game === "taki" ? tr("g.cards_left", {n: window.refereeUI.num(n)})

@@ -456,7 +456,7 @@
     const cam = (view.places[b.place] || {}).camera || {};
     const btn = $("bigdone-btn");
     btn.onclick = async () => {
-      if (navigator.vibrate) navigator.vibrate(60);
+      window.refereeUI.buzz(60);
       const needsPhoto = cam.kind === "upload" || cam.state === "dead" ||
         cam.state === "stalled";
       if (needsPhoto) {

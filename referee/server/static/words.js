@@ -99,6 +99,18 @@ window.refereeUI = {
   },
 };
 
+// A short vibration, only once the person has touched the page: a vibration before any
+// tap is blocked by the browser, with a notice in its console ("Your turn!" arrives by the
+// live feed, maybe before the first tap). Where the browser cannot tell
+// (no navigator.userActivation), a tap or key seen by this page counts.
+let touched = false;
+for (const kind of ["pointerdown", "keydown"])
+  window.addEventListener(kind, () => { touched = true; }, {capture: true, once: true});
+window.refereeUI.buzz = function (pattern) {
+  const active = navigator.userActivation ? navigator.userActivation.hasBeenActive : touched;
+  if (active && navigator.vibrate) navigator.vibrate(pattern);
+};
+
 // The box's address for a link that another phone will open (the page's <meta
 // name="referee-base">: the network address when this page was opened as localhost, as the
 // QR codes use), else this page's own.
