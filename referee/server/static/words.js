@@ -85,11 +85,16 @@ window.refereeUI = {
     const lang = document.documentElement.lang || "en";
     return NUMBERING[lang] ? String(text).replace(/[0-9]/g, (d) => localNumber(lang, +d)) : String(text);
   },
+  // a text as a screen reader says it: without the direction marks and isolates that keep
+  // it in order on the screen (a "+3" card's label read its marks aloud, or spelled them)
+  spoken(text) { return String(text).replace(/[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, ""); },
   el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const k in attrs || {}) {
       if (k === "class") e.className = attrs[k];
       else if (k.startsWith("on")) e.addEventListener(k.slice(2), attrs[k]);
+      else if (k === "aria-label" && attrs[k] !== false && attrs[k] !== null)
+        e.setAttribute(k, window.refereeUI.spoken(attrs[k]));
       else if (attrs[k] !== false && attrs[k] !== null) e.setAttribute(k, attrs[k]);
     }
     for (const kid of kids) if (kid !== null && kid !== undefined && kid !== false)
