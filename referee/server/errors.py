@@ -63,6 +63,15 @@ class UnsupportedPhotoError(ServerError):
     """An upload that is not a JPEG, PNG, WebP or BMP photo."""
 
 
+class UploadNameTooLongError(ServerError):
+    """An upload whose file name is too long to read: its part's header passes the form
+    parser's bound (python-multipart: 4 KB a header line), a name of thousands of letters."""
+
+
+NAME_TOO_LONG = ("The photo's file name is too long (thousands of letters): give the file a "
+                 "shorter name and send it again.")
+
+
 class RoundInputError(ServerError):
     """A round start that names no card."""
 
@@ -152,6 +161,21 @@ def validation_problems(e: RequestValidationError) -> list[dict[str, Any]]:
     return out
 
 
+def part_header_too_long(e: BaseException) -> bool:
+    """Whether a form's refusal (Starlette's 400 "Invalid multipart data") came from a part
+    header over the multipart parser's bound: an uploaded file's name thousands of letters
+    long. Read from the exceptions it was raised from: python-multipart's parse error (by
+    its name: the package's module was `multipart` before 0.0.13, and had no such bound)."""
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if type(cur).__name__ == "MultipartParseError" and "header size" in str(cur):
+            return True
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
 def _encodable(text: str) -> str:
     """Text an answer can carry: a lone surrogate (a JSON key may hold one) becomes "?"."""
     return text.encode("utf-8", "replace").decode("utf-8")
@@ -173,6 +197,9 @@ def install(app: FastAPI) -> None:
     async def _http(request: Request, e: StarletteHTTPException) -> JSONResponse:
         """Starlette's own answers (no such route, a method the route does not take) in
         the same shape as every other error, with an `error` kind a phone can say."""
+        if e.status_code == 400 and part_header_too_long(e):  # a name, not a broken body
+            return await _referee_error(request, UploadNameTooLongError(
+                NAME_TOO_LONG, "photo.name-too-long"))
         kind, said = _HTTP.get(e.status_code, ("ServerError", str(e.detail)[:_MAX_MSG]))
         return JSONResponse({"detail": said, "error": kind}, status_code=e.status_code,
                             headers=getattr(e, "headers", None))

@@ -149,6 +149,39 @@ def test_an_uploads_name_is_named_without_control_or_direction_characters(
     assert r.status_code == 415 and r.json()["params"]["file"] == "x" * 40 + "…"
 
 
+def test_a_long_file_name_is_taken_or_refused_as_too_long_never_as_a_broken_body(
+        client, make_table):
+    """A photo named 2,000 letters long is taken (its name cut to 40 for words, as any);
+    one of 5,000 or 100,000 passes the form parser's bound on a part's header and is refused
+    in plain words that say the name is too long (it got "the request's body cannot be read:
+    its JSON or form data is malformed"), with a code each phone says in its language. A
+    body that is broken indeed is still told so."""
+    from referee.server.i18n import LANGUAGES, messages
+
+    table_id, h = started_table(client, make_table)
+    url = f"/api/tables/{table_id}/done/0"
+    r = client.post(url, headers=h, files={"photo": ("y" * 2000 + ".jpg", b"just text",
+                                                     "image/jpeg")})
+    assert r.status_code == 415 and r.json()["params"]["file"] == "y" * 40 + "…"
+    for n in (5000, 100_000):
+        r = client.post(url, headers=h, files={"photo": ("z" * n + ".jpg", scene_photo(
+            "D03-02"), "image/jpeg")})
+        assert r.status_code == 422, r.text
+        body = r.json()
+        assert body["code"] == "photo.name-too-long" and "name is too long" in body["detail"]
+        assert "malformed" not in body["detail"] and len(r.text) < 400  # no name echoed
+        for lang in LANGUAGES:
+            assert messages(lang)["refusal.photo.name-too-long"]
+    r = client.post(url, headers={**h, "Content-Type": "multipart/form-data; boundary=XX"},
+                    content=b"--XX\r\nContent-Disposition: form-data; name=\"photo\"\r\n"
+                            b"garbage without an end")
+    assert r.status_code == 400 and "malformed" in r.json()["detail"]
+    # the round goes on: a photo with a short name is judged as ever
+    r = client.post(url, headers=h, files={"photo": ("p.jpg", scene_photo("D03-02"),
+                                                     "image/jpeg")})
+    assert r.status_code == 200, r.text
+
+
 def test_a_round_with_a_cards_id_and_a_grid_is_refused(client, make_table):
     """Which one counts was nowhere said: the grid was judged and the id tallied, a penalty
     card named for another card."""
