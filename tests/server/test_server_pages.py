@@ -40,7 +40,11 @@ def test_english_pages_spell_color_as_the_card_does():
     from referee.paths import ROOT
 
     rulings = (ROOT / "docs" / "RULINGS.md").read_text(encoding="utf-8")
-    assert "Change Color" in rulings and messages("en")["g.card.COLOR"] == "Change Color"
+    en = messages("en")
+    for key in ("g.card.COLOR", "g.rank.DIR", "g.card.SUPERTAKI", "g.card.BREAKER",
+                "g.rank.STOP", "g.rank.PLUS", "g.card.KING"):  # the cards' names, as written
+        assert en[key] in rulings, (key, en[key])
+    assert en["g.card.COLOR"] == "Change Color"
     british = {key: text for key, text in messages("en").items()
                if re.search(r"colour|learnt|travell", re.sub(r"\{[^}]*\}", "", text), re.I)}
     assert british == {}
