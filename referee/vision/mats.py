@@ -43,8 +43,8 @@ def no_mat_reason(image: np.ndarray, gray: np.ndarray, station: Station, n_seen:
     if n_seen:
         return "mat:partly-hidden", ("only part of the referee mat is seen: is it covered, or "
                                      "partly outside the photo?")
-    return "mat:not-found", ("the referee mat was not found: is it in the photo, flat and lit, "
-                             "with its top edge away from the camera?")
+    return "mat:not-found", ("the referee mat was not found: is it in the photo, flat, lit and "
+                             "sharp (not blurred), with its top edge away from the camera?")
 
 
 def choose_mat(dets: list[MatDetection], shape: tuple[int, ...], camera: np.ndarray,

@@ -141,13 +141,15 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     camera = station.camera_for(image.shape)
     w0, h0 = station.image_size
+    dets, n_seen = detect_mats(gray, camera, station.dist_coeffs, s.pose.min_markers,
+                               s.pose.marker_inlier, s.pose.marker_inlier_tight)
     if (image.shape[1] - image.shape[0]) * (w0 - h0) < 0:  # never turned back to be judged
         lap("pose")
+        if n_seen == 0:  # no mat at all (a photo of something else): turning will not help
+            return _problem(*no_mat_reason(image, gray, station, n_seen, s), unit, m)
         return _problem("photo:rotated", "the photo is turned a quarter turn against the "
                         "station's camera: hold the phone the other way, or turn the camera",
                         unit, m)
-    dets, n_seen = detect_mats(gray, camera, station.dist_coeffs, s.pose.min_markers,
-                               s.pose.marker_inlier, s.pose.marker_inlier_tight)
     m.mats_seen = len(dets)
     if not dets or n_seen == 0:
         lap("pose")

@@ -59,6 +59,18 @@ def test_a_refused_photo_names_its_own_fault(make, code):
     assert v == "unsure" and reasons == [code]
 
 
+def test_a_portrait_photo_of_something_else_is_not_called_turned():
+    """A new user's trial: a phone's portrait screenshot of something else was told "the
+    photo is turned a quarter turn: hold the phone the other way"; turning it would not
+    have shown a mat. A portrait photo of the mat still is `photo:rotated` (above)."""
+    img = np.ascontiguousarray(np.rot90(photo("D03-04")))
+    img[:] = cv2.GaussianBlur(img, (0, 0), 25)  # no marker left, still a picture
+    v, reasons, _ = verdict(img)
+    assert v == "unsure" and reasons == ["mat:not-found"]
+    v, reasons, _ = verdict(np.full_like(img, 3))
+    assert v == "unsure" and reasons == ["camera:black"]
+
+
 def test_a_mat_mostly_covered_is_partly_hidden():
     img = photo("D03-04").copy()
     h, w = img.shape[:2]
