@@ -8,6 +8,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.errors import RefereeError
 from referee.games.engine import GameInfo, State
 from referee.server.limits import InPlay
 
@@ -91,13 +92,14 @@ class CardTable(InPlay):
         elif kind == "action":
             seat, text = int(data["seat"]), str(data["action"])
             assert self.state is not None
+            said = self._said(text)
             if applied is None:
                 if self.state.current_player() != seat:
                     raise ValueError(f"action of seat {seat} out of turn")
                 self.state.apply_text(text)
             else:
                 self.state = applied
-            self.moves.append((seat, text))
+            self.moves.append((seat, said))
         elif kind == "seat_claimed":
             s = self.seats[int(data["seat"])]
             s.name, s.bot, s.joined = str(data["name"]), None, True
@@ -113,6 +115,21 @@ class CardTable(InPlay):
         else:
             raise ValueError(f"unknown event kind {kind[:40]!r}")
         self.seq += 1
+
+
+    def _said(self, text: str) -> str:
+        """How the table's move list shows the action `text` about to be applied: without a
+        "last card" call that changes nothing (TAKI: bots always declare, and the engine
+        takes the call with any move of a hand of 2 cards or fewer, so the list read "Bot 3
+        drew · last card!"); the game's record keeps the action as played."""
+        counts = self.game.call_counts
+        if counts is None or not text.endswith(" last") or self.state is None:
+            return text
+        try:
+            action = self.game.parse_action(text)
+            return text if counts(self.state, action) else text[:-len(" last")]
+        except (RefereeError, ValueError, KeyError, TypeError):
+            return text  # `fold` refuses what does not fit
 
 
 def public_table(state: State) -> dict[str, Any]:

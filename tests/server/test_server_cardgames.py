@@ -568,7 +568,8 @@ def test_the_last_card_call_is_offered_where_it_counts(c: TestClient) -> None:
     """TAKI's engine takes "last card" with every move of a hand of 2 cards or fewer; a
     seat's view names the moves with which the call counts (`calls`: those that end the turn
     with one card), and the phone offers the checkbox with those only. A counted move played
-    without the call draws 4 (RULINGS.md "Last card"); a draw is never one of them. Both
+    without the call draws 4 (RULINGS.md "Last card"); a draw is one only from an empty hand
+    (after a Plus as the last card). Both
     seats play their first card (drawing only when they must) and never call."""
     seen = {"with": 0, "without": 0}
     for _ in range(20):  # random deals, until each kind of view was seen twice
@@ -584,7 +585,9 @@ def test_the_last_card_call_is_offered_where_it_counts(c: TestClient) -> None:
             move = next((a for a in plain if a.startswith("play ")), plain[0])
             if any(a.endswith(" last") for a in legal):
                 assert all(a in legal and a + " last" in legal for a in calls), (calls, legal)
-                assert "draw" not in calls
+                # a draw ends a turn with one card only from an empty hand (a Plus played
+                # as the last card must be followed: the draw brings one)
+                assert "draw" not in calls or not me["view"]["me"]["hand"], me["view"]["me"]
                 if len(me["view"]["me"]["hand"]) == 1:  # a card wins, a draw leaves two
                     assert set(calls) <= {"end", "close"}, calls
                 seen["with" if calls else "without"] += 1
@@ -597,3 +600,42 @@ def test_the_last_card_call_is_offered_where_it_counts(c: TestClient) -> None:
         if min(seen.values()) >= 2:
             break
     assert min(seen.values()) >= 2, seen
+
+
+def test_the_move_list_shows_a_last_card_call_only_where_it_counts():
+    """Bots always declare "last card", and the engine takes the call with any move of a
+    hand of 2 cards or fewer: the table's list read "Bot 3 drew · last card!". The list
+    shows the call only with a move that ends the turn with one card; the game's record
+    (the folded events) keeps every action as played, and replays alike."""
+    from referee.games.engine import get_game
+    from referee.server.cardtable import CardTable
+
+    game = get_game("taki")
+    assert game.call_counts is not None
+    rng = random.Random(5)
+    shown = {True: 0, False: 0}
+    for g in range(30):
+        table = CardTable(f"t{g}", {"game": "taki", "name": "T", "language": "en"}, "", game)
+        table.fold("game_started", {"seed": 700 + g, "players": ["A", "B"]})
+        record = []
+        while table.state is not None and not table.state.is_terminal():
+            st = table.state
+            legal = st.legal_actions()
+            called = [a for a in legal if getattr(a, "last", False)]
+            action = rng.choice(called or legal)  # a bot's habit: call whenever offered
+            counts = bool(called) and game.call_counts(st, action)
+            seat = st.current_player()
+            table.fold("action", {"seat": seat, "action": str(action)})
+            record.append((seat, str(action)))
+            said = table.moves[-1][1]
+            if called:
+                assert said == (str(action) if counts else str(action)[:-len(" last")])
+                shown[counts] += 1
+            else:
+                assert said == str(action)
+        replay = CardTable("r", {"game": "taki", "name": "T", "language": "en"}, "", game)
+        replay.fold("game_started", {"seed": 700 + g, "players": ["A", "B"]})
+        for seat, text in record:
+            replay.fold("action", {"seat": seat, "action": text})
+        assert replay.moves == table.moves and replay.state.to_dict() == table.state.to_dict()
+    assert shown[True] and shown[False]
