@@ -375,11 +375,15 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
     found = _compare(target, measured, face, level, hidden, tol)
     weak = {c for c, m in measured.items() if m.weak}
     blamed = {code_subject(f.code) for f in found.faults}
-    if found.faults and weak and blamed <= weak:
-        # every fault rests on weakly seen stones alone: judged without them (a weak fit
-        # that agrees with the target counts; one that does not is likelier a measurement
-        # slid by a unit, R01-03, than a builder's fault)
-        unclear = sorted(weak & blamed, key=COLOURS.index)  # an extra stone's colour too
+    if found.faults and weak and (blamed <= weak or not _compare(
+            target, {c: m for c, m in measured.items() if c not in weak}, face, level,
+            hidden | weak, tol).faults):
+        # every fault rests on weakly seen stones: judged without them (a weak fit that
+        # agrees with the target counts; one that does not is likelier a measurement slid
+        # by a unit, R01-03, than a builder's fault). That covers a well seen stone blamed
+        # only for where it stands from a weak one (N2 M03-05: a grey bar's shadow taken
+        # for it, 3 u off, and the blue bar above blamed with it)
+        unclear = sorted((weak & blamed) or weak, key=COLOURS.index)  # an extra stone too
         for c in unclear:
             problems = (*problems, Unmeasured(f"stone:unclear:{c}", f"{name(c)} is not seen "
                                               "clearly enough to blame it for a fault", c))

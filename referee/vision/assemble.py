@@ -219,7 +219,8 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         sigma = max(s.build.anchored_sigma_u if f.anchored else s.build.base_sigma_u, f.slack_u / 2)
         assert is_colour(f.colour)  # only `choose.unknown_stone` fits `?`, and keeps them
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
-                                       sigma, {}, 0.0, weak=f.score < s.build.sure_score))
+                                       sigma, {}, 0.0,
+                                       weak=f.score < s.build.sure_score or f.rivalled))
     if absent and any(p.code.startswith("stone:") for p in problems):
         # a stone not found beside another that could not be measured: the photo shows
         # trouble (a piece in front, colours washed out), no evidence the stone is absent

@@ -33,7 +33,9 @@ class BarFit:
     its colour (an end hidden by a piece in front, or lost in a pale background), so that
     its position along the length is not pinned; anchored: placed from its top end
     (grooves.anchor_top); edge: a lying bar placed up and down by the edge between its front
-    and top faces (grooves.refine).
+    and top faces (grooves.refine); rivalled: a candidate of the other orientation, held up
+    and full enough, scores at least as high (`pipeline.rivalled`): which way the stone
+    lies is in doubt.
     """
 
     colour: str
@@ -47,6 +49,7 @@ class BarFit:
     slack_u: float = 0.0
     anchored: bool = False
     edge: bool = False
+    rivalled: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:

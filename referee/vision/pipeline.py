@@ -243,6 +243,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
             if s.fit.rest_table_shade else masks
         fits = [(resting(f, fits, rest_masks, lab[..., 0], view, unit, s, regions["V"][2])
                  or f) if f in sliding else f for f in fits]
+    fits = [replace(f, rivalled=True) if rivalled(f, all_cands.get(f.colour, []), s) else f
+            for f in fits]
     m.fits = fits
     lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the
@@ -281,6 +283,17 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")
     return m
+
+
+def rivalled(f: BarFit, cands: list[BarFit], s: VisionSettings) -> bool:
+    """Whether a candidate of the other orientation among the colour's `cands`, held up and
+    full enough to be a stone, scores at least as high as the chosen fit `f` less
+    `build.rival_margin`: `choose` may have taken `f` for its grooves (N2 M01-05: a snow
+    pillar in shade, grey, with its cubes' seams for grooves, over the grey bar lying on
+    it), so which way the stone lies is in doubt, and no fault rests on it alone."""
+    return any(c.orientation != f.orientation and c.supported and
+               c.fill >= s.fit.min_stone_fill and c.score >= f.score - s.build.rival_margin
+               for c in cands)
 
 
 def elevation_rad(pose: Pose) -> float:

@@ -313,6 +313,23 @@ def test_a_fault_on_a_weakly_seen_stone_alone_is_unsure():
     assert v.verdict == "unsure" and rcodes(v) == ["stone:unclear:O"]
 
 
+def test_a_clear_stone_blamed_only_beside_a_weak_one_is_unsure():
+    """N2 M03-05 (a correct build, measured unseen, judged wrong): the purple stone hidden,
+    the grey bar's fit weak and 3 u off (a shadow taken for it), and the well seen blue bar
+    blamed with it, for where it stands from the grey alone. Judged without its weak stones
+    the build has no fault: unsure, `stone:unclear:G`, not a penalty card."""
+    b = build_from_grid(CARD)
+    hidden = MeasuredBuild(tuple(s for s in b.stones if s.colour != "P"), b.unit_mm,
+                           problems=(Unmeasured("stone:hidden:P", "P is hidden", "P"),))
+    slid = moved(hidden, "G", dx=3, weak=True)
+    v = judge(CARD, BEAR, slid, "normal")
+    assert v.verdict == "unsure" and codes(v) == []
+    assert "stone:unclear:G" in rcodes(v)
+    # seen clearly, the same offset is a fault of both (the tie of two stones names both)
+    v = judge(CARD, BEAR, moved(hidden, "G", dx=3), "normal")
+    assert v.verdict == "wrong" and sorted(codes(v)) == ["position:B", "position:G"]
+
+
 def test_measured_stone_fields_are_used_not_the_grid():
     """The judge reads only the MeasuredBuild (WORLD.md §4: never sees a pixel)."""
     s = StoneMeasurement("B", "H", 0, 5, gaps_mm={"G": 0, "P": 0})

@@ -148,3 +148,28 @@ def test_vision_settings_are_one_tree_and_refuse_unknown_keys(tmp_path):
         load_settings(p)
     p.write_text("rectify:\n  px_per_mm: 3\n")  # an int where a float is wanted is fine
     assert load_settings(p).rectify.px_per_mm == 3.0
+
+
+def test_a_fit_with_a_rival_of_the_other_orientation_is_weak():
+    """N2 M01-05 (a correct build, measured unseen, judged wrong): the grey bar lies on a
+    snow pillar in shade, as grey as the stone, whose cubes' seams looked like grooves; the
+    pillar (standing) was taken over the bar (lying), which scored higher. A chosen fit with
+    a rival of the other orientation, held up, full and scoring as high, is weak: which way
+    the stone lies is in doubt, and no fault rests on it alone (the judge)."""
+    from dataclasses import replace
+
+    from referee.vision.assemble import assemble
+    from referee.vision.fit import BarFit
+    from referee.vision.pipeline import rivalled
+
+    s = default_settings()
+    chosen = BarFit("G", "V", 99.8, 0.0, 0.94, 0.79, True, grooves=True)
+    lying = BarFit("G", "H", 99.8, 48.7, 0.96, 0.85, True)
+    assert rivalled(chosen, [lying, chosen], s)
+    assert not rivalled(chosen, [replace(lying, supported=False)], s)  # held up by nothing
+    assert not rivalled(chosen, [replace(lying, fill=0.3)], s)         # not a whole stone
+    assert not rivalled(chosen, [replace(lying, score=0.6)], s)        # clearly worse
+    assert not rivalled(chosen, [replace(chosen, x_mm=150.0)], s)      # the same orientation
+    build = assemble([replace(chosen, rivalled=True)], 12.0, 0.0, s, "G")
+    assert build.stones[0].weak
+    assert not assemble([chosen], 12.0, 0.0, s, "G").stones[0].weak
