@@ -216,7 +216,10 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        f"enough (its colour fits a stone's shape only "
                                        f"{f.score:.0%})"))
             continue
-        sigma = max(s.build.anchored_sigma_u if f.anchored else s.build.base_sigma_u, f.slack_u / 2)
+        # a clean fit's doubt is about as many mm whatever the unit (small stones' units
+        # hold fewer pixels): never under base_sigma_mm, nor under base_sigma_u
+        base = max(s.build.base_sigma_u, s.build.base_sigma_mm / unit)
+        sigma = max(s.build.anchored_sigma_u if f.anchored else base, f.slack_u / 2)
         assert is_colour(f.colour)  # only `choose.unknown_stone` fits `?`, and keeps them
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        sigma, {}, 0.0,

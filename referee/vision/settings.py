@@ -159,6 +159,7 @@ class BuildSettings:
     ray_settle_v: bool = True       # a settled upright stone moves along its camera ray
     ray_settle_h: bool = True       # so does a lying one placed by its front/top edge
     base_sigma_u: float = 0.042     # positional doubt of a clean fit (tools/truth_check.py)
+    base_sigma_mm: float = 0.67     # ... and in mm, which binds for units under 16 mm
     anchored_sigma_u: float = 0.08  # positional doubt of a bar placed from its top end
 
 
