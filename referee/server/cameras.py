@@ -10,11 +10,12 @@ Sources:
   description and opens each physical camera once for every table that names it.
 
 Folder and upload sources are still sources (`still`): their picture does not age, and they
-never stall; a folder that is gone is looked at again with exponential backoff (1 s doubling
-up to `retry_max_s`). No request ever waits on a camera. A dead camera's `detail` is plain
-English words (a `RefereeError`'s message), never an exception's dump; its `code` and
-`params` (`camera.cannot-open` with the device, ...) are what a phone says in its own
-language (i18n `refusal.<code>`, the same words as a refused request carrying that code).
+never stall; a folder camera shows what its folder holds at the moment it is asked (a
+folder that is gone, or a photo removed, gives no frame at once). No request ever waits on
+a camera. A dead camera's `detail` is plain English words (a `RefereeError`'s message),
+never an exception's dump; its `code` and `params` (`camera.cannot-open` with the device,
+...) are what a phone says in its own language (i18n `refusal.<code>`, the same words as a
+refused request carrying that code).
 """
 
 from __future__ import annotations
@@ -182,10 +183,17 @@ class BrokenSource(FrameSource):
 class FolderSource(FrameSource):
     """A folder of photos, shown one at a time in name order; `show(name)` picks one.
 
-    A folder that is missing or holds no photo, or a photo that cannot be read, makes a dead
-    camera that is looked at again with backoff (1 s doubling up to `retry_max_s`, checked
-    whenever the camera is asked), like any dead camera. `label` names the folder to users
-    (never the server's own path); `check()` raises while the camera is dead.
+    It shows what the folder holds now: the folder is listed and the shown photo's file
+    looked at (its inode, size and times) whenever the camera is asked (a listing and a
+    `stat`, no decoding), so a photo replaced, changed or removed is seen at the next ask,
+    never served from memory (a "done" judged the removed photo before: a trial,
+    2026-12-02). A photo is decoded once per version of its file. A folder that is missing or
+    holds no photo, or a shown photo that cannot be read, makes a dead camera (no frame, its
+    reason in plain words and a code), looked at again at the next ask; a photo that cannot
+    be decoded is not decoded again until its file changes. `label` names the folder to
+    users (never the server's own path); `check()` raises while the camera is dead.
+    `retry_max_s` and `retry_first_s` are accepted for the callers' sake: a folder needs no
+    backoff.
     """
 
     kind = "folder"
@@ -198,20 +206,23 @@ class FolderSource(FrameSource):
         self.files: list[Path] = []
         self._index = 0
         self._cache: Frame | None = None
+        self._cache_sig: tuple[Any, ...] | None = None  # the file version `_cache` was read from
+        self._bad: tuple[tuple[Any, ...], Why] | None = None  # a version that cannot be decoded
         self._want: str | None = None  # the photo to show once the folder is back
         self._dead: Why | None = None  # why the folder cannot be shown (words, code, params)
-        self._retry_at: float | None = None
-        self._delay = retry_first_s
         self._lock = threading.RLock()
         self._scan()
 
     def check(self) -> None:
         """:raises CameraError: the folder is missing, holds no photo, or cannot be read."""
         with self._lock:
+            self._frame()
             if self._dead is not None:
                 raise CameraError(*self._dead)
 
     def _scan(self) -> None:
+        """List the folder as it is now; the shown photo stays the same file when it is still
+        there (else the one asked for by `show`, else the one at the same place)."""
         folder = {"folder": self.label}
         try:
             if not self.folder.is_dir():
@@ -219,7 +230,7 @@ class FolderSource(FrameSource):
                            "camera.folder-missing", folder)
                 return
             files = sorted(p for p in self.folder.iterdir()
-                           if p.suffix.lower() in PHOTO_SUFFIXES)
+                           if p.suffix.lower() in PHOTO_SUFFIXES and p.is_file())
         except OSError:
             self._fail(f"photo folder {self.label!r} cannot be read",
                        "camera.folder-unreadable", folder)
@@ -228,26 +239,21 @@ class FolderSource(FrameSource):
             self._fail(f"photo folder {self.label!r} holds no photo "
                        f"({', '.join(PHOTO_SUFFIXES)})", "camera.no-photo", folder)
             return
-        self.files, self._cache = files, None
-        self._dead, self._retry_at, self._delay = None, None, self.retry_first_s
+        shown = self.files[self._index] if 0 <= self._index < len(self.files) else None
+        self.files, self._dead = files, None
         self._index = min(self._index, len(files) - 1)
-        if self._want is not None:
-            self._find(self._want)
+        if self._want is not None and self._find(self._want):
+            return
+        if shown is not None and shown in files:
+            self._index = files.index(shown)
 
     def _fail(self, why: str, code: str, params: dict[str, Any]) -> None:
-        self._dead, self._cache = (why, code, params), None
-        self._retry_at = time.time() + self._delay
-        self._delay = min(self._delay * 2, self.retry_max_s)
-
-    def _revive(self) -> None:
-        if (self._dead is not None and self._retry_at is not None
-                and time.time() >= self._retry_at):
-            self._scan()
+        self._dead, self._cache, self._cache_sig = (why, code, params), None, None
 
     def _find(self, name: str) -> bool:
         for i, p in enumerate(self.files):
             if name in (p.name, p.stem):
-                self._index, self._cache = i, None
+                self._index = i
                 return True
         return False
 
@@ -258,8 +264,8 @@ class FolderSource(FrameSource):
         :raises CameraError: the folder is there and has no such photo.
         """
         with self._lock:
-            self._revive()
-            if self._dead is not None:
+            self._scan()
+            if self._dead is not None:  # the folder is gone or empty
                 self._want = name
                 return
             if not self._find(name):
@@ -270,49 +276,69 @@ class FolderSource(FrameSource):
 
     def next(self) -> None:
         with self._lock:
+            self._scan()
             if self.files:
-                self._index, self._cache = (self._index + 1) % len(self.files), None
+                self._index = (self._index + 1) % len(self.files)
             self._want = None
 
     @property
     def current(self) -> Path | None:
         with self._lock:
-            return self.files[self._index] if self.files else None
+            self._scan()
+            return self.files[self._index] if self._dead is None and self.files else None
 
-    def latest(self) -> Frame | None:
+    def _frame(self) -> Frame | None:
+        """The shown photo as the folder holds it now (the caller holds the lock)."""
         from referee.vision.photo import MAX_PIXELS, PhotoError, decode_photo
 
-        with self._lock:
-            self._revive()
-            if self._dead is not None or not self.files:
-                return None
-            if self._cache is None:
-                path = self.files[self._index]
-                photo = {"name": path.name, "folder": self.label}
-                try:
-                    data = path.read_bytes()
-                except OSError:
-                    self._fail(f"photo {path.name!r} in folder {self.label!r} cannot be read",
-                               "camera.photo-unreadable", photo)
-                    return None
-                try:  # the same size and format checks as an uploaded photo
-                    img = decode_photo(data)
-                except PhotoError:
-                    self._fail(f"photo {path.name!r} in folder {self.label!r} is not a "
-                               "readable image of at most "
-                               f"{MAX_PIXELS // 1_000_000} megapixels",
-                               "camera.photo-unreadable", photo)
-                    return None
-                self._cache = Frame(img, time.time(), path.stem, data)
+        self._scan()
+        if self._dead is not None or not self.files:
+            return None
+        path = self.files[self._index]
+        photo = {"name": path.name, "folder": self.label}
+        unreadable: Why = (f"photo {path.name!r} in folder {self.label!r} cannot be read",
+                           "camera.photo-unreadable", photo)
+        try:
+            st = path.stat()
+        except OSError:  # removed between the listing and now
+            self._fail(*unreadable)
+            return None
+        sig = (str(path), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        if self._cache is not None and self._cache_sig == sig:
             return self._cache
+        if self._bad is not None and self._bad[0] == sig:
+            self._fail(*self._bad[1])
+            return None
+        self._cache, self._cache_sig = None, None
+        try:
+            data = path.read_bytes()
+        except OSError:
+            self._fail(*unreadable)
+            return None
+        try:  # the same size and format checks as an uploaded photo
+            img = decode_photo(data)
+        except PhotoError:
+            why: Why = (f"photo {path.name!r} in folder {self.label!r} is not a readable "
+                        f"image of at most {MAX_PIXELS // 1_000_000} megapixels",
+                        "camera.photo-unreadable", photo)
+            self._bad = (sig, why)
+            self._fail(*why)
+            return None
+        self._cache, self._cache_sig = Frame(img, time.time(), path.stem, data), sig
+        self._bad = None
+        return self._cache
+
+    def latest(self) -> Frame | None:
+        """The shown photo as its file is now; None while the camera is dead."""
+        with self._lock:
+            return self._frame()
 
     def status(self) -> SourceStatus:
         with self._lock:
-            self._revive()
-            if self._dead is not None:
-                retry = (None if self._retry_at is None
-                         else round(max(0.0, self._retry_at - time.time()), 1))
-                why, code, params = self._dead
-                return SourceStatus(self.kind, "dead", why, None, retry, code, params)
+            frame = self._frame()
+            if self._dead is not None or frame is None:
+                why, code, params = self._dead or ("no photo", "camera.no-photo",
+                                                   {"folder": self.label})
+                return SourceStatus(self.kind, "dead", why, None, None, code, params)
             return SourceStatus(self.kind, "live", f"{self.files[self._index].name} "
-                                f"({self._index + 1} of {len(self.files)})")
+                                f"({self._index + 1} of {len(self.files)})", frame.taken_at)

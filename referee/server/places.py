@@ -103,10 +103,12 @@ class Places(JudgingWorker):
             return None
         return table.sources[place]
 
-    def _no_photo(self, rnd: int, seat: int, src: FrameSource | None) -> dict[str, Any]:
-        """The note of a place whose camera gave no frame after "done": it asks for a photo."""
+    def _no_photo(self, rnd: int, seat: int, src: FrameSource | None,
+                  reason: str = STALE) -> dict[str, Any]:
+        """The note of a place whose camera gave no frame after "done": it asks for a photo
+        (`reason`: `camera:stale`, no new picture in time; `camera:dead`, none at all)."""
         detail = src.status().detail if src is not None else "no camera"
-        return {"round": rnd, "player": seat, "reason": STALE, "camera": detail[:200]}
+        return {"round": rnd, "player": seat, "reason": reason, "camera": detail[:200]}
 
     def _capture_after(self, table: Table, rnd: int, seat: int, pressed: float) -> None:
         """Freeze the first frame the seat's camera captures after `pressed` (at most the

@@ -25,6 +25,7 @@ from referee.server.cameras import UploadSource
 from referee.server.errors import ConflictError, ForbiddenError, RoundInputError
 from referee.server.keys import Access
 from referee.server.places import Places
+from referee.server.table import DEAD
 from referee.tuki import game
 from referee.tuki.cards import Card, Deck, turn
 from referee.tuki.die import FACES, DieFace
@@ -159,11 +160,14 @@ class Rounds(Places, KeysAndAccess):
                         raise ConflictError(f"no photo for {st.players[s]}'s place; send a "
                                             "photo from the phone")
                 elif src is not None and src.still and (now := src.latest()) is not None:
+                    # a still camera's photo as its file is now (a folder read at this
+                    # moment: never a photo removed since, nor one kept from another round)
                     notes.append(("server:photo", self._save(table, rnd, s, now)))
                 elif src is not None and not src.still and src.status().state != "dead":
                     after.append(s)
-                else:  # a dead camera: the done counts, the place asks for a photo
-                    notes.append(("server:no_photo", self._no_photo(rnd, s, src)))
+                else:  # a dead camera: no verdict; the done counts, the place asks for a
+                    # photo and says so in plain words (`camera:dead`)
+                    notes.append(("server:no_photo", self._no_photo(rnd, s, src, DEAD)))
             # the photo sent or frozen at "done" comes first, as it was taken first
             first = [n for n in notes[:1] if n[0] == "server:photo" and n[1]["player"] == seat]
             items = first + items + notes[len(first):]

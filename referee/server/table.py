@@ -17,6 +17,8 @@ from referee.tuki.die import DieFace
 JUDGE_FAILED = "This photo could not be judged; take another."
 # the reason a place asks for a photo: its camera gave no frame after "done" (WORLD.md §4)
 STALE = "camera:stale"
+# ... or it shows no photo at all at "done" (dead: a folder gone or empty, a device unplugged)
+DEAD = "camera:dead"
 # a build as the phones show it (table_view's builders[].state)
 BuildState = Literal["out", "correct", "wrong", "unsure", "judging", "building", "waiting"]
 

@@ -174,7 +174,8 @@ def test_a_dead_camera_says_why_with_a_code_for_every_language(client, wait_view
 
 def test_a_dead_camera_shows_and_its_done_asks_for_a_photo(client, wait_view, admin_key):
     """A "done" at a dead camera's place counts in its time order (it used to be refused with
-    409, and the order was lost); the place asks for a photo with the reason camera:stale."""
+    409, and the order was lost); the place asks for a photo with the reason camera:dead (no
+    verdict on any older frame)."""
     body = {"players": ["A", "B"], "places": [
         {"station": "D03", "camera": {"kind": "capture", "device": "/nonexistent/cam.avi"}},
         {"station": "D04"}]}
@@ -193,7 +194,7 @@ def test_a_dead_camera_shows_and_its_done_asks_for_a_photo(client, wait_view, ad
     rnd = client.get(f"/api/tables/{table_id}").json()["round"]
     assert rnd["done_order"] == [0] and rnd["status"] == "settling"  # the first done ends it
     a, b = rnd["builders"]
-    assert (a["state"], a["reason"], a["photo"]) == ("waiting", "camera:stale", None)
+    assert (a["state"], a["reason"], a["photo"]) == ("waiting", "camera:dead", None)
     assert (b["state"], b["status"], b["reason"]) == ("waiting", "stopped", None)  # phone
     kinds = [e["kind"] for e in client.get(f"/api/tables/{table_id}/events").json()]
     assert kinds[-3:] == ["done", "round_closed", "server:no_photo"]

@@ -112,7 +112,7 @@ def test_a_damaged_demo_table_is_not_made_again(tmp_path):
 
 def test_a_removed_camera_folder_is_a_dead_camera(tmp_path):
     """The folder of a folder camera was removed while the server was off: the server starts,
-    the camera is dead on the dashboard and retried, and is live once the folder is back."""
+    the camera is dead on the dashboard, and is live once the folder is back."""
     data = tmp_path / "data"
     folder = data / "folders" / "ava"
     shutil.copytree(MODELS / "demo" / "photos" / "D03", folder)
@@ -126,7 +126,7 @@ def test_a_removed_camera_folder_is_a_dead_camera(tmp_path):
     shutil.rmtree(folder)
     with _admin_client(data) as c:
         cam = c.get(f"/api/tables/{table_id}").json()["places"][0]["camera"]
-        assert cam["state"] == "dead" and cam["retry_in_s"] is not None
+        assert cam["state"] == "dead" and cam["code"] == "camera.folder-missing"
         assert cam["detail"] == "photo folder 'folders/ava' does not exist"
         r = c.get(f"/api/tables/{table_id}/places/0/preview.jpg")
         assert r.status_code == 409 and str(data) not in r.json()["detail"]
