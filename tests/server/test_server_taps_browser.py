@@ -211,3 +211,41 @@ def test_keeping_focus_finds_a_redrawn_button_by_its_key(server):  # noqa: F811
         assert page.evaluate(redraw, ["input", False]) == "INPUT:t-old"
         assert page.evaluate(redraw, ["button", True]) == "body"
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_voiding_a_round_is_asked_first(server):  # noqa: F811
+    """"End round (void)" loses the round: a tap by mistake voided it at once (a new user's
+    trial). The page asks first, in its language; "cancel" leaves the round as it was."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    created, h, url = round_started(server, {
+        "name": "Family", "players": ["Ava", "Ben"],
+        "places": [{"station": "D03"}, {"station": "D04"}]})
+    asked: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        path, key = created["control_path"].split("#", 1)
+        page.goto(f"{server}{path}&lang=he#{key}")
+        answer = {"ok": False}
+
+        def on_dialog(d):
+            asked.append(d.message)
+            d.accept() if answer["ok"] else d.dismiss()
+
+        page.on("dialog", on_dialog)
+        page.locator("#end-round").click()
+        page.wait_for_timeout(500)
+        assert asked == [messages("he")["ctl.end_confirm"]]
+        assert httpx.get(url, headers=h).json()["round"]["status"] == "building"
+        answer["ok"] = True
+        page.locator("#end-round").click()
+        expect(page.locator("#end-round")).to_be_hidden(timeout=10000)
+        assert len(asked) == 2
+        assert httpx.get(url, headers=h).json()["round"] is None  # voided
+        browser.close()

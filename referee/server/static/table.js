@@ -560,7 +560,10 @@
   });
   $("draw-round").addEventListener("click", () => act("/rounds", {draw: true}));
   $("demo-round").addEventListener("click", () => act("/rounds/demo", {}));
-  $("end-round").addEventListener("click", () => act("/end", {}));
+  // voiding loses the round: a tap by mistake is asked about first
+  $("end-round").addEventListener("click", () => {
+    if (window.confirm(tr("ctl.end_confirm"))) act("/end", {});
+  });
   $("rematch").addEventListener("click", () => act("/rematch", {}));
 
   // refresh camera previews every 2 s (only the images, not the page)
