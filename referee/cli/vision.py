@@ -44,6 +44,16 @@ def _profile_path(name: str) -> Path:
     return profile_path(name)
 
 
+def _needs_camera_step(name: str) -> RefereeError:
+    """What to do first when a station has no profile yet (its camera step was skipped)."""
+    shown = name[:40]
+    return RefereeError(
+        f"station {shown!r} is not set up yet: first run `referee calibrate camera {shown} "
+        "photo1.jpg ... photo6.jpg` (4 or more photos of the printed mat held at angles: "
+        "README, \"Setting up a station\", step 2); it makes the station's profile, then "
+        "`referee calibrate level` and `referee calibrate colours` can change it")
+
+
 def _save_profile(name: str, profile: dict) -> Path:
     from referee.vision.station import save_profile
 
@@ -102,13 +112,17 @@ def calibrate_level_cmd(
     from dataclasses import replace
 
     from referee.errors import RefereeError
-    from referee.server.stations import station_path
+    from referee.server.stations import UnknownStationError, station_path
     from referee.vision.colour import ColourModel
     from referee.vision.station import LEVELS, load_station
 
     if level not in LEVELS:
         raise RefereeError(f"a level is normal or advanced, not {level[:20]!r}")
-    station = load_station(station_path(name))
+    try:
+        path = station_path(name)
+    except UnknownStationError:
+        raise _needs_camera_step(name) from None
+    station = load_station(path)
     if station.level == level:
         console.print(f"{name} is already set up for the {level} level")
         return
@@ -142,6 +156,8 @@ def calibrate_colours_cmd(
     )
 
     src = Path(name) if name.endswith((".json", ".yaml")) else _profile_path(name)
+    if src == _profile_path(name) and not src.exists():  # the camera step was skipped
+        raise _needs_camera_step(name)
     station = load_station(src, learn_colours=False)
     order = (order or station.colours).upper()
     check_stack_order(order, station.colours, "--order")

@@ -67,3 +67,16 @@ def test_serve_on_a_port_in_use_says_so_and_leaves_nothing(tmp_path):
     assert f"port {port} is already in use" in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     assert not data.exists()
+
+
+@pytest.mark.parametrize("args", [("level", "no-such-kitchen", "advanced"),
+                                  ("colours", "no-such-kitchen", "stack.jpg")])
+def test_calibrating_a_station_before_its_camera_says_what_to_do_first(args):
+    """`referee calibrate level|colours NAME` for a station whose camera step was skipped
+    said "cannot read station file /…/NAME.yaml: No such file or directory"; it says to run
+    `referee calibrate camera NAME …` first, as the README names the steps."""
+    r = _referee("calibrate", *args)
+    assert r.returncode == 2, r.stderr
+    text = " ".join(r.stderr.split())
+    assert "not set up yet" in text and "referee calibrate camera no-such-kitchen" in text
+    assert "No such file" not in text and "Traceback" not in text
