@@ -57,6 +57,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise StorageError(f"cannot make the data folder {str(settings.data_dir)!r}: "
                                f"{e.strerror}; choose another with --data") from None
         EventStore(settings.db_path).close()
+        _record_port(settings.data_dir, settings.port)
         from referee.server.appliance import Announcer
 
         announcer = Announcer(settings.port)
@@ -82,6 +83,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from referee.server.storage import StorageError
 
         settings = Settings.from_env(port=port, data_dir=data)
+        served = _recorded_port(settings.data_dir)
+        if port is None and served is not None:  # the port the box actually serves on
+            settings = Settings.from_env(port=served, data_dir=data)
         try:
             key = admin_key(settings.data_dir)
         except OSError as e:
@@ -92,6 +96,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         print(key)
         host = lan_address() or "localhost"  # a phone on the box's network can open it
         print(f"admin page: http://{host}:{settings.port}/admin#a={key}")
+        if port is None and served is None:
+            print(f"(port {settings.port} assumed: no server has run with this data folder "
+                  "yet; if `referee serve` uses another port, give it: --port N)")
 
     service_app = typer.Typer(no_args_is_help=True,
                               help="The box as an appliance: start the server at boot.")
@@ -314,6 +321,33 @@ def sys_argv0() -> str:
     from pathlib import Path as _P
 
     return _P(sys.argv[0]).name or "referee"
+
+
+PORT_FILE = "served-port"  # in the data folder: the port the last `referee serve` used
+
+
+def _record_port(data_dir: Path, port: int) -> None:
+    """Keep the port this server serves on in its data folder, for `referee admin-key`'s
+    link (a link with 8000 did not open on a box serving on 8765)."""
+    from referee.server.files import write_synced
+
+    try:
+        write_synced(data_dir / PORT_FILE, f"{int(port)}\n".encode())
+    except OSError:  # the link then says which port it assumed
+        pass
+
+
+def _recorded_port(data_dir: Path) -> int | None:
+    """The port the last server on this data folder served on; None when none is recorded
+    (or the file is not a port number)."""
+    try:
+        with open(data_dir / PORT_FILE, "rb") as f:
+            text = f.read(16).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        return None
+    return int(text)
 
 
 def _check_port(host: str, port: int) -> None:

@@ -247,7 +247,7 @@ class FolderSource(FrameSource):
         if shown is not None and shown in files:
             self._index = files.index(shown)
 
-    def _fail(self, why: str, code: str, params: dict[str, Any]) -> None:
+    def _fail(self, why: str, code: str | None, params: dict[str, Any]) -> None:
         self._dead, self._cache, self._cache_sig = (why, code, params), None, None
 
     def _find(self, name: str) -> bool:

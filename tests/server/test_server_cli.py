@@ -80,3 +80,30 @@ def test_calibrating_a_station_before_its_camera_says_what_to_do_first(args):
     text = " ".join(r.stderr.split())
     assert "not set up yet" in text and "referee calibrate camera no-such-kitchen" in text
     assert "No such file" not in text and "Traceback" not in text
+
+
+def test_admin_key_links_to_the_port_the_box_serves_on(tmp_path):
+    """`referee admin-key` printed a link with port 8000 while the server ran with
+    `--port 8765`: the server records its port in its data folder, and the link uses it;
+    with no server run yet, the link says which port it assumed."""
+    from .conftest import free_port, serve
+
+    data = tmp_path / "data"
+    env = {k: v for k, v in os.environ.items() if k != "REFEREE_PORT"}
+    r = subprocess.run([sys.executable, "-m", "referee", "admin-key", "--data", str(data)],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert ":8000/admin#a=" in r.stdout and "port 8000 assumed" in r.stdout
+    port = free_port()
+    proc = serve(data, port, tmp_path / "server.log", "--no-mdns")
+    try:
+        r = _referee("admin-key", "--data", str(data))
+        assert r.returncode == 0, r.stderr
+        assert f":{port}/admin#a=" in r.stdout and "assumed" not in r.stdout, r.stdout
+        key = (data / "admin-key").read_text().strip()
+        assert r.stdout.splitlines()[0] == key
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    r = _referee("admin-key", "--data", str(data), "--port", "9000")  # said: it wins
+    assert ":9000/admin#a=" in r.stdout

@@ -474,3 +474,36 @@ def test_after_a_demo_round_the_page_names_one_lookout(server, tmp_path):  # noq
             expect(marked).to_contain_text(names[lookout])
             page.context.close()
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_new_tables_links_both_open_on_a_phone(server):  # noqa: F811
+    """"Your table is ready" told the owner to send the control link to themselves, and
+    showed it as http://localhost:PORT/… (the page was opened on the box) while the view
+    link had the box's network address: both links have the address a phone reaches (the
+    page's <meta name="referee-base">), a Tuki table's and a card game's alike."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{server}/new?lang=en")
+        base = page.locator('meta[name="referee-base"]').get_attribute("content")
+        assert base
+        page.fill("textarea[name=players]", "Ava\nBen")
+        page.click("button[type=submit]")
+        expect(page.locator("#control-link")).to_be_visible()
+        control = page.locator("#control-link").inner_text()
+        assert control.startswith(base + "/t/") and "#k=" in control, (control, base)
+        assert page.locator("#control-link").get_attribute("href") == control
+        assert page.locator("#viewer-link").inner_text().startswith(base + "/")
+        page.goto(f"{server}/games/new?lang=en")
+        names = page.locator("#seat-rows input[name=name]")
+        names.nth(0).fill("Ava")
+        names.nth(1).fill("Ben")
+        page.click("button[type=submit]")
+        expect(page.locator("#control-link")).to_be_visible()
+        control = page.locator("#control-link").inner_text()
+        assert control.startswith(base + "/g/") and "#k=" in control, (control, base)
+        browser.close()

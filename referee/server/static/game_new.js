@@ -80,8 +80,9 @@
       for (const n of marked ? [out.params.a, out.params.b] : []) if (marked[n - 1]) marked[n - 1].classList.add("clash");
       return;
     }
-    // the control link is this device's (the owner's); the view link is for the phones
-    const control = location.origin + out.control, view = window.refereeUI.base() + out.view;
+    // both links are for phones: the owner sends the control link to their own phone, so it
+    // has the box's network address too (a localhost link opens on no phone)
+    const control = window.refereeUI.base() + out.control, view = window.refereeUI.base() + out.view;
     $("control-link").textContent = control; $("control-link").href = control;
     $("view-link").textContent = view; $("view-link").href = view;
     if (out.code) { $("created-code").hidden = false; $("created-code").querySelector(".code").textContent = out.code; }

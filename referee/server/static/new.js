@@ -77,8 +77,9 @@
       err.textContent = window.refereeErrorWords(T, data, String(r.status));
       return;
     }
-    // the control link is this device's (the owner's); the view link is for the phones
-    const control = location.origin + data.control_path;
+    // both links are for phones: the owner sends the control link to their own phone, so it
+    // has the box's network address too (a localhost link opens on no phone)
+    const control = window.refereeUI.base() + data.control_path;
     const viewer = window.refereeUI.base() + data.viewer_path;
     const c = document.getElementById("control-link");
     c.href = control; c.textContent = control;
