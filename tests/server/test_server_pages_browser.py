@@ -507,3 +507,55 @@ def test_the_new_tables_links_both_open_on_a_phone(server):  # noqa: F811
         control = page.locator("#control-link").inner_text()
         assert control.startswith(base + "/g/") and "#k=" in control, (control, base)
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_a_decided_verdict_says_the_decision_and_each_reason_once(server, lang):  # noqa: F811
+    """A new user's trial: a verdict listed "The gray stone was not found." twice (and the
+    orange twice), and after the lookout's "Count as correct" the page showed a green
+    "correct" badge over a red "Wrong". Each sentence is shown once, and the heading says
+    the decision, with what the referee measured beside it. (The table's live view is
+    rewritten on its way to the page to hold such a verdict.)"""
+    import json
+
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    words = messages(lang)
+    created, h, url = round_started(server, {
+        "name": "Family", "players": ["Ava", "Ben"],
+        "places": [{"station": "D03"}, {"station": "D04"}]})
+
+    def rewrite(text):
+        msg = json.loads(text)
+        if msg.get("type") == "view" and (msg["view"].get("round") or {}).get("builders"):
+            b = msg["view"]["round"]["builders"][0]
+            b["verdict"] = {"verdict": "wrong", "faults": [], "reasons": [
+                {"code": "stone:not-found:G"}, {"code": "stone:not-found:G"},
+                {"code": "stone:not-found:O"}, {"code": "stone:not-found:O"}]}
+            b["decided"], b["state"] = "correct", "settled"
+        return json.dumps(msg)
+
+    def route(ws):
+        srv = ws.connect_to_server()
+        srv.on_message(lambda m: ws.send(rewrite(m) if isinstance(m, str) else m))
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_context(**PHONE).new_page()
+        page.route_web_socket("**/ws/tables/**", route)
+        path, key = created["control_path"].split("#", 1)
+        page.goto(f"{server}{path}&lang={lang}#{key}")
+        ava = page.locator("li.builder[data-seat='0']")
+        expect(ava.locator("p.verdict")).to_have_text(words["verdict.correct"], timeout=10000)
+        assert "v-correct" in ava.locator("p.verdict").get_attribute("class")
+        assert ava.locator("li.reason").count() == 2
+        decided = ava.locator("p.decided").inner_text()
+        measured = words["verdict.measured"].replace("{v}", words["verdict.wrong"])
+        assert measured in decided, decided
+        ava.scroll_into_view_if_needed()
+        page.screenshot(path=f"/tmp/hcam-shots/decided-{lang}.png")
+        browser.close()

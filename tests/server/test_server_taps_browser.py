@@ -48,7 +48,7 @@ def test_a_new_view_keeps_the_keyboards_place(server):  # noqa: F811
         if b["state"] == "unsure":
             sent = httpx.post(url + "/decide", headers=h,
                               json={"seat": 1, "correct": True, "by": b["deciders"][0]})
-            expect(ben.locator(".verdict + ul + p.muted")).to_be_visible()
+            expect(ben.locator(".verdict + p.muted.decided")).to_be_visible()
         else:
             sent = httpx.post(url + "/dispute", headers=h, json={"seat": 1})
             expect(ben.locator(".dispute p.muted")).to_be_visible()

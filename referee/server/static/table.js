@@ -184,6 +184,21 @@
     return cam.detail || "";
   }
 
+  // a verdict's faults and reasons in words, each sentence once: a fault and a reason often
+  // say the same ("The gray stone was not found." was listed twice)
+  function verdictWords(v) {
+    const ul = el("ul", {class: "faults"});
+    const seen = new Set();
+    const add = (cls, text) => {
+      if (seen.has(text)) return;
+      seen.add(text);
+      ul.append(el("li", cls ? {class: cls} : {}, text));
+    };
+    for (const f of v.faults || []) add("", words("fault", f));
+    for (const r of v.reasons || []) add("reason", words("reason", r));
+    return ul;
+  }
+
   function builderItem(view, b) {
     const p = view.players[b.seat];
     const place = view.places[b.place] || {};
@@ -214,13 +229,16 @@
     }
     const v = b.verdict;
     if (v) {
-      const ul = el("ul", {class: "faults"});
-      for (const f of v.faults || []) ul.append(el("li", {}, words("fault", f)));
-      for (const r of v.reasons || []) ul.append(el("li", {class: "reason"}, words("reason", r)));
-      li.append(el("p", {class: "verdict v-" + v.verdict}, tr("verdict." + v.verdict)), ul);
-      if (b.decided) li.append(el("p", {class: "muted"},
+      // the heading says what counts: the decision once there is one (its colour too, as the
+      // badge above), with what the referee measured beside the decision's words; it showed
+      // a green "correct" badge over a red "Wrong"
+      const said = b.decided || v.verdict;
+      li.append(el("p", {class: "verdict v-" + said}, tr("verdict." + said)));
+      if (b.decided) li.append(el("p", {class: "muted decided"},
         tr(view.round && b.seat === view.round.lookout ? "verdict.voted" : "verdict.decided",
-          {v: tr("verdict." + b.decided)})));
+          {v: tr("verdict." + b.decided)}) + SEP +
+        tr("verdict.measured", {v: tr("verdict." + v.verdict)})));
+      li.append(verdictWords(v));
     }
     if (b.error) li.append(el("p", {class: "error"}, b.error));
     // unsure because of the photo itself (mat not seen, dark, turned...): take it again
@@ -336,12 +354,7 @@
     const v = b.verdict;
     const text = el("div", {class: "shot-words"},
       el("b", {}, view.players[b.seat].name + (v ? SEP + tr("verdict." + v.verdict) : "")));
-    if (v) {
-      const ul = el("ul", {class: "faults"});
-      for (const f of v.faults || []) ul.append(el("li", {}, words("fault", f)));
-      for (const r of v.reasons || []) ul.append(el("li", {class: "reason"}, words("reason", r)));
-      text.append(ul);
-    }
+    if (v) text.append(verdictWords(v));
     // the lookout (or the voters) decide an unsure build while looking at it full screen
     if (v && v.verdict === "unsure" && !b.decided && canAct()) {
       for (const by of b.deciders || []) {
