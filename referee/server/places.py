@@ -33,28 +33,35 @@ class Places(JudgingWorker):
 
     def folder_path(self, raw: object) -> Path:
         """The folder a folder camera may read: inside `<data>/folders/` or the project's
-        models/demo/. A relative path starting with `models/` is the project's, any other is
-        the data folder's (`folders/table1`).
+        models/demo/. A bare name is the folder of that name in `<data>/folders/` (`table1`:
+        a new user typed the name and was refused); a relative path starting with `models/`
+        is the project's, any other is the data folder's (`folders/table1`). Links and `..`
+        are followed before the check, whichever way the path was written.
 
         :raises CameraError: a path elsewhere (e.g. /etc), in plain words.
         """
         text = str(raw or "").strip()
         if not text:
-            raise CameraError("a folder camera needs a path, e.g. folders/table1 (inside the "
-                              "data folder)", "camera.needs-path")
+            raise CameraError("a folder camera needs a folder: its name in folders/ in the "
+                              "data folder, e.g. table1", "camera.needs-path")
         roots = (self.settings.data_dir / "folders", MODELS / "demo")
         try:
             path = Path(text)
             if not path.is_absolute():
-                path = (ROOT if path.parts[0] == "models" else self.settings.data_dir) / path
+                first = path.parts[0] if path.parts else "."  # "." has no parts
+                bare = len(path.parts) == 1 and first not in ("..", "models")
+                base = (self.settings.data_dir / "folders" if bare
+                        else ROOT if first == "models" else self.settings.data_dir)
+                path = base / path
             path = path.resolve()
             if any(path.is_relative_to(r.resolve()) for r in roots):
                 return path
         except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop, ...
             pass
         raise CameraError(f"a folder camera may only read a folder inside folders/ in the "
-                          f"server's data folder (e.g. folders/table1) or models/demo/; "
-                          f"{text[:80]!r} is elsewhere", "camera.folder-elsewhere",
+                          f"server's data folder (give its name: table1 for folders/table1) "
+                          f"or models/demo/; {text[:80]!r} is elsewhere",
+                          "camera.folder-elsewhere",
                           {"folder": text[:80]})
 
     def _source(self, spec: dict[str, Any], strict: bool) -> FrameSource:

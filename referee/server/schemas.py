@@ -326,3 +326,6 @@ class StationSummary(BaseModel):
     id: str
     level: str
     source: str
+    # "calibrated": its colours were learned (a photo of its stones); "default": it runs on
+    # the default colours (verdicts are unsure more often)
+    colours: str = "default"

@@ -45,17 +45,27 @@ def station_path(station_id: str) -> Path:
     return cat[station_id]
 
 
+def colours_of(raw: dict) -> str:
+    """"calibrated" when a profile's colours were learned (a colour model not made of the
+    defaults, or a colour photo to learn them from), else "default"."""
+    model = raw.get("colour_model")
+    if isinstance(model, dict):
+        return "default" if model.get("source", "photo") == "priors" else "calibrated"
+    return "calibrated" if raw.get("colour_calibration") else "default"
+
+
 def describe() -> list[dict]:
-    """[{id, level, source}] for the new-table form and GET /api/stations."""
+    """[{id, level, source, colours}] for the new-table form and GET /api/stations."""
     rows = []
     for sid, path in catalogue().items():
-        level = "?"
+        level, colours = "?", "default"
         try:
             raw = (json.loads(path.read_text(encoding="utf-8")) if path.suffix == ".json"
                    else yaml.safe_load(path.read_text(encoding="utf-8")))
             level = str(raw.get("level", "?"))
+            colours = colours_of(raw)
         except (OSError, ValueError, yaml.YAMLError, AttributeError):
             pass
-        rows.append({"id": sid, "level": level,
+        rows.append({"id": sid, "level": level, "colours": colours,
                      "source": "demo" if path.is_relative_to(DEMO) else "calibration"})
     return rows

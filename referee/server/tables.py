@@ -312,10 +312,17 @@ class TableService(Rounds):
                                   f"load{' (' + why + ')' if why else ''}; fix it or calibrate "
                                   "it again with `referee calibrate`") from None
         if station.level != level:
-            raise TableSetupError(f"station {station_id!r} is set up for the {station.level} "
-                                  f"level, but this table plays {level}; choose a station of "
-                                  f"the {level} level, or change this one with `referee "
-                                  f"calibrate level {station_id} {level}`")
+            # the table's level first: a family whose stones include orange plays advanced
+            # (a new user was told only to recalibrate the station)
+            stones = ("its stones include orange" if station.level == "advanced"
+                      else "its stones are gray, blue and purple")
+            raise TableSetupError(
+                f"station {station_id!r} is set up for the {station.level} level ({stones}), "
+                f"but this table plays {level}: set the table's Level to {station.level}, or "
+                f"choose a station of the {level} level (or change this one with `referee "
+                f"calibrate level {station_id} {level}`)",
+                "table.station-advanced" if station.level == "advanced"
+                else "table.station-normal", {"station": station_id[:40]})
 
     def get(self, table_id: str) -> Table:
         """:raises UnknownTableError, DamagedTableError: set aside at start."""

@@ -320,11 +320,46 @@ def test_a_table_level_must_match_its_stations(client):
             "places": [{"station": "D03"}, {"station": "D04"}]}
     r = client.post("/api/tables", json=body)
     assert r.status_code == 422
-    assert r.json()["detail"] == ("station 'D03' is set up for the normal level, but this "
-                                  "table plays advanced; choose a station of the advanced "
-                                  "level, or change this one with `referee calibrate level "
-                                  "D03 advanced`")
+    assert r.json()["detail"] == ("station 'D03' is set up for the normal level (its "
+                                  "stones are gray, blue and purple), but this table plays "
+                                  "advanced: set the table's Level to normal, or choose a "
+                                  "station of the advanced level (or change this one with "
+                                  "`referee calibrate level D03 advanced`)")
+    assert (r.json()["code"], r.json()["params"]) == ("table.station-normal",
+                                                      {"station": "D03"})
     assert len(client.get("/api/tables").json()) == 1
+
+
+def test_an_advanced_station_at_a_normal_table_says_to_set_the_tables_level(
+        client, monkeypatch, tmp_path):
+    """A family whose stones include orange chose their advanced station at a table left at
+    the normal level, and was told only to recalibrate the station's level: the refusal
+    says to set the table's Level to Advanced first; /api/stations says each station's
+    level and whether its colours were calibrated."""
+    from typer.testing import CliRunner
+
+    import referee.paths
+    import referee.server.stations
+    from referee.cli import app
+
+    folder = tmp_path / "calibration"
+    monkeypatch.setattr(referee.paths, "CALIBRATION", folder)
+    monkeypatch.setattr(referee.server.stations, "CALIBRATION", folder)
+    assert CliRunner().invoke(app, ["calibrate", "level", "D03", "advanced"]).exit_code == 0
+    body = {"players": ["A", "B"], "places": [{"station": "D03"}, {"station": "D04"}]}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422
+    detail, code = r.json()["detail"], r.json()["code"]
+    assert code == "table.station-advanced" and r.json()["params"] == {"station": "D03"}
+    assert "its stones include orange" in detail
+    assert detail.index("set the table's Level to advanced") < detail.index("calibrate level")
+    stations = {s["id"]: s for s in client.get("/api/stations").json()}
+    assert stations["D03"]["level"] == "advanced" and stations["D04"]["level"] == "normal"
+    # D03's new level needs orange: its colours are the defaults until calibrated again
+    assert stations["D03"]["colours"] == "default"
+    assert stations["D04"]["colours"] == "calibrated"  # learned from its colour photo
+    assert client.post("/api/tables", json=body | {"level": "advanced", "places": [
+        {"station": "D03"}, {"station": "D03"}]}).status_code == 201
 
 
 def test_changing_a_stations_level_does_not_dead_end(client, monkeypatch, tmp_path):

@@ -95,3 +95,31 @@ def test_a_folder_source_follows_its_folder(tmp_path):
     folder.mkdir()
     shutil.copy(PHOTOS / "D03-07.jpg", folder / "c.jpg")
     assert src.latest().origin == "c" and src.status().state == "live"
+
+
+def test_a_bare_folder_name_is_the_folder_in_folders(client, settings, admin_key):
+    """A new user typed the folder's name (`ben`) and was refused ("use a folder inside
+    folders/"): a bare name is that folder in `<data>/folders/`; every other check stays
+    (no way out of folders/, by `..`, a link, or an absolute path)."""
+    folders = settings.data_dir / "folders"
+    shutil.copytree(PHOTOS, folders / "ben")
+    (settings.data_dir / "secret").mkdir()
+    shutil.copy(PHOTOS / "D03-02.jpg", settings.data_dir / "secret" / "x.jpg")
+    (folders / "sneaky").symlink_to(settings.data_dir / "secret")
+
+    def make(path: str):
+        body = {"players": ["Ava", "Ben"], "places": [
+            {"station": "D03", "camera": {"kind": "folder", "path": path}},
+            {"station": "D04"}]}
+        return client.post("/api/tables", json=body, headers={"X-Admin-Key": admin_key})
+
+    r = make("ben")
+    assert r.status_code == 201, r.text
+    assert client.get(f"/api/tables/{r.json()['id']}/places/0/preview.jpg").status_code == 200
+    for path in ("..", ".", "sneaky", "secret", "../secret", "ben/../../secret", "models"):
+        r = make(path)
+        assert r.status_code == 422, (path, r.text)
+        assert "Traceback" not in r.text
+    r = make("nobody")
+    assert r.status_code == 422 and r.json()["code"] == "camera.folder-missing"
+    assert r.json()["params"] == {"folder": "nobody"}

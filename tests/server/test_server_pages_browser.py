@@ -559,3 +559,76 @@ def test_a_decided_verdict_says_the_decision_and_each_reason_once(server, lang):
         ava.scroll_into_view_if_needed()
         page.screenshot(path=f"/tmp/hcam-shots/decided-{lang}.png")
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_new_table_form_fits_the_camera_and_the_stations(tmp_path, monkeypatch, lang):
+    """A new user's trial of /new: "Folder of photos" still read "Device, file or URL" with
+    an rtsp example; an advanced station (its stones include orange) chosen at a table left
+    at the normal level was refused; whether a station's colours were calibrated was not
+    said. The field's words fit the camera's kind, stations all of the advanced level set
+    the table's Level to Advanced (and say so), and a station on the default colours says
+    so beside it."""
+    import shutil
+
+    from playwright.sync_api import expect, sync_playwright
+
+    import referee.paths
+    from referee.server.i18n import messages
+
+    from .conftest import free_port, serve
+
+    home = tmp_path / "home"  # the project's folders, with an advanced station of a user's
+    home.mkdir()
+    for name in ("models", "fixtures"):
+        (home / name).symlink_to(referee.paths.ROOT / name)
+    (home / "calibration" / "stations").mkdir(parents=True)
+    text = (referee.paths.CALIBRATION / "stations" / "example-webcam-640.yaml").read_text()
+    assert "level: normal" in text
+    (home / "calibration" / "stations" / "kitchen.yaml").write_text(
+        text.replace("level: normal", "level: advanced"))
+    shutil.copy(referee.paths.CALIBRATION / "stations" / "example-webcam-640.yaml",
+                home / "calibration" / "stations" / "den.yaml")
+    monkeypatch.setenv("REFEREE_HOME", str(home))
+    port = free_port()
+    proc = serve(tmp_path / "data", port, tmp_path / "server.log")
+    words = messages(lang)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(f"http://127.0.0.1:{port}/new?lang={lang}")
+            place = page.locator(".place[data-place='0']")
+            label = place.locator(".device-label")
+            device = page.locator("input[name=device0]")
+            page.select_option("select[name=camera0]", "folder")
+            expect(label).to_have_text(words["new.device_folder"])
+            assert device.get_attribute("placeholder") == "table1"
+            page.select_option("select[name=camera0]", "capture")
+            expect(label).to_have_text(words["new.device_capture"])
+            assert "rtsp" in device.get_attribute("placeholder")
+            page.select_option("select[name=camera0]", "folder")
+            # the demo station learned its colours; den runs on the default ones
+            page.select_option("select[name=station0]", "D03")
+            expect(place.locator(".station-colours")).to_be_hidden()
+            page.select_option("select[name=station0]", "den")
+            expect(place.locator(".station-colours")).to_have_text(words["new.colours_default"])
+            page.fill("textarea[name=players]", "Ava\nBen")
+            assert page.locator("select[name=level]").input_value() == "normal"
+            page.select_option("select[name=station0]", "kitchen")
+            assert page.locator("select[name=level]").input_value() == "normal"  # one of two
+            page.select_option("select[name=station1]", "kitchen")
+            assert page.locator("select[name=level]").input_value() == "advanced"
+            expect(page.locator("#level-switched")).to_have_text(
+                words["new.level_switched"].replace("{level}", words["level.advanced"]))
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            page.locator("select[name=level]").scroll_into_view_if_needed()
+            page.screenshot(path=f"/tmp/hcam-shots/new-{lang}.png")
+            page.locator(".place[data-place='0']").scroll_into_view_if_needed()
+            page.screenshot(path=f"/tmp/hcam-shots/new-place-{lang}.png")
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -2,6 +2,8 @@
 "use strict";
 (function () {
   const form = document.getElementById("new-table");
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   // Show one build place per builder (players, at most 3), and the device field only for
   // cameras that need one.
   function builders() {
@@ -19,14 +21,40 @@
       const i = Number(div.dataset.place);
       div.hidden = i >= k;
       const kind = form.elements["camera" + i].value;
-      form.elements["device" + i].closest("label").hidden = !(kind === "capture" || kind === "folder");
+      const dev = form.elements["device" + i];
+      dev.closest("label").hidden = !(kind === "capture" || kind === "folder");
+      // the field's words and example fit the kind: a folder is named, a camera is a
+      // number, a file or an address (a folder showed "Device, file or URL" and rtsp://)
+      const folder = kind === "folder";
+      dev.closest("label").querySelector(".device-label").textContent =
+        tr(folder ? "new.device_folder" : "new.device_capture");
+      dev.placeholder = folder ? "table1" : "0 / rtsp://… / http://…/video";
+      // a station on the default colours says so beside it
+      const opt = form.elements["station" + i].selectedOptions[0];
+      div.querySelector(".station-colours").hidden = !opt || opt.dataset.colours !== "default";
     });
   }
+  // stations chosen that are all of the advanced level (their stones include orange): the
+  // table plays advanced (a normal table refused them, and the advice was to recalibrate)
+  function fitLevel() {
+    const chosen = [...document.querySelectorAll(".place")].filter((d) => !d.hidden)
+      .map((d) => form.elements["station" + d.dataset.place].selectedOptions[0])
+      .filter(Boolean).map((o) => o.dataset.level);
+    const note = document.getElementById("level-switched");
+    if (chosen.length && chosen.every((l) => l === "advanced") &&
+        form.elements.level.value !== "advanced") {
+      form.elements.level.value = "advanced";
+      note.textContent = tr("new.level_switched", {level: tr("level.advanced")});
+      note.hidden = false;
+    }
+  }
   form.addEventListener("input", refresh);
-  form.addEventListener("change", refresh);
+  form.addEventListener("change", (e) => {
+    refresh();
+    if (e.target.name && e.target.name.startsWith("station")) fitLevel();
+    if (e.target.name === "level") document.getElementById("level-switched").hidden = true;
+  });
   refresh();
-  const T = JSON.parse(document.getElementById("i18n").textContent);
-  const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
   // What is wrong with the players typed, in the page's words, before anything is sent (the
   // box checks them again): the box's own answer said only "something in the form is not
   // valid". As the box counts: 2 to 4, at most 30 letters each, no name twice ("Ava" and

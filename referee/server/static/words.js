@@ -11,7 +11,8 @@ window.refereeErrorWords = function (T, data, fallback) {
     const vars = {};  // numbers stay numbers: tr writes them in the page's digits
     // a camera's device, folder or photo name reads left to right as it is, also inside
     // right-to-left words (a URL's last "/" jumped to its front on a Hebrew page)
-    const ltr = data.code.startsWith("camera.") || data.code.startsWith("photo.");
+    const ltr = data.code.startsWith("camera.") || data.code.startsWith("photo.") ||
+      data.code.startsWith("table.station-");
     for (const [k, v] of Object.entries(data.params || {}))
       vars[k] = Array.isArray(v) ? window.refereeUI.names(v, T) : (typeof v === "number" ? v
         : (ltr ? "\u2066" + String(v) + "\u2069" : String(v)));
