@@ -156,7 +156,7 @@ def calibrate_colours_cmd(
     )
 
     src = Path(name) if name.endswith((".json", ".yaml")) else _profile_path(name)
-    if src == _profile_path(name) and not src.exists():  # the camera step was skipped
+    if not name.endswith((".json", ".yaml")) and not src.exists():  # no camera step yet
         raise _needs_camera_step(name)
     station = load_station(src, learn_colours=False)
     order = (order or station.colours).upper()
