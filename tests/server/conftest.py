@@ -225,3 +225,12 @@ def two_verdicts(base: str, name: str = "Family") -> tuple[dict, dict]:
             assert httpx.post(url + "/decide", headers=h,
                               json={"seat": b["seat"], "correct": True, "by": by}).is_success
     return created, httpx.get(url, headers=h).json()
+
+
+def submit_new_card_game(page, players=("Ava", "Ben")) -> None:
+    """On the new card game page (a Playwright page): the players' names typed into the
+    first seats, and the form sent."""
+    names = page.locator("#seat-rows input[name=name]")
+    for i, name in enumerate(players):
+        names.nth(i).fill(name)
+    page.click("button[type=submit]")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from .cardplay import BROKEN_WORDS, PHONE
-from .conftest import round_started, two_verdicts
+from .conftest import round_started, submit_new_card_game, two_verdicts
 from .test_server_browser import CHROMIUM, server  # noqa: F401  (a fixture)
 
 LANGS = ("en", "fa", "he", "ar")
@@ -499,10 +499,7 @@ def test_the_new_tables_links_both_open_on_a_phone(server):  # noqa: F811
         assert page.locator("#control-link").get_attribute("href") == control
         assert page.locator("#viewer-link").inner_text().startswith(base + "/")
         page.goto(f"{server}/games/new?lang=en")
-        names = page.locator("#seat-rows input[name=name]")
-        names.nth(0).fill("Ava")
-        names.nth(1).fill("Ben")
-        page.click("button[type=submit]")
+        submit_new_card_game(page)
         expect(page.locator("#control-link")).to_be_visible()
         control = page.locator("#control-link").inner_text()
         assert control.startswith(base + "/g/") and "#k=" in control, (control, base)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from .cardplay import PHONE
-from .conftest import seat_key
+from .conftest import seat_key, submit_new_card_game
 from .test_server_cardgames_browser import CHROMIUM, base  # noqa: F401  (a fixture)
 
 LANGS = ("en", "he", "fa", "ar")
@@ -158,10 +158,7 @@ def test_a_new_table_page_has_one_language_menu(base):  # noqa: F811
             page = browser.new_context(**PHONE).new_page()
             page.goto(f"{base}/games/new?lang={lang}")
             assert page.evaluate(menus) == 1, lang
-            names = page.locator("#seat-rows input[name=name]")
-            names.nth(0).fill("Ava")
-            names.nth(1).fill("Ben")
-            page.click("button[type=submit]")
+            submit_new_card_game(page)
             expect(page.locator("#view-link")).to_be_visible()
             control = page.locator("#control-link").inner_text()
             gid, key = control.split("/g/")[1].split("?")[0], control.split("#k=")[1]
