@@ -288,11 +288,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
 def rivalled(f: BarFit, cands: list[BarFit], s: VisionSettings) -> bool:
     """Whether a candidate of the other orientation among the colour's `cands`, held up and
     full enough to be a stone, scores at least as high as the chosen fit `f` less
-    `build.rival_margin`: `choose` may have taken `f` for its grooves (N2 M01-05: a snow
+    `build.turn_rival_margin`: `choose` may have taken `f` for its grooves (N2 M01-05: a snow
     pillar in shade, grey, with its cubes' seams for grooves, over the grey bar lying on
     it), so which way the stone lies is in doubt, and no fault rests on it alone."""
     return any(c.orientation != f.orientation and c.supported and
-               c.fill >= s.fit.min_stone_fill and c.score >= f.score - s.build.rival_margin
+               c.fill >= s.fit.min_stone_fill and c.score >= f.score - s.build.turn_rival_margin
                for c in cands)
 
 

@@ -151,7 +151,7 @@ class BuildSettings:
     min_score: float = 0.6          # a fit's template response below this: unclear
     min_score_plain: float = 0.65   # ... below this where its grooves did not show
     sure_score: float = 0.7         # below this a fit is weak: no fault rests on it alone
-    rival_margin: float = 0.0       # a rival of the other orientation this near: weak too
+    turn_rival_margin: float = 0.0  # a rival of the other orientation this near: weak too
     depth_doubt_mm: float = 5.0     # how far a front face usually stands off the build line
     line_allowance_mm: float = 10.0  # how far it may (WORLD.md §5): table vs snow unsure
     settle: bool = True             # rest stones on their support within the depth doubt
