@@ -331,10 +331,8 @@ def _record_port(data_dir: Path, port: int) -> None:
     link (a link with 8000 did not open on a box serving on 8765)."""
     from referee.server.files import write_synced
 
-    try:
+    with contextlib.suppress(OSError):  # the link then says which port it assumed
         write_synced(data_dir / PORT_FILE, f"{int(port)}\n".encode())
-    except OSError:  # the link then says which port it assumed
-        pass
 
 
 def _recorded_port(data_dir: Path) -> int | None:

@@ -116,7 +116,6 @@ class CardTable(InPlay):
             raise ValueError(f"unknown event kind {kind[:40]!r}")
         self.seq += 1
 
-
     def _said(self, text: str) -> str:
         """How the table's move list shows the action `text` about to be applied: without a
         "last card" call that changes nothing (TAKI: bots always declare, and the engine

@@ -250,6 +250,11 @@ _AGAIN = ("is this a photo of the colour stack, the stones lying on the build li
           "together, stacked from the mat up in the order given?")
 
 
+def _hue(lab: tuple[float, float, float]) -> float:
+    """The CIE Lab hue angle of (L, a, b), degrees in [0, 360)."""
+    return math.degrees(math.atan2(lab[2], lab[1])) % 360.0
+
+
 def _check_stack(centres: dict[str, tuple[float, float, float]],
                  uniform: dict[str, float] | None = None) -> None:
     """The stack's colours look like the stones they are named for: each band one colour
@@ -277,13 +282,12 @@ def _check_stack(centres: dict[str, tuple[float, float, float]],
                              "stones lying on the build line, stacked in the order given?")
         if colour in HUE_FAMILIES:
             name, lo, hi = HUE_FAMILIES[colour]
-            hue = math.degrees(math.atan2(b, a)) % 360.0
+            hue = _hue(centres[colour])
             if not (lo <= hue <= hi or lo <= hue + 360.0 <= hi):
                 raise ValueError(f"stone {colour} of the colour stack does not look {name}: "
                                  f"{_AGAIN}")
     if "B" in centres and "P" in centres:
-        blue, purple = (math.degrees(math.atan2(centres[c][2], centres[c][1])) % 360.0
-                        for c in "BP")
+        blue, purple = _hue(centres["B"]), _hue(centres["P"])
         if (purple - blue) % 360.0 > 180.0 or (purple - blue) % 360.0 < MIN_PURPLE_PAST_BLUE:
             raise ValueError(f"stones B and P of the colour stack are not blue below purple: "
                              f"{_AGAIN}")
