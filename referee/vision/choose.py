@@ -289,8 +289,9 @@ def _segments(f: BarFit, mask: np.ndarray, others: np.ndarray, view: FrontView, 
 def _refined(f: BarFit, lum: np.ndarray, view: FrontView, unit: float, s: VisionSettings,
              mask: np.ndarray | None = None) -> BarFit:
     """`f` placed on its grooves (`grooves.refine`) when the settings use them."""
-    return refine(f, lum, view, unit, s.grooves.reach_u, s.grooves.edge_reach_u, mask) \
-        if s.grooves.use_grooves else f
+    g = s.grooves
+    return refine(f, lum, view, unit, g.reach_u, g.edge_reach_u, mask, g.notch_u,
+                  g.notch_blur_mm) if g.use_grooves else f
 
 
 def _rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:

@@ -23,10 +23,19 @@ def _profile(lum: np.ndarray, rows: slice, cols: slice, axis: int) -> np.ndarray
     return patch.mean(axis=axis) if patch.size else np.zeros(0, np.float32)
 
 
-def _groove_phase(profile: np.ndarray, start: float, step: float, reach: float
-                  ) -> float | None:
+def _groove_phase(profile: np.ndarray, start: float, step: float, reach: float,
+                  notch: float = 0.0, notch_blur: float = 1.5) -> float | None:
     """Shift (px, within ±reach) that puts the 4 positions start + k·step (k=1..4) on the
-    profile's dark lines; None when no clear groove pattern shows."""
+    profile's grooves; None when no clear groove pattern shows.
+
+    The grooves are found by their dark lines, at steps of a quarter pixel. A groove wider
+    than a pixel or two is about equally dark across its width, and the first of those
+    equal shifts is its one edge (Q01-04: a lying bar placed 2 mm to the left, into the
+    stone beside it); a lamp from the side lights one bevel of a groove and shades the
+    other. Within ±`notch` px of that first phase, the shift is therefore set where the
+    profile departs most from its smoothed self, dark or lit, blurred over `notch_blur`
+    px: the middle of a groove, or between its shaded and lit bevels. notch 0 keeps the
+    first darkest phase."""
     if len(profile) < 8:
         return None
     smooth = cv2.GaussianBlur(profile.reshape(-1, 1).astype(np.float32), (1, 0), sigmaX=0,
@@ -45,7 +54,13 @@ def _groove_phase(profile: np.ndarray, start: float, step: float, reach: float
     noise = float(np.median(np.abs(dark))) + 1e-6
     if contrast < 2.5 * noise:
         return None
-    return float(shifts[best])
+    if notch <= 0:
+        return float(shifts[best])
+    near = np.abs(shifts - shifts[best]) <= notch
+    depart = cv2.GaussianBlur(np.abs(dark).reshape(-1, 1), (1, 0), sigmaX=0,
+                              sigmaY=notch_blur).ravel()
+    centred = np.where(inside[near], np.interp(pos[near], xs, depart).sum(axis=1), -np.inf)
+    return float(shifts[near][int(np.argmax(centred))])
 
 
 def groove_scale(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
@@ -126,17 +141,21 @@ def _front_top_edge(lum: np.ndarray, col: float, row: float, u: float, reach: fl
 
 def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
            reach_u: float = 0.45, edge_reach_u: float = 0.2,
-           mask: np.ndarray | None = None) -> BarFit:
+           mask: np.ndarray | None = None, notch_u: float = 0.125,
+           notch_blur_mm: float = 0.75) -> BarFit:
     """The fit moved onto its grooves (and, for H bars, its front/top edge) where they show.
 
     lum: the front view's lightness, view.height × view.width float32. Where an H bar's
-    front/top edge does not show, its bottom edge in the colour mask places it.
+    front/top edge does not show, its bottom edge in the colour mask places it. notch_u,
+    notch_blur_mm: the grooves' phase is then centred on them within ±notch_u u
+    (`_groove_phase`).
     """
     s = view.px_per_mm
     u = unit_mm * s
     col, row = view.to_px(fit.x_mm, fit.h_mm)
     col, row = float(col), float(row)
     reach = reach_u * u
+    notch = {"notch": notch_u * u, "notch_blur": notch_blur_mm * s}
     if fit.orientation == "V":
         c0, c1 = int(col + 0.3 * u), int(col + 0.7 * u)
         top = int(max(row - 5 * u - reach - 2, 0))
@@ -145,7 +164,7 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
         # flip so that k counts forward
         flipped = prof[::-1]
         start = (len(prof) - 1) - (row - top)
-        sh = _groove_phase(flipped, start, u, reach)
+        sh = _groove_phase(flipped, start, u, reach, **notch)
         if sh is not None:
             row = row - sh
         _, h_mm = view.to_plane(np.float64(col), np.float64(row))
@@ -154,7 +173,7 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
     r0, r1 = int(row - 0.7 * u), int(row - 0.3 * u)
     left = int(max(col - reach - 2, 0))
     prof = _profile(lum, slice(r0, r1), slice(left, int(col + 5 * u + reach + 2)), axis=0)
-    sh = _groove_phase(prof, col - left, u, reach)
+    sh = _groove_phase(prof, col - left, u, reach, **notch)
     if sh is not None:
         col = col + sh
     edge = _front_top_edge(lum, col, row, u, edge_reach_u * u, mask)

@@ -121,6 +121,8 @@ class GrooveSettings:
     groove_bonus: float = 0.1       # score bonus of a candidate whose grooves show
     reach_u: float = 0.45           # how far the groove phase may move a bar
     edge_reach_u: float = 0.2       # how far an H bar's front/top edge may move it
+    notch_u: float = 0.125          # the grooves' phase centred on them within this, their
+    notch_blur_mm: float = 0.75     # …departure from the smoothed profile blurred so
 
 
 @dataclass(frozen=True)

@@ -120,3 +120,22 @@ def test_lines_that_run_on_beyond_a_face_are_no_grooves():
 
     view, lum, grey, purple, fits, s = _grey_on_purple(grain=True)
     assert resting(fits[0], fits, {"G": grey, "P": purple}, lum, view, U, s, -5.0) is None
+
+
+
+def test_a_wide_groove_is_read_at_its_middle_not_its_first_edge():
+    """Q01-04: the blue bar's grooves read a bevel to the left of their middles, and the bar
+    was placed 2 mm to the left, into the standing stone beside it: a correct build unsure.
+    A groove 2 mm wide is equally dark all across, and the phase of its darkest lines took
+    the first of those equal shifts, its left edge. The phase is centred where the profile
+    departs most from its smoothed self (dark, or a bevel lit beside it), blurred."""
+    view = FrontView.for_settings(2.0, 200.0)
+    lum = np.full((view.height, view.width), 66.0, np.float32)
+    lum[_painted(view, [(40.0, 80.0, 5 * U, U)])] = 50.0
+    for k in range(1, 5):  # a flat-bottomed groove, 2 mm wide, its middle at 39 + k·U
+        lum[_painted(view, [(40.0 + k * U - 2.0, 80.0, 2.0, U)])] = 35.0
+    fit = BarFit("B", "H", 40.0, 80.0, 1.0, 0.95)
+    got = refine(fit, lum, view, U)
+    assert got.grooves and abs(got.x_mm - 39.0) < 0.2
+    # read by the first of its darkest shifts, it stood about a millimetre to the left
+    assert refine(fit, lum, view, U, notch_u=0.0).x_mm < 38.2
