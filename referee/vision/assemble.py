@@ -129,6 +129,17 @@ def afloat(stones: list[StoneMeasurement], doubt_u: float) -> list[StoneMeasurem
     return out
 
 
+def _gone(f: BarFit, s: VisionSettings) -> bool:
+    """Whether the colour's best fit `f` is no stone of the build: its face shows less
+    than `missing_fill` of its colour, or less than `min_stone_fill` where nothing holds it
+    up. Such a fit is a patch of the colour far behind the mat (N3 L03-02: the blue stone
+    lying on the table beyond the paper, 25 % of a face high in the air), not a stone of
+    the build partly hidden: a piece in front hides a stone that stands on something. The
+    stone is then absent, which is `missing` only where the photo shows no other trouble
+    (`assemble`)."""
+    return f.fill < s.fit.missing_fill or (not f.supported and f.fill < s.fit.min_stone_fill)
+
+
 def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings,
              colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = (),
              unexplained: bool = False, camera_mm: tuple[float, float, float] | None = None
@@ -141,7 +152,8 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     slide along its length `stone:hidden:X`; a settled stone afloat (`afloat`) or at a
     height that fits both the table and snow (`table_or_snow`) is `stone:unsupported:X` and
     leaves the build. A colour whose face shows less than `missing_fill` is not there (the
-    judge names it missing); between that and `min_stone_fill` it is hidden (a problem:
+    judge names it missing), nor is one whose best fit shows less than `min_stone_fill` and
+    is held up by nothing (`_gone`); between the two fills it is hidden (a problem:
     unsure). When more than `max_missing` of the level's `colours` are not there, none is
     called missing: each is `stone:not-found` (unsure). A fit without grooves whose colour
     spills around it (fill − score > `max_spill`) sits in a look-alike area, a table or a
@@ -157,7 +169,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     found may be there unseen: `stone:not-found` with `photo:colours`, never missing.
     """
     problems, stones = [], []
-    absent = [f.colour for f in fits if f.fill < s.fit.missing_fill]
+    absent = [f.colour for f in fits if _gone(f, s)]
     absent += [c for c in colours if c not in {f.colour for f in fits}]
     if blown or (absent and paper_clipped):
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
@@ -185,7 +197,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                    "them on): calibrate the colours through this camera"))
         absent = []
     for f in fits:
-        if f.fill < s.fit.missing_fill:
+        if _gone(f, s):
             continue
         if f.fill < s.fit.min_stone_fill:
             problems.append(Unmeasured(f"stone:hidden:{f.colour}",

@@ -115,6 +115,26 @@ def test_a_stone_held_up_by_nothing_is_unsupported_not_a_stone():
     assert [s.colour for s in b.stones] == ["G", "B"]
 
 
+def test_a_patch_of_a_colour_held_up_by_nothing_is_no_stone_of_the_build():
+    """N3 L03-02: the blue stone lay on the table far behind the mat, and a quarter of a face
+    of it, high in the air over the build, was called a hidden stone (unsure). A piece in
+    front hides a stone that stands on something; a part-face held up by nothing is not
+    the stone, which is absent: missing where nothing else is wrong with the photo."""
+    b = assemble([fit("G", "H", 0, 0), fit("P", "V", 4, 1),
+                  fit("B", "H", 8, 10, fill=0.25, supported=False)],
+                 U, 2.0, default_settings(), "GBP")
+    assert codes(b) == [] and [s.colour for s in b.stones] == ["G", "P"]
+    # held up, the same part-face is a stone partly hidden
+    b = assemble([fit("G", "H", 0, 0), fit("P", "V", 4, 1), fit("B", "H", 1, 1, fill=0.25)],
+                 U, 2.0, default_settings(), "GBP")
+    assert codes(b) == ["stone:hidden:B"]
+    # and beside a stone that could not be measured, the absent one is only not found
+    b = assemble([fit("G", "H", 0, 0), fit("P", "V", 4, 1, fill=0.4),
+                  fit("B", "H", 8, 10, fill=0.25, supported=False)],
+                 U, 2.0, default_settings(), "GBP")
+    assert "stone:not-found:B" in codes(b) and "stone:hidden:P" in codes(b)
+
+
 def test_a_stone_that_can_slide_along_its_length_is_hidden():
     b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1, slack_u=1.0), fit("P", "V", 4, 1)],
                  U, 2.0, default_settings(), "GBP")
