@@ -129,21 +129,23 @@ def afloat(stones: list[StoneMeasurement], doubt_u: float) -> list[StoneMeasurem
     return out
 
 
-def _gone(f: BarFit, s: VisionSettings) -> bool:
+def _gone(f: BarFit, s: VisionSettings, chromatic: str) -> bool:
     """Whether the colour's best fit `f` is no stone of the build: its face shows less
-    than `missing_fill` of its colour, or less than `min_stone_fill` where nothing holds it
-    up. Such a fit is a patch of the colour far behind the mat (N3 L03-02: the blue stone
-    lying on the table beyond the paper, 25 % of a face high in the air), not a stone of
-    the build partly hidden: a piece in front hides a stone that stands on something. The
-    stone is then absent, which is `missing` only where the photo shows no other trouble
-    (`assemble`)."""
-    return f.fill < s.fit.missing_fill or (not f.supported and f.fill < s.fit.min_stone_fill)
+    than `missing_fill` of its colour, or, for a colour with a hue (`chromatic`), less than
+    `min_stone_fill` where nothing holds it up. Such a fit is a patch of the colour far
+    behind the mat (N3 L03-02: the blue stone lying on the table beyond the paper, 25 % of
+    a face high in the air), not a stone of the build partly hidden: a piece in front hides
+    a stone that stands on something. The stone is then absent, which is `missing` only
+    where the photo shows no other trouble (`assemble`). Not so for grey: a grey stone lit
+    as white as snow may be in the build unseen, and grey patches of shade are anywhere."""
+    return f.fill < s.fit.missing_fill or (f.colour in chromatic and not f.supported and
+                                           f.fill < s.fit.min_stone_fill)
 
 
 def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings,
              colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = (),
-             unexplained: bool = False, camera_mm: tuple[float, float, float] | None = None
-             ) -> MeasuredBuild:
+             unexplained: bool = False, camera_mm: tuple[float, float, float] | None = None,
+             chromatic: str = "") -> MeasuredBuild:
     """The measured build from one fit per colour (`choose.choose`, `ground`, `pin`).
 
     unit: u in mm; doubt_mm: how far up or down a face off the build line may look
@@ -152,14 +154,14 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     slide along its length `stone:hidden:X`; a settled stone afloat (`afloat`) or at a
     height that fits both the table and snow (`table_or_snow`) is `stone:unsupported:X` and
     leaves the build. A colour whose face shows less than `missing_fill` is not there (the
-    judge names it missing), nor is one whose best fit shows less than `min_stone_fill` and
-    is held up by nothing (`_gone`); between the two fills it is hidden (a problem:
-    unsure). When more than `max_missing` of the level's `colours` are not there, none is
-    called missing: each is `stone:not-found` (unsure). A fit without grooves whose colour
-    spills around it (fill − score > `max_spill`) sits in a look-alike area, a table or a
-    box of that colour, rather than on a stone: unclear. So is a fit whose template response
-    is below `min_score` (`min_score_plain` without grooves): its colour fits a stone's shape
-    only in part.
+    judge names it missing), nor is one of the `chromatic` colours whose best fit shows
+    less than `min_stone_fill` and is held up by nothing (`_gone`); between the two fills
+    it is hidden (a problem: unsure). When more than `max_missing` of the level's
+    `colours` are not there, none is called missing: each is `stone:not-found` (unsure).
+    A fit without grooves whose colour spills around it (fill − score > `max_spill`) sits
+    in a look-alike area, a table or a box of that colour, rather than on a stone: unclear.
+    So is a fit whose template response is below `min_score` (`min_score_plain` without
+    grooves): its colour fits a stone's shape only in part.
 
     paper_clipped: the mat's paper is blown out, so a light stone may be too; a stone not
     found is then `stone:not-found` with `photo:bright`, never missing. blown: colours whose
@@ -169,7 +171,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     found may be there unseen: `stone:not-found` with `photo:colours`, never missing.
     """
     problems, stones = [], []
-    absent = [f.colour for f in fits if _gone(f, s)]
+    absent = [f.colour for f in fits if _gone(f, s, chromatic)]
     absent += [c for c in colours if c not in {f.colour for f in fits}]
     if blown or (absent and paper_clipped):
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
@@ -197,7 +199,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                    "them on): calibrate the colours through this camera"))
         absent = []
     for f in fits:
-        if _gone(f, s):
+        if _gone(f, s, chromatic):
             continue
         if f.fill < s.fit.min_stone_fill:
             problems.append(Unmeasured(f"stone:hidden:{f.colour}",

@@ -122,8 +122,13 @@ def test_a_patch_of_a_colour_held_up_by_nothing_is_no_stone_of_the_build():
     the stone, which is absent: missing where nothing else is wrong with the photo."""
     b = assemble([fit("G", "H", 0, 0), fit("P", "V", 4, 1),
                   fit("B", "H", 8, 10, fill=0.25, supported=False)],
-                 U, 2.0, default_settings(), "GBP")
+                 U, 2.0, default_settings(), "GBP", chromatic="BP")
     assert codes(b) == [] and [s.colour for s in b.stones] == ["G", "P"]
+    # a grey stone may be in the build, lit as white as snow: its grey patch is no evidence
+    b = assemble([fit("B", "H", 0, 0), fit("P", "V", 4, 1),
+                  fit("G", "H", 8, 10, fill=0.25, supported=False)],
+                 U, 2.0, default_settings(), "GBP", chromatic="BP")
+    assert codes(b) == ["stone:hidden:G"]
     # held up, the same part-face is a stone partly hidden
     b = assemble([fit("G", "H", 0, 0), fit("P", "V", 4, 1), fit("B", "H", 1, 1, fill=0.25)],
                  U, 2.0, default_settings(), "GBP")
@@ -131,7 +136,7 @@ def test_a_patch_of_a_colour_held_up_by_nothing_is_no_stone_of_the_build():
     # and beside a stone that could not be measured, the absent one is only not found
     b = assemble([fit("G", "H", 0, 0), fit("P", "V", 4, 1, fill=0.4),
                   fit("B", "H", 8, 10, fill=0.25, supported=False)],
-                 U, 2.0, default_settings(), "GBP")
+                 U, 2.0, default_settings(), "GBP", chromatic="BP")
     assert "stone:not-found:B" in codes(b) and "stone:hidden:P" in codes(b)
 
 
