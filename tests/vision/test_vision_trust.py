@@ -223,6 +223,11 @@ HARD = FIXTURES / "hard-scenes"
 # a grey snow pillar in shade, its seams taken for grooves, chosen over the grey bar lying on
 # it, which scored higher (now weak: a rival of the other orientation); and a blue bar blamed
 # beside a weak grey fit 3 u off on its shadow (now judged without the weak stone).
+# Q01-04 (correct): the blue bar's grooves, lit from the side, were read at their one edge,
+# and it stood 2 mm into the grey beside it: unsure until the grooves were read at their
+# middle. L03-02 (wrong, the blue stone missing): it lay on the table beyond the mat, and a
+# quarter of a face of it in the air was called a hidden stone (unsure) until a part-face
+# of a colour held up by nothing counted as no stone of the build.
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-05": "correct", "F05-07": "correct",
@@ -230,7 +235,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "W05-04": "correct", "V03-06": "correct", "E03-01": "correct",
                  "Z03-04": "correct", "G01-07": "correct", "W01-04": "correct",
                  "R01-03": "unsure", "S03-01": "wrong", "P01-02": "correct",
-                 "M01-05": "unsure", "M03-05": "unsure"}
+                 "M01-05": "unsure", "M03-05": "unsure", "Q01-04": "correct",
+                 "L03-02": "wrong"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
