@@ -12,6 +12,7 @@ faces are taken on the build line, and assemble.py settles what that leaves in d
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -96,6 +97,57 @@ def _template(w_px: int, h_px: int, band: tuple[float, float], s: float, strip_m
     return k, (pad_l, pad_t + h_px)
 
 
+def _strip_counts(win: np.ndarray, strips: np.ndarray, anchor: tuple[int, int],
+                  ys: range, xs: range) -> np.ndarray:
+    """Σ strips[i, j]·win[Y + i − ay, X + j − ax] for each Y in `ys`, X in `xs` (anchor
+    (ax, ay); win h×w uint8 0/1, zeros beyond it): the correlation `cv2.filter2D` makes,
+    exactly, as int32 counts.
+
+    The strips are what lies outside a convex hull in the kernel's box, so each kernel row
+    holds at most two runs of them, and rows with the same runs come in a few bands (above
+    the hull, along the face, along each slanted side of it one row at a time): a band of
+    rows' run is a box, summed from one integral image for the whole block at once. A few
+    dozen array operations instead of a large kernel's correlation (`filter2D`, which was
+    the pipeline's hot spot)."""
+    ax, ay = anchor
+    kh, kw = strips.shape
+    ny, nx = len(ys), len(xs)
+    # sub[p + i, q + j] = win[ys[p] + i − ay, xs[q] + j − ax], zero beyond win
+    y0, x0 = ys.start - ay, xs.start - ax
+    sub = np.zeros((ny + kh - 1, nx + kw - 1), np.uint8)
+    r0, r1 = max(y0, 0), min(y0 + sub.shape[0], win.shape[0])
+    c0, c1 = max(x0, 0), min(x0 + sub.shape[1], win.shape[1])
+    if r1 > r0 and c1 > c0:
+        sub[r0 - y0:r1 - y0, c0 - x0:c1 - x0] = win[r0:r1, c0:c1]
+    ii = np.asarray(cv2.integral(sub, sdepth=cv2.CV_32S), np.int32)
+    out = np.zeros((ny, nx), np.int32)
+    for i, c, coef in _strip_corners(strips.tobytes(), kh, kw):
+        out += coef * ii[i:i + ny, c:c + nx]
+    return out
+
+
+@lru_cache(maxsize=16)
+def _strip_corners(strips: bytes, kh: int, kw: int) -> tuple[tuple[int, int, int], ...]:
+    """The kh×kw bool kernel `strips` (its bytes) as integral-image corners (row, column,
+    ±1 or more): each band of consecutive rows with the same runs of strips makes one box
+    per run (rows i0..i1−1, columns a..b−1: +ii[i1, b] − ii[i0, b] − ii[i1, a] + ii[i0, a]),
+    and the corners that boxes share cancel."""
+    mask = np.frombuffer(strips, np.bool_).reshape(kh, kw)
+    edges = np.diff(np.pad(mask.astype(np.int8), ((0, 0), (1, 1))), axis=1)
+    runs = [(tuple(int(c) for c in np.flatnonzero(e == 1)),
+             tuple(int(c) for c in np.flatnonzero(e == -1))) for e in edges]
+    coef: dict[tuple[int, int], int] = {}
+    i0 = 0
+    for i1 in range(1, kh + 1):
+        if i1 < kh and runs[i1] == runs[i0]:
+            continue
+        for a, b in zip(*runs[i0], strict=True):
+            for corner, sign in (((i1, b), 1), ((i0, b), -1), ((i1, a), -1), ((i0, a), 1)):
+                coef[corner] = coef.get(corner, 0) + sign
+        i0 = i1
+    return tuple((i, c, k) for (i, c), k in sorted(coef.items()) if k)
+
+
 def _response(win: np.ndarray, k: np.ndarray, anchor: tuple[int, int], w_px: int, h_px: int,
               rows: tuple[int, int], cols: tuple[int, int], min_peak: float
               ) -> tuple[np.ndarray, tuple[slice, slice]] | None:
@@ -107,9 +159,9 @@ def _response(win: np.ndarray, k: np.ndarray, anchor: tuple[int, int], w_px: int
 
     The response is the face's share of colour less the strips' weighted colour, so it can
     exceed `min_peak` only where the face alone holds more than `min_peak` of its area:
-    those sums come from one integral image, and the kernel (`cv2.filter2D`, the hot spot
-    of the pipeline) runs only around them (a few hundredths of the area in a typical photo).
-    Both sums are counts of pixels, so the response does not depend on the area computed."""
+    those sums come from one integral image, and the strips are counted only around them
+    (`_strip_counts`; a few hundredths of the area in a typical photo). Both sums are
+    counts of pixels, so the response does not depend on the area computed."""
     area = w_px * h_px
     (ra, rb), (ca, cb) = rows, cols
     # face sums: win padded by the face's size above and right, so every window is slices
@@ -124,16 +176,9 @@ def _response(win: np.ndarray, k: np.ndarray, anchor: tuple[int, int], w_px: int
     m = 5
     ya, yb = max(by - m, 0), min(by + bh + m, rb - ra)
     xa, xb = max(bx - m, 0), min(bx + bw + m, cb - ca)
-    kh, kw = k.shape
-    ax, ay = anchor
-    # the kernel at a window position (y, x) reads rows y − ay .. y − ay + kh − 1
-    wy0, wy1 = max(ra + ya - ay, 0), min(ra + yb - ay + kh, win.shape[0])
-    wx0, wx1 = max(ca + xa - ax, 0), min(ca + xb - ax + kw, win.shape[1])
     strips = k < 0
-    counts = cv2.filter2D(win[wy0:wy1, wx0:wx1].astype(np.float32), -1,
-                          strips.astype(np.float32),
-                          anchor=anchor, borderType=cv2.BORDER_CONSTANT)
-    counts = np.rint(counts[ra + ya - wy0:ra + yb - wy0, ca + xa - wx0:ca + xb - wx0])
+    counts = _strip_counts(win, strips, anchor, range(ra + ya, ra + yb),
+                           range(ca + xa, ca + xb)).astype(np.float32)
     weight = float(k[strips][0]) if strips.any() else 0.0
     out = np.full((rb - ra, cb - ca), -1.0, np.float32)
     out[ya:yb, xa:xb] = face[ya:yb, xa:xb] / area + weight * counts

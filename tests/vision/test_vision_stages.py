@@ -118,6 +118,28 @@ def test_template_response_is_the_full_correlation_where_a_peak_can_be(seed):
     assert _response(np.zeros_like(win), k, anchor, w_px, h_px, rows, cols, 0.2) is None
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_strip_counts_are_the_correlation_filter2d_makes(seed):
+    # the strips around a template's face and bands, counted by boxes of an integral image
+    # (`_strip_counts`), against cv2.filter2D's correlation, also where the kernel reaches
+    # past the window's edges
+    from referee.vision.fit import _strip_counts
+
+    rng = np.random.default_rng(seed)
+    win = (rng.random((120, 200)) < 0.4).astype(np.uint8)
+    w_px, h_px = (60, 12) if seed % 2 else (12, 60)
+    band = (float(rng.uniform(-10, 10)), float(rng.uniform(0, 14)))
+    k, anchor = _template(w_px, h_px, band, 2.0)
+    strips = k < 0
+    full = cv2.filter2D(win.astype(np.float32), -1, strips.astype(np.float32), anchor=anchor,
+                        borderType=cv2.BORDER_CONSTANT)
+    ys, xs = range(0, 120), range(0, 200)
+    got = _strip_counts(win, strips, anchor, ys, xs)
+    assert np.array_equal(got, np.rint(full).astype(np.int32))
+    part = _strip_counts(win, strips, anchor, range(30, 70), range(150, 200))
+    assert np.array_equal(part, got[30:70, 150:200])
+
+
 def test_band_vector_points_up_toward_the_camera():
     st = station("D01")
     img = photo("D01-01")
