@@ -11,6 +11,7 @@ pinned along its length (issue 11: a measured build must be able to stand; a pie
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -306,14 +307,16 @@ def _touches(f: BarFit, others: list[BarFit], unit: float, reach_mm: float) -> b
 
 
 def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table_band_mm: float,
-             min_share: float = 0.7) -> bool:
+             min_share: float = 0.7, floors: Sequence[BarFit] = ()) -> bool:
     """Whether a chain of things that can hold a stone up (snow, stones) runs from f's
     bottom face down to the table: in some unit-wide column under it, at least `min_share`
     of the front view's `support` mask (H×W bool) between its bottom and the table.
 
     A stone in the build stands on the paper, on snow on the paper, or on other stones; a
     look-alike far behind the mat (a box, a wall) stands on the table far back, which the
-    front view shows well above the table plane, with table between.
+    front view shows well above the table plane, with table between. floors: stones held up
+    already; the chain may end on the top face of one under the column instead of the
+    table (a stone on a snow piece lying on a held stone: N6 I03-02).
     """
     if f.h_mm <= table_band_mm:
         return True
@@ -323,9 +326,14 @@ def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table
     _, r_table = view.to_px(f.x_mm, table_band_mm)
     r0, r1 = int(round(float(r_bottom))), int(round(float(r_table)))
     for k in range(cells):
-        c, _ = view.to_px(f.x_mm + (k + 0.5) * unit, 0.0)
+        x = f.x_mm + (k + 0.5) * unit
+        c, _ = view.to_px(x, 0.0)
         c0, c1 = int(round(float(c) - 0.25 * unit * s)), int(round(float(c) + 0.25 * unit * s))
-        block = support[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)]
+        tops = [o.h_mm + _rect(o, unit)[3] for o in floors
+                if o.x_mm <= x <= o.x_mm + _rect(o, unit)[2] and
+                o.h_mm + _rect(o, unit)[3] <= f.h_mm]
+        end = r1 if not tops else int(round(float(view.to_px(x, max(tops))[1])))
+        block = support[max(r0, 0):max(end, 0), max(c0, 0):max(c1, 0)]
         if block.size and float(block.mean()) >= min_share:
             return True
     return False
@@ -339,6 +347,9 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
     never the table behind), or through `support` (anything neutral and light) where its
     grooves show, or touching a stone that is held up, found in turn until nothing changes
     (a stone on a stone on snow is held).
+
+    A stone held up may also be the floor of such a chain: a stone on a snow piece lying
+    on it is held (`grounded`'s floors).
 
     The thin strip under a face (`BarFit.supported` as the template saw it) only prefers one
     candidate to another; this decides. A fit that is not held is chosen again among its
@@ -355,6 +366,8 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
     def holds(c: BarFit) -> bool:
         if grounded(c, chain, view, unit, table_band_mm) or _touches(c, held, unit, reach):
             return True
+        if held and grounded(c, chain, view, unit, table_band_mm, floors=held):
+            return True  # on snow lying on a stone held up already
         # a stone's signature, its grooves, lets it stand on snow as white as the table
         return c.grooves and grounded(c, support, view, unit, table_band_mm)
 

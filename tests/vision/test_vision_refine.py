@@ -80,6 +80,30 @@ def test_a_stone_on_snow_tinted_like_the_light_stands_by_its_grooves():
     assert not got.supported
 
 
+def test_a_stone_on_a_snow_piece_lying_on_a_held_stone_is_held():
+    """N6 I03-02: a grey bar standing on a snow cube that lies on the blue bar, which snow
+    pillars hold up at its ends only. Under the grey's column the chain runs through the
+    snow and the blue bar, then air: not down to the table, and the grey does not touch the
+    blue (the snow is between), so it was unsupported and a correct build unsure. The
+    chain may end on a stone held up already."""
+    from referee.vision.choose import ground
+    from referee.vision.settings import default_settings
+
+    view = FrontView.for_settings(2.0, 200.0)
+    lum = np.full((view.height, view.width), 60.0, np.float32)
+    blue = BarFit("B", "H", 40.0, 3 * U, 0.97, 0.97, grooves=True)
+    grey = BarFit("G", "V", 40.0 + 2 * U, 5 * U, 0.97, 0.97, grooves=True)
+    chain = _painted(view, [(40.0, 0.0, U, 3 * U), (40.0 + 4 * U, 0.0, U, 3 * U),  # pillars
+                            (40.0, 3 * U, 5 * U, U),  # the blue bar
+                            (40.0 + 2 * U, 4 * U, U, U)])  # the snow cube on it
+    (b, g) = ground([blue, grey], {"B": [blue], "G": [grey]}, chain, chain, lum, view, U,
+                    3.0, default_settings())
+    assert b.supported and g.supported
+    # without the blue bar under the snow, nothing holds the grey up
+    (g,) = ground([grey], {"G": [grey]}, chain, chain, lum, view, U, 3.0, default_settings())
+    assert not g.supported
+
+
 def _grey_on_purple(grain: bool):
     """A grey bar standing at x 100 mm on a purple bar lying at (60, 32) mm, before a wall
     as grey and as light as the stone (every pixel but the purple bar's is "grey"); the

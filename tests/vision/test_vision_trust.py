@@ -227,7 +227,9 @@ HARD = FIXTURES / "hard-scenes"
 # and it stood 2 mm into the grey beside it: unsure until the grooves were read at their
 # middle. L03-02 (wrong, the blue stone missing): it lay on the table beyond the mat, and a
 # quarter of a face of it in the air was called a hidden stone (unsure) until a part-face
-# of a colour held up by nothing counted as no stone of the build.
+# of a colour held up by nothing counted as no stone of the build. I03-02 (correct, paper
+# clipped): a grey bar on a snow cube lying on the blue bar was unsupported (the chain under
+# it ended in air below the blue) until a chain could end on a stone held up already.
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-05": "correct", "F05-07": "correct",
@@ -236,7 +238,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "Z03-04": "correct", "G01-07": "correct", "W01-04": "correct",
                  "R01-03": "unsure", "S03-01": "wrong", "P01-02": "correct",
                  "M01-05": "unsure", "M03-05": "unsure", "Q01-04": "correct",
-                 "L03-02": "wrong"}
+                 "L03-02": "wrong", "I03-02": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
