@@ -35,9 +35,11 @@ class StoneMeasurement:
     gaps_mm: smallest front-view gap to each stone whose faces come within 1 u, in mm,
         keyed by that stone's colour.
     table_gap_mm: the height of its lowest face above the table plane, in mm.
-    weak: its fit is weak (the colour fits a stone's shape only in part): where it agrees
-        with the target it counts, but a fault that rests on it alone is no ground for a
-        penalty card (the judge is unsure, `stone:unclear:X`).
+    weak: its fit is weak (the colour fits a stone's shape only in part, a rival of the
+        other orientation scores as high, or it was found by grooves that repeat every unit
+        beside another stone): where it agrees with the target it counts, but a fault that
+        rests on it alone is no ground for a penalty card (the judge is unsure,
+        `stone:unclear:X`).
     """
 
     colour: Colour

@@ -193,7 +193,10 @@ def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np
     too (W02-05: a purple bar half hidden by a piece in front matched 1.9 u off); a place
     searched past a contact counts only along the stone's length (`rest_line_margin`). It is
     then placed on its grooves and counted as placed from an end (`anchored`: its doubt is
-    `anchored_sigma_u`); its score is its face's share of its colour. None otherwise.
+    `anchored_sigma_u`); its score is its face's share of its colour. It is `rested`, and
+    so weak: a place whole units off may show as many segments of the colour where part of
+    the stone is hidden (N7 H03-06: a grey bar found a unit to the left of where it held the
+    blue up, its end behind a piece in front; a correct build judged wrong). None otherwise.
 
     masks: per colour letter, the front view's H×W bool mask; lum: H×W float32 lightness;
     floor_mm: the lowest front-view height a face can have.
@@ -263,7 +266,8 @@ def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np
             abs(placed.x_mm - cand.x_mm) > 0.5 * unit:
         return None
     fill = face_fill(mask, view, unit, placed.orientation, placed.x_mm, placed.h_mm)
-    return replace(placed, fill=fill, score=fill, supported=True, slack_u=0.0, anchored=True)
+    return replace(placed, fill=fill, score=fill, supported=True, slack_u=0.0, anchored=True,
+                   rested=True)
 
 
 def _segments(f: BarFit, mask: np.ndarray, others: np.ndarray, view: FrontView, unit: float

@@ -36,7 +36,9 @@ class BarFit:
     (grooves.anchor_top); edge: a lying bar placed up and down by the edge between its front
     and top faces (grooves.refine); rivalled: a candidate of the other orientation, held up
     and full enough, scores at least as high (`pipeline.rivalled`): which way the stone
-    lies is in doubt.
+    lies is in doubt; rested: placed by its grooves where it rests on, holds up or lies
+    beside another stone (`choose.resting`): its place along its length rests on grooves
+    that repeat every unit.
     """
 
     colour: str
@@ -51,6 +53,7 @@ class BarFit:
     anchored: bool = False
     edge: bool = False
     rivalled: bool = False
+    rested: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:

@@ -195,3 +195,33 @@ def test_a_fit_with_a_rival_of_the_other_orientation_is_weak():
     build = assemble([replace(chosen, rivalled=True)], 12.0, 0.0, s, "G")
     assert build.stones[0].weak
     assert not assemble([chosen], 12.0, 0.0, s, "G").stones[0].weak
+
+
+def test_a_stone_found_by_its_grooves_beside_another_is_weak():
+    """N7 H03-06 (a correct build, measured unseen, judged wrong): the grey bar lying under
+    the blue one, its end hidden by a piece in front, was found by its grooves where it holds
+    the blue up (`choose.resting`), a unit to the left: the grooves repeat every unit, and
+    the place a unit off showed four segments of grey as well. Such a stone counts where it
+    agrees with the card, but no fault rests on it alone (the judge: `stone:unclear`)."""
+    from referee.tuki.die import DieFace
+    from referee.tuki.judge import judge
+    from referee.vision.assemble import assemble
+    from referee.vision.fit import BarFit
+
+    s = default_settings()
+    u = 16.0
+    fits = [BarFit("P", "V", 0.0, u, 0.95, 0.95, True, grooves=True),
+            BarFit("B", "V", u, u, 0.95, 0.95, True, grooves=True),
+            # a unit to the left of where the card has it (under the blue: x 1 u)
+            BarFit("G", "H", 0.0, 0.0, 0.8, 0.8, True, grooves=True, anchored=True,
+                   rested=True)]
+    build = assemble(fits, u, 0.0, s, "GBP")
+    assert [st.weak for st in build.stones] == [False, False, True]
+    target = ["PB....", "PB....", "PB....", "PB....", "PB....", ".GGGGG"]
+    face = DieFace.parse("bear")
+    verdict = judge(target, face, build, "normal")
+    assert verdict.verdict == "unsure" and "stone:unclear:G" in [r.code for r in verdict.reasons]
+    # found by its colour, the same misplaced stone is a fault
+    plain = assemble([*fits[:2], BarFit("G", "H", 0.0, 0.0, 0.8, 0.8, True, grooves=True)],
+                     u, 0.0, s, "GBP")
+    assert judge(target, face, plain, "normal").verdict == "wrong"
