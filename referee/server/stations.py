@@ -64,8 +64,8 @@ def describe() -> list[dict]:
                    else yaml.safe_load(path.read_text(encoding="utf-8")))
             level = str(raw.get("level", "?"))
             colours = colours_of(raw)
-        except (OSError, ValueError, yaml.YAMLError, AttributeError):
-            pass
+        except (OSError, ValueError, yaml.YAMLError, AttributeError, RecursionError):
+            pass  # listed as it is; choosing it is refused in words (its profile does not load)
         rows.append({"id": sid, "level": level, "colours": colours,
                      "source": "demo" if path.is_relative_to(DEMO) else "calibration"})
     return rows

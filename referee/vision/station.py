@@ -19,6 +19,7 @@ from referee.vision.colour import ColourModel
 from referee.vision.errors import StationError, VisionError
 
 LEVELS = ("normal", "advanced")
+MAX_SIDE_PX = 65_535  # a camera's image side at most (JPEG's own limit)
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,16 @@ def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = 
                            f"not {raw.get('unit_mm')!r}") from None
     if not 5.0 <= unit <= 60.0:
         raise StationError(f"{where}: unit_mm {unit} is not a plausible piece size (5-60 mm)")
-    bad_size = StationError(f"{where}: image_size must be [width, height] in px")
-    try:
-        size = tuple(int(v) for v in _field(raw, "image_size", where))
-    except (TypeError, ValueError):
-        raise bad_size from None
-    if len(size) != 2 or min(size) <= 0:
+    bad_size = StationError(f"{where}: image_size must be [width, height] in px, each 1 to "
+                            f"{MAX_SIDE_PX}")
+    given = _field(raw, "image_size", where)
+    # a list of two numbers: a string was read letter by letter, infinity raised OverflowError
+    if not isinstance(given, (list, tuple)) or len(given) != 2 or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v)
+            for v in given):
+        raise bad_size
+    size = (int(given[0]), int(given[1]))
+    if not all(1 <= v <= MAX_SIDE_PX for v in size):
         raise bad_size
     bad_k = StationError(f"{where}: camera_matrix must be 3×3 numbers with positive focal "
                          "lengths")
@@ -101,6 +106,9 @@ def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = 
         raise bad_k from None
     if k.shape != (3, 3) or not np.all(np.isfinite(k)) or k[0, 0] <= 0 or k[1, 1] <= 0:
         raise bad_k
+    if k[1, 0] != 0 or k[2, 0] != 0 or k[2, 1] != 0 or k[2, 2] != 1:  # a pinhole camera's
+        raise StationError(f"{where}: camera_matrix must be a camera's, [[fx, 0, cx], "
+                           "[0, fy, cy], [0, 0, 1]] (as `referee calibrate camera` writes it)")
     bad_d = StationError(f"{where}: dist_coeffs must be 4, 5, 8, 12 or 14 finite numbers")
     try:
         d = np.asarray(raw.get("dist_coeffs") or [0, 0, 0, 0, 0], np.float64).ravel()
@@ -127,10 +135,14 @@ def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = 
         try:
             colour_model = ColourModel.from_dict(raw["colour_model"])
             centres = [colour_model.centres[c] for c in [*colours, "white"]]
-        except (KeyError, TypeError, ValueError, IndexError):
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             raise bad_model from None
         if any(len(lab) != 3 or not all(np.isfinite(lab)) for lab in centres):
             raise bad_model
+        if not (np.isfinite(colour_model.lightness_weight) and colour_model.lightness_weight > 0
+                and np.isfinite(colour_model.max_distance) and colour_model.max_distance > 0):
+            raise StationError(f"{where}: colour_model's lightness_weight and max_distance "
+                               "must be positive numbers; calibrate the colours again")
     return Station(str(raw.get("id", Path(where).stem)), level, unit, size, k, d,
                    colour_model or ColourModel.priors(), mat_pose)
 
@@ -145,15 +157,21 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte order mark: Windows Notepad's
     except OSError as e:
         raise StationError(f"cannot read station file {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise StationError(f"{path} is not UTF-8 text (byte {e.start}); save it as plain "
+                           "text") from None
     try:
         raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except json.JSONDecodeError as e:
         raise StationError(f"{path}, line {e.lineno}, is not valid JSON ({e.msg})") from None
     except yaml.YAMLError as e:
         raise StationError(yaml_error_sentence(path, e)) from None
+    except RecursionError:  # brackets nested thousands deep: no station file
+        raise StationError(f"{path} is not a station file (its lists are nested too "
+                           "deep)") from None
     station = station_from_dict(raw, str(path))
     cal = raw.get("colour_calibration") if isinstance(raw, dict) else None
     if learn_colours and cal and not raw.get("colour_model"):

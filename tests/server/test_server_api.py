@@ -315,6 +315,29 @@ def test_a_station_that_does_not_load_is_refused(client, monkeypatch, tmp_path):
     assert len(client.get("/api/tables").json()) == 1
 
 
+def test_a_station_profile_that_breaks_the_reader_is_listed_and_refused_in_words(
+        client, monkeypatch, tmp_path):
+    """A profile nested thousands deep made GET /api/stations (and the new-table form) a
+    500, and one with an infinite image size a 500 on the new table (an OverflowError)."""
+    from referee.server import stations
+
+    (tmp_path / "stations").mkdir()
+    (tmp_path / "stations" / "DEEP.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "stations" / "INF.yaml").write_text(
+        "level: normal\nimage_size: [.inf, 480]\n"
+        "camera_matrix: [[700, 0, 320], [0, 700, 240], [0, 0, 1]]\n")
+    monkeypatch.setattr(stations, "CALIBRATION", tmp_path)
+    r = client.get("/api/stations")
+    assert r.status_code == 200, r.text
+    assert {"DEEP", "INF"} <= {s["id"] for s in r.json()}
+    for sid in ("DEEP", "INF"):
+        body = {"players": ["A", "B"], "places": [{"station": sid}, {"station": "D04"}]}
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 422, r.text
+        assert f"station {sid!r} cannot be used" in r.json()["detail"]
+    assert len(client.get("/api/tables").json()) == 1
+
+
 def test_a_table_level_must_match_its_stations(client):
     body = {"players": ["A", "B"], "level": "advanced",
             "places": [{"station": "D03"}, {"station": "D04"}]}

@@ -8,6 +8,7 @@ import pytest
 from referee.check import check_photo
 from referee.evaluate import evaluate
 from referee.tuki.die import DieFace
+from referee.vision.colour import ColourModel
 from referee.vision.errors import PhotoError, StationError
 from referee.vision.photo import decode_photo, read_photo
 from referee.vision.station import load_station
@@ -91,6 +92,49 @@ def test_station_file_with_a_wrong_field_names_it(tmp_path, field, value, words)
     path.write_text(json.dumps(raw))
     with pytest.raises(StationError, match=words):
         load_station(path)
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("image_size", [float("inf"), 480], "image_size"),  # was an OverflowError's traceback
+    ("image_size", "12", "image_size"),  # a string was read letter by letter: 1×2 px
+    ("image_size", [True, True], "image_size"),
+    ("image_size", [10**12, 10**12], "image_size"),
+    ("colour_model", {"centres": "x"}, "colour_model needs centres"),  # an AttributeError's
+    ("colour_model", {**ColourModel.priors().to_dict(), "lightness_weight": float("nan")},
+     "colour_model"),
+    # a camera matrix must be a camera's: [[fx, s, cx], [0, fy, cy], [0, 0, 1]]
+    ("camera_matrix", [[700, 0, 480], [0, 700, 270], [0, 0, 0]], "camera_matrix"),
+    ("camera_matrix", [[700, 700, 700], [700, 700, 700], [700, 700, 700]], "camera_matrix"),
+])
+def test_a_station_field_that_is_no_camera_setting_is_refused_in_words(tmp_path, field, value,
+                                                                       words):
+    """A wrong station field is refused naming it, never with a traceback and never taken
+    as something it is not (a singular camera matrix made every photo unsure, silently)."""
+    raw = json.loads((NOMAT / "station.json").read_text())
+    raw[field] = value
+    path = tmp_path / "station.json"
+    path.write_text(json.dumps(raw))
+    with pytest.raises(StationError, match=words):
+        load_station(path)
+
+
+def test_a_station_file_nested_too_deep_is_refused_in_words(tmp_path):
+    (tmp_path / "a.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(StationError, match="a.json"):
+        load_station(tmp_path / "a.json")
+    (tmp_path / "b.yaml").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(StationError, match="b.yaml"):
+        load_station(tmp_path / "b.yaml")
+
+
+def test_a_station_file_saved_by_notepad_is_read(tmp_path):
+    """A byte order mark first (Windows Notepad's UTF-8) was "not valid JSON"."""
+    raw = (NOMAT / "station.json").read_bytes()
+    (tmp_path / "station.json").write_bytes(b"\xef\xbb\xbf" + raw)
+    assert load_station(tmp_path / "station.json").level == "normal"
+    (tmp_path / "latin.json").write_bytes(raw.replace(b'"normal"', b'"n\xe9"'))
+    with pytest.raises(StationError, match="not UTF-8"):
+        load_station(tmp_path / "latin.json")
 
 
 def test_station_file_missing_a_field_or_not_json(tmp_path):
