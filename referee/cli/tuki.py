@@ -122,11 +122,12 @@ def cards_generate(level: str = typer.Option("all", help="normal, advanced or al
 
 
 def _read_text(path: Path, what: str) -> str:
-    """The text of a grid file. :raises RefereeError: it is not UTF-8 text."""
+    """The text of a grid file, without the byte order mark that Windows Notepad writes
+    first. :raises RefereeError: it is not UTF-8 text."""
     from referee.errors import RefereeError
 
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as e:
         raise RefereeError(f"the {what} file {path} is not UTF-8 text (byte {e.start}); "
                            f"save it as plain text") from None

@@ -161,3 +161,16 @@ def test_judge_grid_files_that_are_not_utf8_are_plain_errors(tmp_path, which):
     r = run("judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b))
     assert isinstance(r.exception, RefereeError)
     assert f"the {which} grid file" in str(r.exception) and "not UTF-8" in str(r.exception)
+
+
+@pytest.mark.parametrize("which", ["card", "build"])
+def test_grid_files_saved_with_a_byte_order_mark_are_read_as_typed(tmp_path, which):
+    """Windows Notepad saves UTF-8 with a byte order mark (U+FEFF) first: the file was
+    refused as "row 1, column 1: unknown letter '\\ufeff'", a letter no one typed."""
+    card_rows = ["BBBBB...", "G.......", "G.......", "G.......", "G.......", "GPPPPP.."]
+    b, c = _files(tmp_path, mirror(tuple(card_rows)), card_rows)
+    f = c if which == "card" else b
+    f.write_bytes(b"\xef\xbb\xbf" + f.read_bytes().replace(b"\n", b"\r\n"))
+    r = run("judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b))
+    assert r.exit_code == 0, r.output or r.exception
+    assert "wrong" in r.output and "mirrored" in r.output
