@@ -45,6 +45,10 @@ from referee.vision.selfcheck import channel_orders, colour_doubt, face_colours
 from referee.vision.settings import VisionSettings, default_settings
 from referee.vision.station import Station
 
+# a photo whose shorter side is under this is a thumbnail (a chat app's preview): the mat's
+# markers need more (a dev scene at 213×120 px is still judged; at 200×112 the mat is lost)
+MIN_SIDE_PX = 120
+
 
 @dataclass
 class Measurement:
@@ -126,6 +130,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     unit = station.unit_mm
     m = Measurement(MeasuredBuild((), unit))
     t = time.perf_counter()
+    if min(image.shape[:2]) < MIN_SIDE_PX:  # a thumbnail: no mat or stone can be seen in it
+        return _problem("photo:small", f"the photo is only {image.shape[1]}×{image.shape[0]} "
+                        "px, too small to see the mat and the stones: send it at full size",
+                        unit, m)
     if intrinsics == "from-mat":
         station, why, m.focal_checks = phone_station(image, station, s, focal_scale)
         if why is not None:

@@ -53,10 +53,20 @@ def test_two_mats_equally_placed_is_mat_several():
     (lambda im: np.ascontiguousarray(np.rot90(im)), "photo:rotated"),
     (lambda im: cv2.flip(im, 1), "photo:mirrored"),
     (lambda im: np.full_like(im, 3), "camera:black"),
+    # a thumbnail (a chat app's preview) was "the referee mat was not found: is it in the
+    # photo, flat, lit and sharp"; a 1×1 image "the camera sends a black picture"
+    (lambda im: cv2.resize(im, (96, 54), interpolation=cv2.INTER_AREA), "photo:small"),
+    (lambda im: im[:1, :1].copy(), "photo:small"),
 ])
 def test_a_refused_photo_names_its_own_fault(make, code):
     v, reasons, _ = verdict(make(photo("D03-04")))
     assert v == "unsure" and reasons == [code]
+
+
+def test_a_small_photo_that_still_shows_the_mat_is_judged():
+    img = photo("D03-04")
+    v, reasons, _ = verdict(cv2.resize(img, (240, 135), interpolation=cv2.INTER_AREA))
+    assert "photo:small" not in reasons
 
 
 def test_a_portrait_photo_of_something_else_is_not_called_turned():
