@@ -33,6 +33,7 @@ from referee.errors import RefereeError
 from referee.server.errors import ServerError
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+MAX_PHOTO_FILE_BYTES = 64_000_000  # a folder's photo file at most (a 48 MP phone JPEG: ~25 MB)
 # what a camera is doing now (SourceStatus.state, shown on the phones as is)
 CameraState = Literal["live", "waiting", "stalled", "dead", "idle"]
 
@@ -310,10 +311,21 @@ class FolderSource(FrameSource):
             self._fail(*self._bad[1])
             return None
         self._cache, self._cache_sig = None, None
-        try:
-            data = path.read_bytes()
+        big: Why = (f"photo {path.name!r} in folder {self.label!r} is too large a file "
+                    f"({max(st.st_size, MAX_PHOTO_FILE_BYTES + 1) // 1_000_000} MB; a photo "
+                    f"has at most {MAX_PHOTO_FILE_BYTES // 1_000_000} MB)",
+                    "camera.photo-unreadable", photo)
+        data = b""
+        try:  # never more than a photo's worth of bytes (a video named .jpg: gigabytes)
+            if st.st_size <= MAX_PHOTO_FILE_BYTES:
+                with open(path, "rb") as f:
+                    data = f.read(MAX_PHOTO_FILE_BYTES + 1)  # it may grow meanwhile
         except OSError:
             self._fail(*unreadable)
+            return None
+        if st.st_size > MAX_PHOTO_FILE_BYTES or len(data) > MAX_PHOTO_FILE_BYTES:
+            self._bad = (sig, big)
+            self._fail(*big)
             return None
         try:  # the same size and format checks as an uploaded photo
             img = decode_photo(data)
