@@ -311,9 +311,8 @@ class FolderSource(FrameSource):
             self._fail(*self._bad[1])
             return None
         self._cache, self._cache_sig = None, None
-        big: Why = (f"photo {path.name!r} in folder {self.label!r} is too large a file "
-                    f"({max(st.st_size, MAX_PHOTO_FILE_BYTES + 1) // 1_000_000} MB; a photo "
-                    f"has at most {MAX_PHOTO_FILE_BYTES // 1_000_000} MB)",
+        big: Why = (f"photo {path.name!r} in folder {self.label!r} is too large a file to "
+                    f"be a photo (over {MAX_PHOTO_FILE_BYTES // 1_000_000} MB)",
                     "camera.photo-unreadable", photo)
         data = b""
         try:  # never more than a photo's worth of bytes (a video named .jpg: gigabytes)

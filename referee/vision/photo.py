@@ -11,6 +11,7 @@ import numpy as np
 from referee.vision.errors import PhotoError
 
 MAX_PIXELS = 40_000_000  # larger images are refused before decoding them in full
+MAX_FILE_BYTES = 64_000_000  # a photo file at most (a 48 MP phone JPEG: about 25 MB)
 
 NOT_A_PHOTO = ("the file is not a photo the referee can read (a JPEG, PNG, WebP or BMP from a "
                "camera or phone is expected)")
@@ -147,13 +148,20 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
 def read_photo(path: str | Path) -> np.ndarray:
     """A photo file → H×W×3 uint8 BGR.
 
-    :raises PhotoError: missing, unreadable or not an image.
+    :raises PhotoError: missing, unreadable, over `MAX_FILE_BYTES` or not an image.
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
+    try:  # never more than a photo's worth of bytes (a video named .jpg: gigabytes)
+        size = path.stat().st_size
+        data = b""
+        if size <= MAX_FILE_BYTES:
+            with open(path, "rb") as f:
+                data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise PhotoError(f"cannot read photo {path}: {e.strerror}") from None
+    if size > MAX_FILE_BYTES or len(data) > MAX_FILE_BYTES:
+        raise PhotoError(f"{path}: too large a file to be a photo (over "
+                         f"{MAX_FILE_BYTES // 1_000_000} MB)")
     try:
         return decode_photo(data)
     except PhotoError as e:
