@@ -126,6 +126,8 @@ _HTTP = {400: ("RequestValidationError", "the request's body cannot be read: its
 
 # the most a validation answer says: a few problems, each briefly (never the input itself)
 _MAX_PROBLEMS, _MAX_MSG = 5, 200
+# a form's file field that came as text (`curl -F photo=build.jpg`, the @ forgotten)
+NOT_A_FILE = "expected a photo file, not text (with curl: -F photo=@build.jpg)"
 
 
 def _statuses() -> tuple[tuple[type[BaseException], int], ...]:
@@ -157,7 +159,10 @@ def validation_problems(e: RequestValidationError) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for err in e.errors()[:_MAX_PROBLEMS]:
         loc = [x if isinstance(x, int) else _encodable(str(x)[:60]) for x in err.get("loc", ())]
-        out.append({"loc": loc, "msg": _encodable(str(err.get("msg", "not valid"))[:_MAX_MSG])})
+        msg = str(err.get("msg", "not valid"))
+        if "Expected UploadFile" in msg:  # FastAPI's words, with a Python class in them
+            msg = NOT_A_FILE
+        out.append({"loc": loc, "msg": _encodable(msg[:_MAX_MSG])})
     return out
 
 

@@ -122,6 +122,19 @@ def test_a_validation_error_does_not_echo_the_request(client):
     assert r.status_code == 422 and "not json" not in r.text
 
 
+def test_a_photo_sent_as_text_is_refused_in_plain_words(client, make_table):
+    """`curl -F photo=build.jpg` (the @ forgotten) sends the name as text: the answer was
+    "body.photo: Value error, Expected UploadFile, received: <class 'str'>"."""
+    table_id, h = started_table(client, make_table)
+    before = client.get(f"/api/tables/{table_id}").json()
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h, data={"photo": "build.jpg"})
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"]
+    assert "body.photo" in detail and "a photo file, not text" in detail
+    assert "<class" not in r.text and "UploadFile" not in r.text
+    _unchanged(client, table_id, before)
+
+
 def test_a_chunked_upload_over_the_limit_is_413(client, make_table, settings):
     """No Content-Length: the body is counted as it streams, and the answer is still 413."""
     table_id, h = started_table(client, make_table)
