@@ -45,8 +45,10 @@ class Scene:
 def _read_json(path: Path) -> dict[str, Any]:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, ValueError) as e:  # not JSON (JSONDecodeError), not UTF-8
         raise DatasetError(f"cannot read {path}: {e}") from None
+    except RecursionError:
+        raise DatasetError(f"cannot read {path}: its lists are nested too deep") from None
 
 
 def scenes(root: Path, bad: list[tuple[str, str]] | None = None) -> Iterator[Scene]:

@@ -203,6 +203,20 @@ def test_eval_goes_on_past_a_bad_label_and_a_bad_station(tmp_path):
     assert got["D04-01"] == ("unsure", ["station:unreadable"])
 
 
+def test_eval_goes_on_past_a_label_nested_too_deep(tmp_path):
+    """A label.json of brackets nested thousands deep stopped `referee eval` with a
+    RecursionError's traceback."""
+    import shutil
+
+    shutil.copytree(DEV / "stations" / "D03", tmp_path / "stations" / "D03")
+    for sc in ("D03-05", "D03-02"):
+        shutil.copytree(DEV / "scenes" / sc, tmp_path / "scenes" / sc)
+    (tmp_path / "scenes" / "D03-02" / "label.json").write_text("[" * 100_000 + "]" * 100_000)
+    got = {r.id: (r.got, r.reasons) for r in evaluate(tmp_path).results}
+    assert got["D03-05"][0] == "wrong"
+    assert got["D03-02"] == ("unsure", ["label:unreadable"])
+
+
 def test_a_huge_image_is_refused_before_it_is_decoded():
     import io
 
