@@ -72,7 +72,10 @@ def calibrate_camera_cmd(
 
     from referee.vision.calibration import calibrate_camera
     from referee.vision.colour import ColourModel
+    from referee.vision.station import station_from_dict
 
+    if not 5.0 <= unit_mm <= 60.0:  # NaN too
+        raise RefereeError(f"--unit-mm {unit_mm} is not a plausible piece size (5-60 mm)")
     cal = calibrate_camera(images)
     std = cal.std_intrinsics
     console.print(f"used {cal.views_used} of {len(images)} photos; RMS reprojection error "
@@ -90,15 +93,22 @@ def calibrate_camera_cmd(
             old = yaml.safe_load(_profile_path(name).read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as e:
             raise RefereeError(yaml_error_sentence(_profile_path(name), e)) from None
+        except RecursionError:
+            raise RefereeError(f"{_profile_path(name)} is not a station profile (its lists "
+                               "are nested too deep)") from None
         if not isinstance(old, dict):
             raise RefereeError(f"{_profile_path(name)} is not a station profile (a YAML "
                                "mapping of fields)")
     profile = {"id": name, "level": level or old.get("level", "normal"),
-               "unit_mm": float(old.get("unit_mm", unit_mm)),
+               "unit_mm": old.get("unit_mm", unit_mm),
                "image_size": list(cal.image_size),
                "camera_matrix": np.round(cal.camera_matrix, 4).tolist(),
                "dist_coeffs": np.round(cal.dist_coeffs, 6).tolist(),
                "colour_model": old.get("colour_model") or ColourModel.priors().to_dict()}
+    # the fields kept from the profile there (or --level) must load: never write one that
+    # every later command refuses (StationError names the field and the file)
+    station_from_dict(profile, str(_profile_path(name)))
+    profile["unit_mm"] = float(profile["unit_mm"])
     console.print(f"wrote {_save_profile(name, profile)}")
 
 

@@ -211,3 +211,24 @@ def test_bench_vision_times_each_stage_and_the_cpu_time_of_the_whole():
     for name, (median, p95) in rows.items():
         assert 0 < median <= p95, name
     assert rows["cpu"][0] < 5 * rows["total"][0]
+
+
+def test_calibrate_camera_never_writes_a_profile_that_does_not_load(tmp_path, monkeypatch):
+    """`--unit-mm nan` wrote a profile every later command refused, and a profile already
+    there with `unit_mm: abc` (or nested too deep) stopped the command with a traceback.
+    Each is now one sentence, exit 2, and the profile there is left as it was."""
+    import referee.paths
+
+    monkeypatch.setattr(referee.paths, "CALIBRATION", tmp_path)
+    photos = [str(p) for p in sorted((DEV / "stations" / "D01").glob("calib*.jpg"))]
+    r = runner.invoke(app, ["calibrate", "camera", "kitchen", *photos, "--unit-mm", "nan"])
+    assert r.exit_code != 0 and "unit" in str(r.exception)
+    assert not (tmp_path / "stations" / "kitchen.yaml").exists()
+    (tmp_path / "stations").mkdir()
+    for text, words in (("id: kitchen\nlevel: normal\nunit_mm: abc\n", "unit_mm"),
+                        ("[" * 100_000 + "]" * 100_000, "nested too deep")):
+        (tmp_path / "stations" / "kitchen.yaml").write_text(text)
+        r = runner.invoke(app, ["calibrate", "camera", "kitchen", *photos])
+        assert type(r.exception).__name__ in ("RefereeError", "StationError"), r.exception
+        assert words in str(r.exception)
+        assert (tmp_path / "stations" / "kitchen.yaml").read_text() == text
