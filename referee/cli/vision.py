@@ -158,6 +158,8 @@ def calibrate_colours_cmd(
                                   "(default: the level's stones)")) -> None:
     """Learn the stone colours from one photo; works under any lamp after this. The mat's
     place in the photo is kept too (it tells this station's mat from a neighbour's)."""
+    from dataclasses import replace
+
     from referee.vision.calibration import learn_colours_from_photo
     from referee.vision.station import (
         check_stack_order,
@@ -169,6 +171,8 @@ def calibrate_colours_cmd(
     if not name.endswith((".json", ".yaml")) and not src.exists():  # no camera step yet
         raise _needs_camera_step(name)
     station = load_station(src, learn_colours=False)
+    if not name.endswith((".json", ".yaml")):  # kept under the name asked for, never the
+        station = replace(station, id=name)  # file's `id:` (a copy of the example's keeps it)
     order = (order or station.colours).upper()
     check_stack_order(order, station.colours, "--order")
     model, (rvec, tvec) = learn_colours_from_photo(photo, station, order)

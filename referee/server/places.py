@@ -5,6 +5,7 @@ calibrated through its own camera."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -199,7 +200,9 @@ class Places(JudgingWorker):
             st = src.status()
             raise ConflictError(f"place {place + 1}'s camera has no picture now: {st.detail}",
                                 st.code, st.params)
-        station = judging.load_station(path)
+        # kept under the id asked for (its file's name), never the file's `id:` field: a copy
+        # of the example profile keeps the example's, whose file it would overwrite
+        station = replace(judging.load_station(path), id=station_id)
         order = (order or station.colours).upper()
         check_stack_order(order, station.colours, "order")
         model, pose = learn_colours(frame.image_bgr, station, order,

@@ -88,3 +88,32 @@ def test_a_confident_photo_keeps_its_station_mat_pose(client, demo_secret, setti
     for rvec, tvec in poses.values():
         assert len(rvec) == 3 and len(tvec) == 3 and tvec[2] > 0  # the mat is in front
     assert client.app.state.service.mat_poses.keys() == poses.keys()
+
+
+def test_colours_are_kept_in_the_profile_of_the_station_asked_for(client, settings, admin_key,
+                                                                  monkeypatch, tmp_path):
+    """A profile copied from the example keeps the example's `id:`: the dashboard's colour
+    calibration of station "kitchen" was written to example-webcam-640.yaml instead."""
+    import json
+
+    folder = _calibration_folder(monkeypatch, tmp_path)
+    raw = json.loads((MODELS / "demo" / "stations" / "D03" / "station.json").read_text())
+    profile = {k: raw[k] for k in ("level", "unit_mm", "image_size", "camera_matrix",
+                                   "dist_coeffs")} | {"id": "example-webcam-640"}
+    (folder / "stations").mkdir(parents=True)
+    (folder / "stations" / "kitchen.yaml").write_text(yaml.safe_dump(profile))
+    cam = settings.data_dir / "folders" / "stack"
+    cam.mkdir(parents=True)
+    shutil.copy(MODELS / "demo" / "stations" / "D03" / "colours.jpg", cam / "colours.jpg")
+    admin = {"X-Admin-Key": admin_key}
+    body = {"players": ["Ava", "Ben"], "places": [
+        {"station": "kitchen", "camera": {"kind": "folder", "path": "folders/stack"}},
+        {"station": "D04"}]}
+    created = client.post("/api/tables", json=body, headers=admin)
+    assert created.status_code == 201, created.text
+    r = client.post("/api/stations/kitchen/colours", headers=admin,
+                    json={"table": created.json()["id"], "place": 0})
+    assert r.status_code == 200, r.text
+    assert sorted(p.name for p in (folder / "stations").iterdir()) == ["kitchen.yaml"]
+    saved = yaml.safe_load((folder / "stations" / "kitchen.yaml").read_text())
+    assert saved["id"] == "kitchen" and saved["colour_source"]["kind"] == "folder"

@@ -232,3 +232,26 @@ def test_calibrate_camera_never_writes_a_profile_that_does_not_load(tmp_path, mo
         assert type(r.exception).__name__ in ("RefereeError", "StationError"), r.exception
         assert words in str(r.exception)
         assert (tmp_path / "stations" / "kitchen.yaml").read_text() == text
+
+
+def test_calibrate_colours_writes_the_profile_it_was_named_by(tmp_path, monkeypatch):
+    """A profile copied from the example (README: "an uncalibrated example to start from")
+    keeps the example's `id:`; `referee calibrate colours kitchen stack.jpg` then wrote the
+    colours over calibration/stations/example-webcam-640.yaml and left kitchen.yaml as it
+    was: the kitchen station never got its colours, and the example was overwritten."""
+    import yaml
+
+    import referee.paths
+
+    monkeypatch.setattr(referee.paths, "CALIBRATION", tmp_path)
+    raw = json.loads((DEV / "stations" / "D03" / "station.json").read_text())
+    profile = {k: raw[k] for k in ("level", "unit_mm", "image_size", "camera_matrix",
+                                   "dist_coeffs")} | {"id": "example-webcam-640"}
+    (tmp_path / "stations").mkdir()
+    (tmp_path / "stations" / "kitchen.yaml").write_text(yaml.safe_dump(profile))
+    r = runner.invoke(app, ["calibrate", "colours", "kitchen",
+                            str(DEV / "stations" / "D03" / "colours.jpg")])
+    assert r.exit_code == 0, r.output or r.exception
+    assert sorted(p.name for p in (tmp_path / "stations").iterdir()) == ["kitchen.yaml"]
+    saved = yaml.safe_load((tmp_path / "stations" / "kitchen.yaml").read_text())
+    assert saved["id"] == "kitchen" and saved["colour_source"]["kind"] == "file"
