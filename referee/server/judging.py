@@ -111,6 +111,27 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
 # 12 MP is far more than the referee needs (its accuracy is measured on 0.5 MP photos), and
 # one judge serves every table
 MAX_JUDGED_PIXELS = 4_000_000
+
+
+def jpeg_metadata(data: bytes) -> bool:
+    """Whether a JPEG's header holds metadata a stored photo must not keep: an APP1 to APP15
+    segment (EXIF with where it was taken and the phone's make, XMP, ...) or a comment,
+    before its first scan. A camera's own frames hold none (or APP0, JFIF); a file that
+    cannot be walked counts as holding some (it is stored re-encoded)."""
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return True
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill bytes
+            i += 1
+            continue
+        if marker == 0xDA:  # the first scan: the header is over
+            return False
+        if 0xE1 <= marker <= 0xEF or marker == 0xFE:
+            return True
+        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return True
 # a photo in another format than JPEG larger than this (px) is refused before decoding
 MAX_OTHER_PIXELS = 12_000_000
 # uploads decoded at once: a 126 KB PNG may hold 40 MP (120 MB decoded); twenty sent together
@@ -187,7 +208,7 @@ class JudgingWorker(ServiceBase):
         import cv2
 
         data = frame.data
-        if data is None or not data.startswith(b"\xff\xd8"):
+        if data is None or not data.startswith(b"\xff\xd8") or jpeg_metadata(data):
             ok, buf = cv2.imencode(".jpg", frame.image_bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
             data = buf.tobytes()
         name = f"r{rnd}-p{seat}-{secrets.token_hex(4)}.jpg"

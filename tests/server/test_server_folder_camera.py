@@ -145,3 +145,21 @@ def test_a_file_too_large_to_be_a_photo_is_refused_unread(tmp_path, monkeypatch)
     st = src.status()
     assert (st.state, st.code) == ("dead", "camera.photo-unreadable")
     assert "clip.jpg" in st.detail and "MB" in st.detail
+
+
+def test_a_folder_photo_is_stored_without_its_metadata(client, settings, admin_key):
+    """A folder a phone syncs its photos to hands the box photos with where they were taken
+    (EXIF); the folder camera's photo was stored as its file was, and the table's view link
+    hands stored photos to anyone. One with metadata is stored re-encoded, as an upload is."""
+    table_id, h = _table(client, settings, admin_key)
+    jpeg = (PHOTOS / "D03-05.jpg").read_bytes()
+    payload = b"Exif\x00\x00" + b"GPSLatitude 32.0853 N; Make: PhoneCo" + bytes(40)
+    sent = jpeg[:2] + b"\xff\xe1" + (len(payload) + 2).to_bytes(2, "big") + payload + jpeg[2:]
+    (settings.data_dir / "folders" / "ava" / "cam.jpg").write_bytes(sent)
+    grid, die = scene_card("D03-05")
+    assert client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die},
+                       headers=h).status_code == 200
+    assert client.post(f"/api/tables/{table_id}/done/0", headers=h).status_code == 200
+    a = client.get(f"/api/tables/{table_id}").json()["round"]["builders"][0]
+    got = client.get(a["photo"]).content
+    assert got[:2] == b"\xff\xd8" and b"GPSLatitude" not in got and b"PhoneCo" not in got
