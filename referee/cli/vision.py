@@ -66,7 +66,8 @@ def calibrate_camera_cmd(
         images: list[Path] = typer.Argument(..., help="Photos of the mat held at angles."),
         level: str = typer.Option(None, help="normal or advanced (default: the profile's, "
                                   "else normal)."),
-        unit_mm: float = typer.Option(16.0, help="Your pieces' unit in mm.")) -> None:
+        unit_mm: float = typer.Option(None, help="Your pieces' unit in mm (default: the "
+                                      "profile's, else 16).")) -> None:
     """Camera intrinsics from 4+ photos of the mat at varied angles; writes the profile."""
     import numpy as np
 
@@ -74,7 +75,7 @@ def calibrate_camera_cmd(
     from referee.vision.colour import ColourModel
     from referee.vision.station import station_from_dict
 
-    if not 5.0 <= unit_mm <= 60.0:  # NaN too
+    if unit_mm is not None and not 5.0 <= unit_mm <= 60.0:  # NaN too
         raise RefereeError(f"--unit-mm {unit_mm} is not a plausible piece size (5-60 mm)")
     cal = calibrate_camera(images)
     std = cal.std_intrinsics
@@ -100,7 +101,7 @@ def calibrate_camera_cmd(
             raise RefereeError(f"{_profile_path(name)} is not a station profile (a YAML "
                                "mapping of fields)")
     profile = {"id": name, "level": level or old.get("level", "normal"),
-               "unit_mm": old.get("unit_mm", unit_mm),
+               "unit_mm": unit_mm if unit_mm is not None else old.get("unit_mm", 16.0),
                "image_size": list(cal.image_size),
                "camera_matrix": np.round(cal.camera_matrix, 4).tolist(),
                "dist_coeffs": np.round(cal.dist_coeffs, 6).tolist(),

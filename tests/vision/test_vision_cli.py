@@ -255,3 +255,20 @@ def test_calibrate_colours_writes_the_profile_it_was_named_by(tmp_path, monkeypa
     assert sorted(p.name for p in (tmp_path / "stations").iterdir()) == ["kitchen.yaml"]
     saved = yaml.safe_load((tmp_path / "stations" / "kitchen.yaml").read_text())
     assert saved["id"] == "kitchen" and saved["colour_source"]["kind"] == "file"
+
+
+def test_calibrate_camera_again_takes_the_unit_given(tmp_path, monkeypatch):
+    """Calibrating a station's camera again with `--unit-mm 12` kept the profile's 16 mm
+    without a word (the option was read only for a new profile); without the option, the
+    profile's unit stays."""
+    import yaml
+
+    import referee.paths
+
+    monkeypatch.setattr(referee.paths, "CALIBRATION", tmp_path)
+    photos = [str(p) for p in sorted((DEV / "stations" / "D01").glob("calib*.jpg"))]
+    profile = tmp_path / "stations" / "kitchen.yaml"
+    for args, unit in (([], 16.0), (["--unit-mm", "12"], 12.0), ([], 12.0)):
+        r = runner.invoke(app, ["calibrate", "camera", "kitchen", *photos, *args])
+        assert r.exit_code == 0, r.output or r.exception
+        assert yaml.safe_load(profile.read_text())["unit_mm"] == unit, args
