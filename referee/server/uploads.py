@@ -37,6 +37,13 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
         raise UnsupportedPhotoError(f"The file {filename} is empty: send a JPEG, PNG, WebP "
                                     "or BMP photo.", "photo.empty", {"file": filename})
     kind = photo_kind(data)
+    from referee.vision.photo import is_heif
+
+    if kind is None and is_heif(data):  # an iPhone's photo, sent from a laptop
+        raise UnsupportedPhotoError(f"The file {filename} is a HEIC (or AVIF) photo, which "
+                                    "the referee cannot read: send it as a JPEG (on an "
+                                    "iPhone: Settings, Camera, Formats, Most Compatible).",
+                                    "photo.heic", {"file": filename})
     if kind is None:
         raise UnsupportedPhotoError(f"The file {filename} is not a photo: send a JPEG, PNG, "
                                     "WebP or BMP photo from a camera or phone.",

@@ -17,6 +17,20 @@ NOT_A_PHOTO = ("the file is not a photo the referee can read (a JPEG, PNG, WebP 
                "camera or phone is expected)")
 
 
+HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1",
+               b"avif", b"avis")  # an ISO media file's brands of HEIC and AVIF images
+
+
+def is_heif(data: bytes) -> bool:
+    """Whether the bytes are a HEIC or AVIF image (an iPhone's photo; some Android phones'):
+    a format the referee does not read."""
+    return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
+
+
+HEIC = ("the photo is a HEIC (or AVIF) image, which the referee cannot read: send it as a "
+        "JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible)")
+
+
 class PhotoTooLargeError(PhotoError):
     """A photo whose header declares more pixels than `MAX_PIXELS` (never decoded)."""
 
@@ -38,7 +52,7 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
         raise PhotoError("the photo is empty (0 bytes)")
     size = header_size(data)  # before decoding: a small file may hold a huge image
     if size is None:
-        raise PhotoError(NOT_A_PHOTO)
+        raise PhotoError(HEIC if is_heif(data) else NOT_A_PHOTO)
     w, h = size
     if w <= 0 or h <= 0:
         raise PhotoError(f"{NOT_A_PHOTO}; its header gives a size of {w}×{h} px")

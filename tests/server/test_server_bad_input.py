@@ -39,6 +39,24 @@ def test_a_text_file_as_a_photo_is_refused(client, make_table):
     _unchanged(client, table_id, before)
 
 
+def test_an_iphones_heic_photo_is_named_as_such(client, make_table):
+    """A photo from an iPhone (HEIC, sent from a laptop; a phone's browser converts it) was
+    "not a photo", which it is: the answer names the format and how to get a JPEG, in the
+    phone's language."""
+    from referee.server.i18n import LANGUAGES, messages
+
+    table_id, h = started_table(client, make_table)
+    before = client.get(f"/api/tables/{table_id}").json()
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(2000)
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("IMG_0001.HEIC", heic, "image/heic")})
+    assert r.status_code == 415, r.text
+    assert r.json()["code"] == "photo.heic" and r.json()["params"] == {"file": "IMG_0001.HEIC"}
+    assert "HEIC" in r.json()["detail"] and "JPEG" in r.json()["detail"]
+    assert all("{file}" in messages(lang)["refusal.photo.heic"] for lang in LANGUAGES)
+    _unchanged(client, table_id, before)
+
+
 def test_an_empty_file_as_a_photo_is_called_empty(client, make_table):
     """A chosen photo of 0 bytes (a phone's placeholder of a photo still in the cloud) is
     refused as empty, with the file's name, in the phone's language; it was taken for no

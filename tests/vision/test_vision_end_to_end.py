@@ -76,6 +76,9 @@ def test_corrupt_and_non_photos_are_refused(tmp_path):
         decode_photo(truncated)
     with pytest.raises(PhotoError, match="cannot read"):
         read_photo(tmp_path / "nope.jpg")
+    # an iPhone's HEIC photo is named as such, with how to get a JPEG
+    with pytest.raises(PhotoError, match="HEIC.*JPEG"):
+        decode_photo(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200))
 
 
 def test_a_file_too_large_to_be_a_photo_is_refused_unread(tmp_path, monkeypatch):
