@@ -106,17 +106,6 @@ def test_a_file_too_large_to_be_a_photo_is_refused_unread(tmp_path, monkeypatch)
     ("image_size", "big", "image_size"),
     ("unit_mm", "sixteen", "unit_mm"),
     ("dist_coeffs", [1, 2, 3], "dist_coeffs"),
-])
-def test_station_file_with_a_wrong_field_names_it(tmp_path, field, value, words):
-    raw = json.loads((NOMAT / "station.json").read_text())
-    raw[field] = value
-    path = tmp_path / "station.json"
-    path.write_text(json.dumps(raw))
-    with pytest.raises(StationError, match=words):
-        load_station(path)
-
-
-@pytest.mark.parametrize("field,value,words", [
     ("image_size", [float("inf"), 480], "image_size"),  # was an OverflowError's traceback
     ("image_size", "12", "image_size"),  # a string was read letter by letter: 1×2 px
     ("image_size", [True, True], "image_size"),
