@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from referee.files import read_small_text
 from referee.vision.errors import PhotoError, VisionError
 
 if TYPE_CHECKING:
@@ -44,8 +45,8 @@ class Scene:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:  # not JSON (JSONDecodeError), not UTF-8
+        return json.loads(read_small_text(path))
+    except (OSError, ValueError) as e:  # not JSON (JSONDecodeError), not UTF-8, too large
         raise DatasetError(f"cannot read {path}: {e}") from None
     except RecursionError:
         raise DatasetError(f"cannot read {path}: its lists are nested too deep") from None

@@ -123,11 +123,14 @@ def cards_generate(level: str = typer.Option("all", help="normal, advanced or al
 
 def _read_text(path: Path, what: str) -> str:
     """The text of a grid file, without the byte order mark that Windows Notepad writes
-    first. :raises RefereeError: it is not UTF-8 text."""
+    first. :raises RefereeError: it is not UTF-8 text, or too large to be a grid."""
     from referee.errors import RefereeError
+    from referee.files import TextTooLargeError, read_small_text
 
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return read_small_text(path, "utf-8-sig")
+    except TextTooLargeError as e:
+        raise RefereeError(f"the {what} file: {e}") from None
     except UnicodeDecodeError as e:
         raise RefereeError(f"the {what} file {path} is not UTF-8 text (byte {e.start}); "
                            f"save it as plain text") from None

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+from referee.files import read_small_text
 from referee.paths import CALIBRATION, MODELS
 from referee.server.errors import ServerError
 
@@ -60,8 +61,8 @@ def describe() -> list[dict]:
     for sid, path in catalogue().items():
         level, colours = "?", "default"
         try:
-            raw = (json.loads(path.read_text(encoding="utf-8")) if path.suffix == ".json"
-                   else yaml.safe_load(path.read_text(encoding="utf-8")))
+            text = read_small_text(path)
+            raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
             level = str(raw.get("level", "?"))
             colours = colours_of(raw)
         except (OSError, ValueError, yaml.YAMLError, AttributeError, RecursionError):

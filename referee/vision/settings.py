@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from referee.errors import yaml_error_sentence
+from referee.files import TextTooLargeError, read_small_text
 from referee.paths import MODELS
 from referee.vision.errors import VisionError
 
@@ -215,7 +216,12 @@ def load_settings(path: str | Path) -> VisionSettings:
     """
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        raw = yaml.safe_load(read_small_text(path)) or {}
+    except TextTooLargeError as e:
+        raise SettingsError(f"the vision settings: {e}") from None
+    except UnicodeDecodeError as e:
+        raise SettingsError(f"the vision settings {path} are not UTF-8 text (byte {e.start})"
+                            ) from None
     except yaml.YAMLError as e:
         raise SettingsError(f"the vision settings {yaml_error_sentence(path, e)}") from None
     except OSError as e:

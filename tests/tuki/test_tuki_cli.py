@@ -164,6 +164,18 @@ def test_judge_grid_files_that_are_not_utf8_are_plain_errors(tmp_path, which):
 
 
 @pytest.mark.parametrize("which", ["card", "build"])
+def test_a_grid_file_that_is_a_video_is_refused_unread(tmp_path, which):
+    """A grid file was read whole, whatever its size (a video named by mistake, /dev/zero)."""
+    card = Deck.load("normal").get("N01")
+    b, c = _files(tmp_path, card.grid, card.grid)
+    with open(c if which == "card" else b, "wb") as f:  # sparse: no disk used
+        f.truncate(1 << 30)
+    r = run("judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b))
+    assert isinstance(r.exception, RefereeError)
+    assert f"the {which} grid file" in str(r.exception) and "larger than" in str(r.exception)
+
+
+@pytest.mark.parametrize("which", ["card", "build"])
 def test_grid_files_saved_with_a_byte_order_mark_are_read_as_typed(tmp_path, which):
     """Windows Notepad saves UTF-8 with a byte order mark (U+FEFF) first: the file was
     refused as "row 1, column 1: unknown letter '\\ufeff'", a letter no one typed."""

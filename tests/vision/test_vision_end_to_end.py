@@ -129,6 +129,26 @@ def test_a_station_field_that_is_no_camera_setting_is_refused_in_words(tmp_path,
         load_station(path)
 
 
+def test_station_label_and_settings_files_too_large_are_refused_unread(tmp_path):
+    """A station file, a photo's label or the vision settings were read whole, whatever
+    their size: `--station /dev/zero` filled the memory."""
+    from referee.evaluate import DatasetError, _read_json
+    from referee.vision.settings import SettingsError, load_settings
+
+    big = tmp_path / "station.json"
+    with open(big, "wb") as f:  # sparse: no disk used
+        f.truncate(1 << 30)
+    with pytest.raises(StationError, match="larger than 1 MB"):
+        load_station(big)
+    with pytest.raises(DatasetError, match="larger than 1 MB"):
+        _read_json(big)
+    with pytest.raises(SettingsError, match="larger than 1 MB"):
+        load_settings(big)
+    (tmp_path / "latin1.yaml").write_bytes("fit: {note: caf\xe9}\n".encode("latin-1"))
+    with pytest.raises(SettingsError, match="not UTF-8"):
+        load_settings(tmp_path / "latin1.yaml")
+
+
 def test_a_station_file_nested_too_deep_is_refused_in_words(tmp_path):
     (tmp_path / "a.json").write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(StationError, match="a.json"):
