@@ -68,6 +68,16 @@ class Measurement:
     focal_checks: tuple[float, ...] = ()
 
 
+def black_and_white(image: np.ndarray, max_spread: int = 2) -> bool:
+    """Whether H×W×3 uint8 BGR `image` holds no colour at all: its channels differ by at most
+    `max_spread` at 99 % of the pixels (every 4th row and column looked at). A grey JPEG, a
+    phone's black-and-white mode or a night camera's picture is such; a colour photo of any
+    table has its stones' hues."""
+    px = image[::4, ::4].astype(np.int16)
+    spread = np.maximum(np.abs(px[..., 0] - px[..., 1]), np.abs(px[..., 1] - px[..., 2]))
+    return float(np.percentile(spread, 99)) <= max_spread
+
+
 def _problem(code: str, text: str, unit_mm: float, m: Measurement) -> Measurement:
     m.build = MeasuredBuild((), unit_mm, (Unmeasured(code, text),))
     return m
@@ -184,6 +194,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         return _problem("mat:weak", f"the mat's pose does not fit well ({pose.rms_px:.1f} px): "
                         "is the mat flat? If it is, check the station's camera calibration",
                         unit, m)
+    if black_and_white(image):  # the mat is seen, but no stone can be told from another
+        return _problem("photo:greyscale", "the photo has no colours (black and white): "
+                        "switch the camera or phone to colour", unit, m)
     try:
         white = paper_white(image, pose)
     except ValueError as e:

@@ -57,6 +57,10 @@ def test_two_mats_equally_placed_is_mat_several():
     # photo, flat, lit and sharp"; a 1×1 image "the camera sends a black picture"
     (lambda im: cv2.resize(im, (96, 54), interpolation=cv2.INTER_AREA), "photo:small"),
     (lambda im: im[:1, :1].copy(), "photo:small"),
+    # a black-and-white photo (a phone's mode, a night camera) was "stone not found" (the
+    # break-it trial): no stone can be told from another, and it says why
+    (lambda im: cv2.cvtColor(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
+     "photo:greyscale"),
 ])
 def test_a_refused_photo_names_its_own_fault(make, code):
     v, reasons, _ = verdict(make(photo("D03-04")))
