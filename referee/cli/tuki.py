@@ -125,11 +125,11 @@ def _read_text(path: Path, what: str) -> str:
     """The text of a grid file, without the byte order mark that Windows Notepad writes
     first. :raises RefereeError: it is not UTF-8 text, or too large to be a grid."""
     from referee.errors import RefereeError
-    from referee.files import TextTooLargeError, read_small_text
+    from referee.files import FileTooLargeError, read_small_text
 
     try:
         return read_small_text(path, "utf-8-sig")
-    except TextTooLargeError as e:
+    except FileTooLargeError as e:
         raise RefereeError(f"the {what} file: {e}") from None
     except UnicodeDecodeError as e:
         raise RefereeError(f"the {what} file {path} is not UTF-8 text (byte {e.start}); "

@@ -33,7 +33,6 @@ from referee.errors import RefereeError
 from referee.server.errors import ServerError
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
-MAX_PHOTO_FILE_BYTES = 64_000_000  # a folder's photo file at most (a 48 MP phone JPEG: ~25 MB)
 # what a camera is doing now (SourceStatus.state, shown on the phones as is)
 CameraState = Literal["live", "waiting", "stalled", "dead", "idle"]
 
@@ -290,7 +289,8 @@ class FolderSource(FrameSource):
 
     def _frame(self) -> Frame | None:
         """The shown photo as the folder holds it now (the caller holds the lock)."""
-        from referee.vision.photo import MAX_PIXELS, PhotoError, decode_photo
+        from referee.files import FileTooLargeError, read_bounded
+        from referee.vision.photo import MAX_FILE_BYTES, MAX_PIXELS, PhotoError, decode_photo
 
         self._scan()
         if self._dead is not None or not self.files:
@@ -311,18 +311,15 @@ class FolderSource(FrameSource):
             self._fail(*self._bad[1])
             return None
         self._cache, self._cache_sig = None, None
-        big: Why = (f"photo {path.name!r} in folder {self.label!r} is too large a file to "
-                    f"be a photo (over {MAX_PHOTO_FILE_BYTES // 1_000_000} MB)",
-                    "camera.photo-unreadable", photo)
-        data = b""
         try:  # never more than a photo's worth of bytes (a video named .jpg: gigabytes)
-            if st.st_size <= MAX_PHOTO_FILE_BYTES:
-                with open(path, "rb") as f:
-                    data = f.read(MAX_PHOTO_FILE_BYTES + 1)  # it may grow meanwhile
+            data = read_bounded(path, MAX_FILE_BYTES)
         except OSError:
             self._fail(*unreadable)
             return None
-        if st.st_size > MAX_PHOTO_FILE_BYTES or len(data) > MAX_PHOTO_FILE_BYTES:
+        except FileTooLargeError:
+            big: Why = (f"photo {path.name!r} in folder {self.label!r} is too large a file to "
+                        f"be a photo (over {MAX_FILE_BYTES // 1_000_000} MB)",
+                        "camera.photo-unreadable", photo)
             self._bad = (sig, big)
             self._fail(*big)
             return None

@@ -6,6 +6,7 @@ calibration/stations/<id>.yaml|.yml|.json (a user's own, made by calibration).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -60,13 +61,13 @@ def describe() -> list[dict]:
     rows = []
     for sid, path in catalogue().items():
         level, colours = "?", "default"
-        try:
+        # a file that does not load is listed as it is; choosing it is refused in words
+        with contextlib.suppress(OSError, ValueError, yaml.YAMLError, AttributeError,
+                                 RecursionError):
             text = read_small_text(path)
             raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
             level = str(raw.get("level", "?"))
             colours = colours_of(raw)
-        except (OSError, ValueError, yaml.YAMLError, AttributeError, RecursionError):
-            pass  # listed as it is; choosing it is refused in words (its profile does not load)
         rows.append({"id": sid, "level": level, "colours": colours,
                      "source": "demo" if path.is_relative_to(DEMO) else "calibration"})
     return rows

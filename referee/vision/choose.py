@@ -333,9 +333,9 @@ def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table
         x = f.x_mm + (k + 0.5) * unit
         c, _ = view.to_px(x, 0.0)
         c0, c1 = int(round(float(c) - 0.25 * unit * s)), int(round(float(c) + 0.25 * unit * s))
-        tops = [o.h_mm + _rect(o, unit)[3] for o in floors
-                if o.x_mm <= x <= o.x_mm + _rect(o, unit)[2] and
-                o.h_mm + _rect(o, unit)[3] <= f.h_mm]
+        tops = [h + dh for h, dh in ((o.h_mm, _rect(o, unit)[3]) for o in floors
+                                     if o.x_mm <= x <= o.x_mm + _rect(o, unit)[2])
+                if h + dh <= f.h_mm]
         end = r1 if not tops else int(round(float(view.to_px(x, max(tops))[1])))
         block = support[max(r0, 0):max(end, 0), max(c0, 0):max(c1, 0)]
         if block.size and float(block.mean()) >= min_share:

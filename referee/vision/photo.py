@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee.files import FileTooLargeError, read_bounded
 from referee.vision.errors import PhotoError
 
 MAX_PIXELS = 40_000_000  # larger images are refused before decoding them in full
@@ -166,16 +167,12 @@ def read_photo(path: str | Path) -> np.ndarray:
     """
     path = Path(path)
     try:  # never more than a photo's worth of bytes (a video named .jpg: gigabytes)
-        size = path.stat().st_size
-        data = b""
-        if size <= MAX_FILE_BYTES:
-            with open(path, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
+        data = read_bounded(path, MAX_FILE_BYTES)
     except OSError as e:
         raise PhotoError(f"cannot read photo {path}: {e.strerror}") from None
-    if size > MAX_FILE_BYTES or len(data) > MAX_FILE_BYTES:
+    except FileTooLargeError:
         raise PhotoError(f"{path}: too large a file to be a photo (over "
-                         f"{MAX_FILE_BYTES // 1_000_000} MB)")
+                         f"{MAX_FILE_BYTES // 1_000_000} MB)") from None
     try:
         return decode_photo(data)
     except PhotoError as e:

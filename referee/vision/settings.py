@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from referee.errors import yaml_error_sentence
-from referee.files import TextTooLargeError, read_small_text
+from referee.files import FileTooLargeError, read_small_text
 from referee.paths import MODELS
 from referee.vision.errors import VisionError
 
@@ -217,7 +217,7 @@ def load_settings(path: str | Path) -> VisionSettings:
     path = Path(path)
     try:
         raw = yaml.safe_load(read_small_text(path)) or {}
-    except TextTooLargeError as e:
+    except FileTooLargeError as e:
         raise SettingsError(f"the vision settings: {e}") from None
     except UnicodeDecodeError as e:
         raise SettingsError(f"the vision settings {path} are not UTF-8 text (byte {e.start})"

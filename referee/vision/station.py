@@ -15,7 +15,7 @@ import numpy as np
 import yaml
 
 from referee.errors import yaml_error_sentence
-from referee.files import TextTooLargeError, read_small_text
+from referee.files import FileTooLargeError, read_small_text
 from referee.vision.colour import ColourModel
 from referee.vision.errors import StationError, VisionError
 
@@ -161,7 +161,7 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
         text = read_small_text(path, "utf-8-sig")  # a byte order mark: Windows Notepad's
     except OSError as e:
         raise StationError(f"cannot read station file {path}: {e.strerror}") from None
-    except TextTooLargeError as e:
+    except FileTooLargeError as e:
         raise StationError(str(e)) from None
     except UnicodeDecodeError as e:
         raise StationError(f"{path} is not UTF-8 text (byte {e.start}); save it as plain "

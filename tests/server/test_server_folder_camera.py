@@ -125,21 +125,10 @@ def test_a_bare_folder_name_is_the_folder_in_folders(client, settings, admin_key
     assert r.json()["params"] == {"folder": "nobody"}
 
 
-def test_a_file_too_large_to_be_a_photo_is_refused_unread(tmp_path, monkeypatch):
+def test_a_file_too_large_to_be_a_photo_is_refused_unread(tmp_path, huge_file):
     """A folder camera read its shown file whole, whatever its size: a 4 GB video saved
     as .jpg in the folder (a phone's sync) took 4 GB of the box's memory at every ask."""
-    import pathlib
-
-    with open(tmp_path / "clip.jpg", "wb") as f:  # sparse: no disk used
-        f.write(b"\xff\xd8\xff")
-        f.truncate(1 << 30)
-    real = pathlib.Path.read_bytes
-
-    def read_bytes(self):
-        assert self.stat().st_size < 1 << 30, "read a 1 GB file whole"
-        return real(self)
-
-    monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+    huge_file("clip.jpg")
     src = FolderSource(tmp_path, label="folders/x")
     assert src.latest() is None
     st = src.status()
