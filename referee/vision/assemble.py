@@ -134,10 +134,12 @@ def _gone(f: BarFit, s: VisionSettings, chromatic: str) -> bool:
     than `missing_fill` of its colour, or, for a colour with a hue (`chromatic`), less than
     `min_stone_fill` where nothing holds it up. Such a fit is a patch of the colour far
     behind the mat (N3 L03-02: the blue stone lying on the table beyond the paper, 25 % of
-    a face high in the air), not a stone of the build partly hidden: a piece in front hides
-    a stone that stands on something. The stone is then absent, which is `missing` only
-    where the photo shows no other trouble (`assemble`). Not so for grey: a grey stone lit
-    as white as snow may be in the build unseen, and grey patches of shade are anywhere."""
+    a face high in the air; N5 J03-06: a part of the other builder's blue stone, held up by
+    nothing of this build, `choose.unheld_parts`), not a stone of the build partly hidden:
+    a piece in front hides a stone that stands on something. The stone is then absent,
+    which is `missing` only where the photo shows no other trouble (`assemble`). Not so
+    for grey: a grey stone lit as white as snow may be in the build unseen, and grey
+    patches of shade are anywhere."""
     return f.fill < s.fit.missing_fill or (f.colour in chromatic and not f.supported and
                                            f.fill < s.fit.min_stone_fill)
 

@@ -343,6 +343,19 @@ def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table
     return False
 
 
+def held_up(f: BarFit, held: Sequence[BarFit], support: np.ndarray, chain: np.ndarray,
+            view: FrontView, unit: float, table_band_mm: float, reach_mm: float) -> bool:
+    """Whether `f` is held up (see `ground`): grounded through `chain`, touching (within
+    `reach_mm`) one of the stones `held` up already, on snow lying on one of them, or, where
+    its grooves show, grounded through `support`."""
+    if grounded(f, chain, view, unit, table_band_mm) or _touches(f, list(held), unit, reach_mm):
+        return True
+    if held and grounded(f, chain, view, unit, table_band_mm, floors=held):
+        return True  # on snow lying on a stone held up already
+    # a stone's signature, its grooves, lets it stand on snow as white as the table
+    return f.grooves and grounded(f, support, view, unit, table_band_mm)
+
+
 def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarray,
            chain: np.ndarray, lum: np.ndarray, view: FrontView, unit: float,
            table_band_mm: float, s: VisionSettings,
@@ -368,12 +381,7 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
     held: list[BarFit] = []
 
     def holds(c: BarFit) -> bool:
-        if grounded(c, chain, view, unit, table_band_mm) or _touches(c, held, unit, reach):
-            return True
-        if held and grounded(c, chain, view, unit, table_band_mm, floors=held):
-            return True  # on snow lying on a stone held up already
-        # a stone's signature, its grooves, lets it stand on snow as white as the table
-        return c.grooves and grounded(c, support, view, unit, table_band_mm)
+        return held_up(c, held, support, chain, view, unit, table_band_mm, reach)
 
     for others in (False, True):  # first the fits as chosen, then other candidates
         changed = True
@@ -400,6 +408,24 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
                 held.append(out[i])
                 changed = True
     return [f if f in held or f.fill < full else replace(f, supported=False) for f in out]
+
+
+def unheld_parts(fits: list[BarFit], chromatic: str, support: np.ndarray, chain: np.ndarray,
+                 view: FrontView, unit: float, table_band_mm: float, s: VisionSettings
+                 ) -> list[BarFit]:
+    """The fits, each part of a coloured stone (a `chromatic` colour's fit showing less than
+    `min_stone_fill`) that is not held up (`held_up`, by the stones held up among `fits`)
+    marked unsupported. `ground` decides only for full fits; a part keeps what the thin
+    strip under its face showed, which another builder's structure far behind the mat
+    shows too (N5 J03-06: 23 % of a blue face 8 u up, on the other build's stones). The
+    stone is then absent (`assemble._gone`), not hidden. Grey is left as it is (see
+    `assemble._gone`)."""
+    full = s.fit.min_stone_fill
+    held = [f for f in fits if f.supported and f.fill >= full]
+    reach = s.fit.touch_reach_u * unit
+    return [replace(f, supported=False) if f.colour in chromatic and f.supported and
+            f.fill < full and not held_up(f, held, support, chain, view, unit, table_band_mm,
+                                          reach) else f for f in fits]
 
 
 def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,

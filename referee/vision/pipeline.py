@@ -31,6 +31,7 @@ from referee.vision.choose import (
     pinned_rival,
     resting,
     template_settings,
+    unheld_parts,
     unknown_stone,
 )
 from referee.vision.colour import TABLE, paper_white, table_centres, table_shade, to_lab
@@ -266,6 +267,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                  or f) if f in sliding else f for f in fits]
     fits = [replace(f, rivalled=True) if rivalled(f, all_cands.get(f.colour, []), s) else f
             for f in fits]
+    fits = unheld_parts(fits, chromatic, held_by, chain, view, unit, table_band, s)
     m.fits = fits
     lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the

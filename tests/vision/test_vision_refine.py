@@ -1,6 +1,8 @@
 """Refinement of a fitted bar on crafted front views: what moves a fit after its template
 (grooves.refine), each rule with the case it failed on."""
 
+from dataclasses import replace
+
 import numpy as np
 
 from referee.vision.fit import BarFit
@@ -102,6 +104,30 @@ def test_a_stone_on_a_snow_piece_lying_on_a_held_stone_is_held():
     # without the blue bar under the snow, nothing holds the grey up
     (g,) = ground([grey], {"G": [grey]}, chain, chain, lum, view, U, 3.0, default_settings())
     assert not g.supported
+
+
+def test_a_part_of_a_coloured_stone_held_up_by_nothing_of_the_build_is_unsupported():
+    """N5 J03-06: a quarter of a blue face 8 u up, on the other builder's stones far behind
+    the mat. The thin strip under it showed them, so it counted as held up and the stone
+    as hidden (unsure), where it was missing. A part of a coloured stone is held up by the
+    same rule as a whole one (`held_up`); a part touching a held stone, or grey, is kept."""
+    from referee.vision.choose import unheld_parts
+    from referee.vision.settings import default_settings
+
+    s = default_settings()
+    view = FrontView.for_settings(2.0, 200.0)
+    purple = BarFit("P", "H", 40.0, 0.0, 0.97, 0.97, grooves=True)
+    chain = _painted(view, [(40.0, 0.0, 5 * U, U)])  # the purple bar on the table
+    far = BarFit("B", "H", 150.0, 8 * U, 0.23, 0.23)  # the strip under it saw something
+    near = BarFit("B", "H", 40.0, U, 0.23, 0.23)  # on the purple bar, mostly hidden
+    grey = BarFit("G", "H", 150.0, 8 * U, 0.23, 0.23)
+    got = unheld_parts([purple, far, grey], "BP", chain, chain, view, U, 3.0, s)
+    assert [f.supported for f in got] == [True, False, True]
+    got = unheld_parts([purple, near], "BP", chain, chain, view, U, 3.0, s)
+    assert [f.supported for f in got] == [True, True]
+    # nor is a whole stone's support decided here (`ground` does that)
+    whole = replace(far, fill=0.9, score=0.9)
+    assert unheld_parts([purple, whole], "BP", chain, chain, view, U, 3.0, s)[1].supported
 
 
 def _grey_on_purple(grain: bool):

@@ -247,6 +247,9 @@ HARD = FIXTURES / "hard-scenes"
 # H03-06 (correct, the ninth session's unseen N7, judged wrong there): the grey bar under the
 # blue, its end behind a piece in front, found by its grooves a unit to the left; a stone
 # found so (choose.resting) is weak now, and no fault rests on it alone.
+# J03-06 (wrong, the blue stone missing; the ninth session's unseen N5): a quarter of a blue
+# face 8 u up, on the other builder's stones far behind the mat, was a hidden stone (unsure)
+# until a part of a coloured stone had to be held up by the build as a whole stone does.
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-05": "correct", "F05-07": "correct",
@@ -255,7 +258,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "Z03-04": "correct", "G01-07": "correct", "W01-04": "correct",
                  "R01-03": "unsure", "S03-01": "wrong", "P01-02": "correct",
                  "M01-05": "unsure", "M03-05": "unsure", "Q01-04": "correct",
-                 "L03-02": "wrong", "I03-02": "correct", "H03-06": "unsure"}
+                 "L03-02": "wrong", "I03-02": "correct", "H03-06": "unsure",
+                 "J03-06": "wrong"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
