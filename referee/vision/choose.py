@@ -24,6 +24,7 @@ from referee.vision.fit import (
     bar_candidates,
     edge_pinned,
     face_fill,
+    face_slice,
     length_slack_u,
     lightness_pinned,
 )
@@ -41,7 +42,8 @@ def template_settings(s: VisionSettings) -> dict[str, Any]:
 
 def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
         unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings,
-        floor_mm: float | None = None, neutral: np.ndarray | None = None) -> BarFit:
+        floor_mm: float | None = None, neutral: np.ndarray | None = None,
+        beside: Sequence[BarFit] = ()) -> BarFit:
     """The fit with its slack along its length (`length_slack_u`), none past an end that
     is pinned: a lying bar's by its top edge (`edge_pinned`), a standing bar's by the
     lightness beyond it (`lightness_pinned`); a vertical bar of a
@@ -52,7 +54,9 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
     masks: per colour letter, the front view's H×W bool mask; lum: its lightness, H×W
     float32; unit: u in mm; band: `fit.band_vector_mm`; chromatic: the letters with a hue;
     floor_mm: the lowest front-view height a face can have (`length_slack_u`); neutral:
-    H×W bool, the pixels without hue (snow, paper), for `grooves.anchor_top`.
+    H×W bool, the pixels without hue (snow, paper), for `grooves.anchor_top`; beside: the
+    other stones measured already (pinned), whose faces tell its sides' edges from theirs
+    there.
     """
     mask = masks[f.colour]
     pinned = edge_pinned(mask, lum, view, unit, f, band, s.fit.edge_min_step,
@@ -63,7 +67,13 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
                            floor_mm=floor_mm, pinned=pinned)
     if slack >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and \
             f.colour in chromatic:
-        a = anchor_top(f, mask, lum, _others(masks, f.colour), view, unit, band, neutral)
+        faces = None
+        if beside:
+            faces = np.zeros(mask.shape, bool)
+            for o in beside:
+                faces[face_slice(view, unit, o.orientation, o.x_mm, o.h_mm)[0]] = True
+        a = anchor_top(f, mask, lum, _others(masks, f.colour), view, unit, band, neutral,
+                       faces)
         # the top end can only move the bar within its slack, and never under the table
         if a is not None and abs(a.h_mm - f.h_mm) <= (slack + 0.5) * unit and \
                 a.h_mm >= -s.build.depth_doubt_mm - s.fit.table_band_mm:

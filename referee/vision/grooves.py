@@ -184,7 +184,8 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
 
 def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarray,
                view: FrontView, unit_mm: float, band_mm: tuple[float, float],
-               neutral: np.ndarray | None = None) -> BarFit | None:
+               neutral: np.ndarray | None = None, beside: np.ndarray | None = None
+               ) -> BarFit | None:
     """A vertical bar placed from its top end, when its lower end is hidden or lost.
 
     A piece lying in front of the build hides a standing bar from the bottom up, and a pale
@@ -198,7 +199,8 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
     is no top end where the bar's sides run on above it in a colour (`_sides_run_on`): a lamp
     lighting the top segment otherwise than the rest makes such a step within the bar.
     Above a white snow piece sitting on the bar (`neutral`: H×W bool, pixels without hue)
-    the sides run on too, and the step is the end.
+    the sides run on too, and the step is the end. beside: H×W bool, the faces of the stones
+    measured already; a side along which one of them rises higher tells nothing of the bar.
     """
     s = view.px_per_mm
     u = unit_mm * s
@@ -256,7 +258,7 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
             snow = neutral is not None and neutral[over, c0:c1].size > 0 and \
                 float(neutral[over, c0:c1].mean()) >= 0.5 and \
                 float(mask[over, c0:c1].mean()) < 0.5
-            if snow or not _sides_run_on(lum, col, where - band, u):
+            if snow or not _sides_run_on(lum, col, where - band, u, others=beside):
                 top = float(where)
     if top is None:
         return None
@@ -264,16 +266,17 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
     return replace(fit, h_mm=float(h_mm))
 
 
-def _side_steps(lum: np.ndarray, col: float, rows: range, u: float, reach_u: float = 0.15
-                ) -> np.ndarray:
+def _side_steps(lum: np.ndarray, col: float, rows: range, u: float, reach_u: float = 0.15,
+                sides: tuple[bool, bool] = (True, True)) -> np.ndarray:
     """Per row, the larger lightness step across a standing bar's left or right side (the
-    columns `col` and `col + u`, each within ±`reach_u` u): 2 columns out against 2 in."""
+    columns `col` and `col + u`, each within ±`reach_u` u, the `sides` (left, right)
+    asked for): 2 columns out against 2 in."""
     out = np.zeros(len(rows), np.float32)
     r0, r1 = max(rows.start, 0), min(rows.stop, lum.shape[0])
     if r1 <= r0:
         return out
     reach = int(round(reach_u * u))
-    for side in (col, col + u):
+    for side in (x for x, asked in zip((col, col + u), sides, strict=True) if asked):
         for c in range(int(round(side)) - reach, int(round(side)) + reach + 1):
             if c - 3 < 0 or c + 3 > lum.shape[1]:
                 continue
@@ -285,14 +288,30 @@ def _side_steps(lum: np.ndarray, col: float, rows: range, u: float, reach_u: flo
 
 
 def _sides_run_on(lum: np.ndarray, col: float, top: float, u: float,
-                  min_step: float = 6.0, share: float = 0.5) -> bool:
+                  min_step: float = 6.0, share: float = 0.5,
+                  others: np.ndarray | None = None) -> bool:
     """Whether a standing bar's sides run on above `top` (the row where its top face ends):
     a bar's sides show an edge along its whole height, so where the edge goes on above a
     top end found by a lightness step, that step was within the bar (a lamp lighting its
     top segment otherwise than the rest, X04-03), not its end. No evidence (sides with no
-    edge of their own) is no."""
-    below = _side_steps(lum, col, range(int(top + 0.5 * u), int(top + 2.5 * u)), u)
-    above = _side_steps(lum, col, range(int(top - 0.6 * u), int(top - 0.1 * u)), u)
+    edge of their own) is no. A side beside which another stone (`others`: H×W bool, the
+    faces of stones measured already) rises above `top` is no evidence either: the edge
+    there is that stone's (N8 G04-05: an orange bar standing against a grey one that
+    reaches higher)."""
+    above_rows = range(int(top - 0.6 * u), int(top - 0.1 * u))
+    sides = (True, True)
+    if others is not None:
+        r0, r1 = max(above_rows.start, 0), max(above_rows.stop, 0)
+        near = [others[r0:r1, max(int(round(a)), 0):max(int(round(b)), 0)]
+                for a, b in ((col - 0.4 * u, col - 0.1 * u),
+                             (col + 1.1 * u, col + 1.4 * u))]
+        sides = (not (near[0].size and float(near[0].mean()) >= 0.5),
+                 not (near[1].size and float(near[1].mean()) >= 0.5))
+        if not any(sides):
+            return False
+    below = _side_steps(lum, col, range(int(top + 0.5 * u), int(top + 2.5 * u)), u,
+                        sides=sides)
+    above = _side_steps(lum, col, above_rows, u, sides=sides)
     if not below.size or not above.size:
         return False
     own = float(np.median(below))

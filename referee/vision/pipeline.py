@@ -256,6 +256,14 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     neutral = chroma < s.colour.neutral_chroma  # snow, paper: what has no hue
     fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s, regions["V"][2],
                 neutral) if f.supported else f for f in fits]
+    # a standing bar still sliding, once the others are pinned: their faces tell which
+    # edges beside it are theirs (grooves.anchor_top)
+    placed = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill and
+              (f.slack_u < s.fit.max_slack_u or f.anchored)]
+    fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s, regions["V"][2],
+                neutral, [o for o in placed if o.colour != f.colour])
+            if f.supported and f.orientation == "V" and f.slack_u >= s.fit.max_slack_u and
+            not f.anchored and placed else f for f in fits]
     fits = [pinned_rival(f, all_cands[f.colour], fits, masks, lab[..., 0], view, unit, band,
                          chromatic, s, regions["V"][2]) if f.supported else f for f in fits]
     sliding = [f for f in fits if f.slack_u >= s.fit.max_slack_u and not f.anchored]

@@ -250,6 +250,10 @@ HARD = FIXTURES / "hard-scenes"
 # J03-06 (wrong, the blue stone missing; the ninth session's unseen N5): a quarter of a blue
 # face 8 u up, on the other builder's stones far behind the mat, was a hidden stone (unsure)
 # until a part of a coloured stone had to be held up by the build as a whole stone does.
+# S01-02 (correct): the purple bar standing against the grey, its foot behind a piece in
+# front; the grey's edge rising beside it was taken for its own side running on above its
+# top end, so it was not placed from its top (unsure) until the placed stones' faces told
+# their edges from its own.
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-05": "correct", "F05-07": "correct",
@@ -259,7 +263,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "R01-03": "unsure", "S03-01": "wrong", "P01-02": "correct",
                  "M01-05": "unsure", "M03-05": "unsure", "Q01-04": "correct",
                  "L03-02": "wrong", "I03-02": "correct", "H03-06": "unsure",
-                 "J03-06": "wrong"}
+                 "J03-06": "wrong", "S01-02": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
@@ -655,3 +659,27 @@ def test_a_lit_top_segment_is_no_top_end_but_snow_on_the_bar_is():
     snow = _painted(view, [(x0, 4 * U, U, U)])
     got = anchor_top(fit, mask, lum, nothing, view, U, (0.0, band), neutral=snow)
     assert got is not None and abs(got.h_mm + U) < 0.1 * U
+
+
+def test_a_stone_rising_beside_a_standing_bar_is_not_its_side_running_on():
+    """N8 G04-05: an orange bar standing against a grey one that reaches 2 u higher, its
+    foot behind a piece in front. The grey's edge ran on above the orange's top end, was
+    taken for the orange's own side, and its top end for a lit segment: unplaced, unsure.
+    Once the other stones are placed, a side along which one of them rises is no evidence."""
+    from referee.vision.grooves import anchor_top
+    from referee.vision.mat import PAPER_BEYOND
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 260.0)
+    x0, band = PAPER_BEYOND[0] + 2 * U, 5.0
+    fit = BarFit("O", "V", x0, U, 0.8, 0.8, True)  # placed a unit too high: its foot hidden
+    nothing = np.zeros((view.height, view.width), bool)
+    lum = np.full((view.height, view.width), 20.0, np.float32)  # a dark backdrop
+    lum[_painted(view, [(x0, 0.0, U, 5 * U)])] = 40.0  # the front face
+    lum[_painted(view, [(x0, 5 * U, U, band)])] = 75.0  # its top face
+    grey = _painted(view, [(x0 + U + 1.0, 0.0, U, 7 * U)])
+    lum[grey] = 55.0
+    mask = _painted(view, [(x0, 0.0, U, 5 * U + band)])
+    assert anchor_top(fit, mask, lum, nothing, view, U, (0.0, band)) is None
+    got = anchor_top(fit, mask, lum, nothing, view, U, (0.0, band), beside=grey)
+    assert got is not None and abs(got.h_mm) < 0.1 * U
