@@ -31,6 +31,9 @@ def is_heif(data: bytes) -> bool:
 HEIC = ("the photo is a HEIC (or AVIF) image, which the referee cannot read: send it as a "
         "JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible)")
 
+CUT = ("the photo is incomplete: its JPEG data ends before the image does (cut short while "
+       "it was sent or copied); send or copy it again")
+
 
 class PhotoTooLargeError(PhotoError):
     """A photo whose header declares more pixels than `MAX_PIXELS` (never decoded)."""
@@ -46,11 +49,16 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
     decoding, `cv2.IMREAD_REDUCED_COLOR_*`: less time and memory), the smallest that still
     has `max_pixels`; the caller scales the rest of the way.
 
-    :raises PhotoTooLargeError: over `MAX_PIXELS`; PhotoError: empty, not one of these
-        formats, its size unreadable, or corrupt.
+    A JPEG cut short (`jpeg_cut`) is refused as such, never decoded: some libjpeg builds
+    decode it, the missing rows grey, a build half hidden.
+
+    :raises PhotoTooLargeError: over `MAX_PIXELS`; PhotoError: empty, cut short, not one of
+        these formats, its size unreadable, or corrupt.
     """
     if not data:
         raise PhotoError("the photo is empty (0 bytes)")
+    if jpeg_cut(data):  # before its size: the cut may be in its headers
+        raise PhotoError(CUT)
     size = header_size(data)  # before decoding: a small file may hold a huge image
     if size is None:
         raise PhotoError(HEIC if is_heif(data) else NOT_A_PHOTO)
@@ -139,6 +147,47 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
             return best
         i += 2 + length
     return best
+
+
+def jpeg_cut(data: bytes) -> bool:
+    """Whether the bytes are a JPEG that ends before its image does: cut short while it was
+    sent or copied (a phone's connection dropped mid-upload; a file still being written).
+    Its headers run past the end of the bytes, or no end-of-image marker (0xFFD9) follows
+    its first scan: in a scan's data a 0xFF byte is followed only by 0x00 or a restart
+    marker, so the marker is found only where the image ends (bytes after it, such as the
+    video a phone's motion photo appends, do not matter). Bytes that are no JPEG, or a JPEG
+    broken otherwise (a marker no JPEG has, bytes that are no marker up to the end), are not
+    cut: the decoder refuses them as not a photo."""
+    if not data.startswith(b"\xff\xd8"):
+        return False
+    i = 2
+    while True:
+        if i + 2 > len(data):
+            return True
+        if data[i] != 0xFF:  # bytes that are no marker: skipped, as libjpeg does
+            i = data.find(b"\xff", i)
+            if i < 0:
+                return False
+            continue
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill bytes
+            i += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
+            i += 2
+            continue
+        if marker < 0xC0 or marker == 0xD9:  # no JPEG marker; an end before any scan
+            return False
+        if i + 4 > len(data):
+            return True
+        (length,) = struct.unpack(">H", data[i + 2:i + 4])
+        if length < 2:
+            return False
+        if i + 2 + length > len(data):  # the segment runs past the end
+            return True
+        if marker == 0xDA:  # start of the first scan: the image ends at its EOI
+            return data.find(b"\xff\xd9", i + 2 + length) < 0
+        i += 2 + length
 
 
 def _webp_size(data: bytes) -> tuple[int, int] | None:

@@ -14,7 +14,13 @@ import pytest
 from PIL import Image
 
 from referee.vision.errors import PhotoError
-from referee.vision.photo import MAX_PIXELS, PhotoTooLargeError, decode_photo, header_size
+from referee.vision.photo import (
+    MAX_PIXELS,
+    PhotoTooLargeError,
+    decode_photo,
+    header_size,
+    jpeg_cut,
+)
 
 from .conftest import scene_card
 
@@ -83,6 +89,31 @@ def test_a_jpeg_with_stray_bytes_before_its_frame_header_is_still_measured():
     big[i + 4 + 5:i + 4 + 9] = struct.pack(">HH", 9000, 9000)
     with pytest.raises(PhotoTooLargeError):
         decode_photo(bytes(big))
+
+
+def test_a_jpeg_cut_short_is_refused_as_such_before_it_is_decoded(monkeypatch):
+    """A JPEG whose end is missing (sent or copied only in part) is refused in words that
+    say so, never decoded: OpenCV 5 refuses it as not a photo, OpenCV 4 (which the package
+    allows) decodes it with its missing rows grey. No whole photo is taken for cut: not the
+    fixtures' (dev scenes, hard scenes, cases; JPEG and progressive JPEG), nor one with a
+    phone's motion-photo video after its end."""
+    from referee.paths import FIXTURES
+
+    photos = [p.read_bytes() for p in sorted(FIXTURES.rglob("*.jpg"))]
+    photos += [_encoded("JPEG", (123, 45), progressive=True), _encoded("JPEG", (16, 16))]
+    assert len(photos) > 100
+    for data in photos:
+        assert not jpeg_cut(data)
+        for n in (3, 40, len(data) // 3, len(data) // 2, len(data) - 2, len(data) - 1):
+            assert jpeg_cut(data[:n]), n
+    assert not jpeg_cut(photos[0] + b"\x00\x00\x00\x18ftypmp42" + bytes(5000))
+    # bytes that are no JPEG, or a JPEG broken otherwise, are not cut: not a photo
+    assert not jpeg_cut(b"just some text") and not jpeg_cut(b"\xff\xd8\xff" + b"x" * 100)
+    import referee.vision.photo as photo
+
+    monkeypatch.setattr(photo.cv2, "imdecode", lambda *a: pytest.fail("decoded a cut JPEG"))
+    with pytest.raises(PhotoError, match="incomplete"):
+        decode_photo(photos[0][:len(photos[0]) // 2])
 
 
 def test_formats_whose_size_is_not_read_are_not_decoded():
