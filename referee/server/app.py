@@ -21,7 +21,7 @@ from referee.server.live import LiveHub
 from referee.server.routes import games, health, live, pages, tables
 from referee.server.settings import Settings
 from referee.server.tables import TableService
-from referee.server.uploads import BodyLimit
+from referee.server.uploads import BodyLimit, FormEnd
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -67,6 +67,7 @@ def create_app(settings: Settings | None = None,
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _offline_docs(app)
+    app.add_middleware(FormEnd)
     app.add_middleware(BodyLimit, max_bytes=settings.max_upload_bytes)
     app.add_middleware(Guard, extra_hosts=settings.allowed_hosts)  # the outermost
     return app

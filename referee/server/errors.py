@@ -68,6 +68,15 @@ class UploadNameTooLongError(ServerError):
     parser's bound (python-multipart: 4 KB a header line), a name of thousands of letters."""
 
 
+class IncompleteUploadError(ServerError):
+    """An upload that arrived cut short: its form ends before its closing boundary (the
+    phone's connection dropped while it sent the photo), or its JPEG before its image does."""
+
+
+INCOMPLETE = ("The photo arrived incomplete (its end is missing: the connection may have "
+              "dropped while it was being sent): send it again.")
+
+
 NAME_TOO_LONG = ("The photo's file name is too long (thousands of letters): give the file a "
                  "shorter name and send it again.")
 
@@ -140,8 +149,9 @@ def _statuses() -> tuple[tuple[type[BaseException], int], ...]:
 
     return ((UnknownTableError, 404), (MissingSecretError, 401), (WrongSecretError, 403),
             (UploadTooLargeError, 413), (PhotoTooLargeError, 413), (TableLimitError, 429),
-            (UnknownHostError, 400), (UnsupportedPhotoError, 415), (PhotoError, 415),
-            (ConflictError, 409), (IllegalCommandError, 409), (StorageError, 503))
+            (UnknownHostError, 400), (IncompleteUploadError, 400), (UnsupportedPhotoError, 415),
+            (PhotoError, 415), (ConflictError, 409), (IllegalCommandError, 409),
+            (StorageError, 503))
 
 
 def status_of(e: RefereeError) -> int:

@@ -183,7 +183,7 @@ class SeatLink(BaseModel):
 
 def errors(*codes: int) -> dict[int | str, dict[str, object]]:
     """OpenAPI `responses` for error answers (all of the ErrorOut shape)."""
-    words = {400: "a request the box does not take (e.g. an unknown host name)",
+    words = {400: "a request the box does not take (an unknown host name, an upload cut short)",
              401: "a key is needed", 403: "the key does not open this",
              404: "no such table, seat or photo", 409: "not now (the table's state)",
              413: "too large", 415: "not a photo the referee reads",

@@ -1,8 +1,10 @@
-"""Upload checks: a body-size limit applied before the body is read, and the photo type.
+"""Upload checks: a body-size limit applied before the body is read, a form's end, and the
+photo type.
 
 `BodyLimit` answers 413 as soon as a request declares (Content-Length) or streams (chunked)
-more than the limit, so a 50 MB upload is refused without being stored. `check_photo_bytes` accepts
-JPEG, PNG, WebP and BMP by their first bytes, not by the name or the declared type.
+more than the limit, so a 50 MB upload is refused without being stored. `FormEnd` marks a
+form whose body was cut short. `check_photo_bytes` accepts JPEG, PNG, WebP and BMP by their
+first bytes, not by the name or the declared type, and refuses a JPEG cut short.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.server.errors import UnsupportedPhotoError
+from referee.server.errors import INCOMPLETE, IncompleteUploadError, UnsupportedPhotoError
 from referee.server.text import file_label
 
 MAGIC: tuple[tuple[bytes, str], ...] = ((b"\xff\xd8\xff", "jpeg"), (b"\x89PNG\r\n\x1a\n", "png"),
@@ -30,14 +32,15 @@ def photo_kind(data: bytes) -> str | None:
 def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
     """The photo's kind.
 
-    :raises UnsupportedPhotoError: empty, or not JPEG/PNG/WebP/BMP, naming the file.
+    :raises UnsupportedPhotoError: empty, or not JPEG/PNG/WebP/BMP, naming the file;
+        IncompleteUploadError: a JPEG that ends before its image does (`jpeg_cut`).
     """
     filename = file_label(filename)
     if not data:
         raise UnsupportedPhotoError(f"The file {filename} is empty: send a JPEG, PNG, WebP "
                                     "or BMP photo.", "photo.empty", {"file": filename})
     kind = photo_kind(data)
-    from referee.vision.photo import is_heif
+    from referee.vision.photo import is_heif, jpeg_cut
 
     if kind is None and is_heif(data):  # an iPhone's photo, sent from a laptop
         raise UnsupportedPhotoError(f"The file {filename} is a HEIC (or AVIF) photo, which "
@@ -48,7 +51,63 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
         raise UnsupportedPhotoError(f"The file {filename} is not a photo: send a JPEG, PNG, "
                                     "WebP or BMP photo from a camera or phone.",
                                     "photo.not-a-photo", {"file": filename})
+    if kind == "jpeg" and jpeg_cut(data):  # the phone's connection dropped mid-photo
+        raise IncompleteUploadError(INCOMPLETE, "photo.incomplete")
     return kind
+
+
+FORM_CUT = "referee.form_cut"  # the request scope's mark of a form body cut short
+
+
+def form_boundary(content_type: bytes | None) -> bytes | None:
+    """A multipart form's boundary from its Content-Type, read by the function Starlette's
+    form parser reads it with; None for a body of another type, or one without a boundary."""
+    from starlette.formparsers import parse_options_header
+
+    if not content_type:
+        return None
+    kind, params = parse_options_header(content_type)
+    if kind != b"multipart/form-data":
+        return None
+    return params.get(b"boundary") or None
+
+
+class FormEnd:
+    """ASGI middleware: a multipart form whose body ends before its closing boundary
+    (`--<boundary>--`) gets the mark `FORM_CUT` in its scope. That is an upload cut short:
+    the phone's connection dropped while it sent a photo. The form parser does not check
+    that the form ended (python-multipart's `finalize` does nothing) and Starlette leaves
+    out a part that never ended, so such a photo was read as no photo at all; a route that
+    takes a form refuses the mark (`routes.deps.whole_form`). An empty body is not marked:
+    nothing was sent, so nothing was cut."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        boundary = (form_boundary(dict(scope.get("headers") or []).get(b"content-type"))
+                    if scope["type"] == "http" else None)
+        if boundary is None:
+            await self.app(scope, receive, send)
+            return
+        # the close delimiter follows a line break, or opens a body of no part at all
+        close = b"\r\n--" + boundary + b"--"
+        tail, seen, closed = b"\r\n", 0, False
+
+        async def watching_receive() -> dict:
+            nonlocal tail, seen, closed
+            msg = await receive()
+            if msg["type"] == "http.request":
+                body = msg.get("body", b"")
+                seen += len(body)
+                if not closed:  # the delimiter may be split between two chunks
+                    window = tail + body
+                    closed, tail = close in window, window[-(len(close) - 1):]
+                if not msg.get("more_body", False) and seen and not closed:
+                    scope[FORM_CUT] = True
+            return msg
+
+        await self.app(scope, watching_receive, send)
 
 
 class _TooLarge(Exception):

@@ -183,3 +183,63 @@ def test_a_body_that_cannot_be_parsed_is_the_requests_fault(client, body):
     assert r.json() == {"detail": "the request's body cannot be read: its JSON or form data "
                                   "is malformed, nested too deep or holds a number too long",
                         "error": "RequestValidationError"}
+
+
+def _form(photo: bytes, name: str = "IMG_0001.jpg") -> bytes:
+    """A multipart body (boundary XX) of one photo part, as a phone's browser sends it."""
+    return (b'--XX\r\nContent-Disposition: form-data; name="photo"; filename="'
+            + name.encode() + b'"\r\nContent-Type: image/jpeg\r\n\r\n' + photo + b"\r\n--XX--\r\n")
+
+
+def test_a_photo_cut_short_on_its_way_is_told_incomplete_and_nothing_is_lost(
+        client, make_table, settings, wait_view):
+    """The phone's connection dropped while it sent a photo: a form body that ends in the
+    middle of its photo was "no photo for Ava's place; send a photo from the phone" (the
+    form parser drops a part that never ended), a whole form holding a JPEG cut in half "not
+    a photo". Each is told that the photo arrived incomplete, to send it again, in the
+    phone's language; the table, and the photo already stored, stay as they were."""
+    from referee.server.i18n import LANGUAGES, messages
+
+    table_id, h = started_table(client, make_table)
+    photo = scene_photo("D03-02")
+    assert client.post(f"/api/tables/{table_id}/done/1", headers=h, files={
+        "photo": ("ben.jpg", photo, "image/jpeg")}).status_code == 200  # Ben's, stored
+    wait_view(table_id, lambda v: v["round"]["builders"][1]["verdict"])
+    before = client.get(f"/api/tables/{table_id}").json()
+    stored = sorted(p.name for p in (settings.photos_dir / table_id).iterdir())
+    url, form = f"/api/tables/{table_id}/done/0", {"content-type": "multipart/form-data; "
+                                                                   "boundary=XX"}
+    whole = _form(photo)
+    head = whole.index(b"\xff\xd8")
+    for body in (whole[:head + len(photo) // 2],  # cut in the photo's bytes
+                 whole[:head + len(photo)],  # all of the photo, not the form's end
+                 whole[:40]):  # cut in the part's header
+        r = client.post(url, headers=h | form, content=body)
+        assert r.status_code == 400, r.text
+        assert r.json()["code"] == "photo.incomplete" and "send it again" in r.json()["detail"]
+        assert "no photo" not in r.text
+        assert client.get(f"/api/tables/{table_id}").json() == before
+    for cut in (photo[:len(photo) // 2], photo[:-2], photo[:200]):  # a whole form, a cut JPEG
+        r = client.post(url, headers=h, files={"photo": ("IMG_0001.jpg", cut, "image/jpeg")})
+        assert r.status_code == 400, r.text
+        assert r.json()["code"] == "photo.incomplete" and "not a photo" not in r.text
+        assert client.get(f"/api/tables/{table_id}").json() == before
+    assert sorted(p.name for p in (settings.photos_dir / table_id).iterdir()) == stored
+    en = messages("en")
+    for lang in LANGUAGES[1:]:  # in each language's own words, not English filling a gap
+        for key in ("refusal.photo.incomplete", "err.kind.IncompleteUploadError"):
+            assert messages(lang)[key] not in ("", en[key])
+    # the whole photo, sent again, in chunks that split the form's end: judged as ever
+    r = client.post(url, headers=h | form, content=(whole[i:i + 7]
+                                                    for i in range(0, len(whole), 7)))
+    assert r.status_code == 200, r.text
+
+
+def test_a_form_of_no_photo_is_still_no_photo(client, make_table):
+    """Only a form cut short is incomplete: an empty body, or a whole form without a photo
+    (its closing boundary alone), is still a "done" without a photo."""
+    table_id, h = started_table(client, make_table)
+    form = {"content-type": "multipart/form-data; boundary=XX"}
+    for body in (b"", b"--XX--\r\n"):
+        r = client.post(f"/api/tables/{table_id}/done/0", headers=h | form, content=body)
+        assert r.status_code == 409 and "no photo" in r.json()["detail"], r.text

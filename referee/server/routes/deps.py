@@ -10,8 +10,10 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Query, Request
 
+from referee.server.errors import INCOMPLETE, IncompleteUploadError
 from referee.server.keys import Access, Credentials
 from referee.server.tables import TableService
+from referee.server.uploads import FORM_CUT
 
 KEY_MAX = 128  # a key is 32 characters; anything much longer is refused unread
 
@@ -61,5 +63,15 @@ def admin_only(service: ServiceDep, x_admin_key: AdminHeader = None) -> None:
     service.check_admin(x_admin_key)
 
 
+def whole_form(request: Request) -> None:
+    """For a route that takes a form (its body read before any dependency is solved).
+
+    :raises IncompleteUploadError (400): the body ended before the form did (`FormEnd`):
+        the phone's connection dropped while it sent the photo."""
+    if request.scope.get(FORM_CUT):
+        raise IncompleteUploadError(INCOMPLETE, "photo.incomplete")
+
+
 TableAccess = Annotated[Access, Depends(table_access)]
 AdminOnly = Depends(admin_only)
+WholeForm = Depends(whole_form)

@@ -20,6 +20,7 @@ from referee.server.routes.deps import (
     ServiceDep,
     TableAccess,
     TableHeader,
+    WholeForm,
     credentials,
     view_cookie,
 )
@@ -155,8 +156,8 @@ def demo_round(table_id: TableId, who: TableAccess, service: ServiceDep) -> Acce
     return Accepted(seq=service.demo_round(table_id, who))
 
 
-@router.post("/tables/{table_id}/done/{seat}", responses=errors(401, 403, 404, 409, 413, 415,
-                                                                 422, 503))
+@router.post("/tables/{table_id}/done/{seat}", dependencies=[WholeForm],
+             responses=errors(400, 401, 403, 404, 409, 413, 415, 422, 503))
 async def done(table_id: TableId, seat: Seat, who: TableAccess, service: ServiceDep,
                photo: Annotated[UploadFile | None, File()] = None) -> Accepted:
     """A builder says "done" (the table's key, or that seat's): the frame of this moment (or
