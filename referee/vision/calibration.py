@@ -82,7 +82,8 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
     The principal point stays at the centre unless asked (few, alike views are
     ill-conditioned: WORLD.md §6).
     :raises CalibrationError: a photo missing or unreadable (named), fewer than MIN_VIEWS
-        usable views, or photos of different sizes.
+        usable views, photos of different sizes, or a focal length no real camera has
+        (`station.FOV_DEG`: the views too alike for the fit).
     """
     obj: list[np.ndarray] = []
     img: list[np.ndarray] = []
@@ -114,6 +115,16 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
         flags |= cv2.CALIB_FIX_PRINCIPAL_POINT
     rms, k, d, _, _, std_in, _, _ = cv2.calibrateCameraExtended(
         obj, img, size, k0, np.zeros(5), flags=flags)
+    from referee.vision.station import FOV_DEG, focal_range
+
+    for f, side, across in ((k[0, 0], w, "wide"), (k[1, 1], h, "high")):
+        lo, hi = focal_range(side)
+        if not lo <= f <= hi:  # NaN too: a fit gone wrong, no lens
+            raise CalibrationError(
+                f"the photos give a focal length of {f:.6g} px, which no real camera has for "
+                f"photos {side} px {across} (a field of view of {FOV_DEG[0]:g}° to "
+                f"{FOV_DEG[1]:g}° across them: {lo:.3g} to {hi:.0f} px); take the photos "
+                "again, the whole mat in each, tilted a different way in each")
     return CameraCalibration(k, d.ravel()[:5], float(rms), std_in.ravel(), len(obj), size)
 
 

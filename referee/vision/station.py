@@ -8,6 +8,7 @@ checked; a wrong one raises `StationError` naming it.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -21,6 +22,12 @@ from referee.vision.errors import StationError, VisionError
 
 LEVELS = ("normal", "advanced")
 MAX_SIDE_PX = 65_535  # a camera's image side at most (JPEG's own limit)
+# A real camera's field of view across a side of its image, in degrees. The narrowest aimed
+# at a mat: a phone's 10x periscope telephoto (about 240 mm equivalent) sees 8.6° across a
+# photo's long side, 4.8° across the short side of a 16:9 one. The widest: a phone's
+# ultra-wide sees about 110°, and a camera matrix (a pinhole's) can describe nothing of
+# 180° (f = 0); a fisheye's wider view lies in its distortion, not in f.
+FOV_DEG = (3.0, 170.0)
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,33 @@ class Station:
                 **({"mat_pose": {"rvec": self.mat_pose[0].round(6).tolist(),
                                  "tvec": self.mat_pose[1].round(3).tolist()}}
                    if self.mat_pose is not None else {})}
+
+
+def focal_range(side_px: float) -> tuple[float, float]:
+    """(shortest, longest) focal length, px, a real camera has across an image side of
+    `side_px` px: f = side / (2·tan(fov / 2)) for the widest and the narrowest field of view
+    of `FOV_DEG`."""
+    narrow, wide = (math.radians(a) / 2 for a in FOV_DEG)
+    return side_px / (2 * math.tan(wide)), side_px / (2 * math.tan(narrow))
+
+
+def check_focal_lengths(k: np.ndarray, size: tuple[int, int], where: str) -> None:
+    """Each focal length of the camera matrix `k` (px) is a real camera's for its image
+    side (fx across the width, fy across the height of `size`, (w, h) px): a field of view
+    within `FOV_DEG`. fx 1e9 px, or 0.001 px, is no lens: a typo or a calibration that went
+    wrong, whose every verdict would be wrong or unsure.
+
+    :raises StationError: naming the field, the value and the range.
+    """
+    for name, f, side, across in (("fx", k[0, 0], size[0], "wide"),
+                                  ("fy", k[1, 1], size[1], "high")):
+        lo, hi = focal_range(side)
+        if not lo <= f <= hi:
+            raise StationError(
+                f"{where}: camera_matrix's {name} is {f:.6g} px, which no real camera has "
+                f"for an image {side} px {across}: a field of view of {FOV_DEG[0]:g}° to "
+                f"{FOV_DEG[1]:g}° across it is {name} {lo:.3g} to {hi:.0f} px; calibrate "
+                "the camera again (`referee calibrate camera`)")
 
 
 def _field(raw: dict, name: str, where: str):
@@ -110,6 +144,7 @@ def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = 
     if k[1, 0] != 0 or k[2, 0] != 0 or k[2, 1] != 0 or k[2, 2] != 1:  # a pinhole camera's
         raise StationError(f"{where}: camera_matrix must be a camera's, [[fx, 0, cx], "
                            "[0, fy, cy], [0, 0, 1]] (as `referee calibrate camera` writes it)")
+    check_focal_lengths(k, size, where)
     bad_d = StationError(f"{where}: dist_coeffs must be 4, 5, 8, 12 or 14 finite numbers")
     try:
         d = np.asarray(raw.get("dist_coeffs") or [0, 0, 0, 0, 0], np.float64).ravel()

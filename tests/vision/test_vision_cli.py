@@ -272,3 +272,28 @@ def test_calibrate_camera_again_takes_the_unit_given(tmp_path, monkeypatch):
         r = runner.invoke(app, ["calibrate", "camera", "kitchen", *photos, *args])
         assert r.exit_code == 0, r.output or r.exception
         assert yaml.safe_load(profile.read_text())["unit_mm"] == unit, args
+
+
+def test_calibrate_camera_refuses_a_focal_length_no_camera_has(tmp_path, monkeypatch):
+    """A fit gone wrong (views too alike) gave fx 1e9 px, or 0.001, and the command wrote it
+    to the profile as if it were the camera's. It is one sentence that names the focal
+    length and says what to do; no profile is written."""
+    import numpy as np
+
+    import referee.paths
+    from referee.vision import calibration
+
+    monkeypatch.setattr(referee.paths, "CALIBRATION", tmp_path)
+    photos = [str(p) for p in sorted((DEV / "stations" / "D01").glob("calib*.jpg"))]
+    real = calibration.cv2.calibrateCameraExtended
+    for f in (1e9, 0.001):
+        def wrong(*a, f=f, **kw):
+            rms, k, *rest = real(*a, **kw)
+            return (rms, np.diag([f, f, 1.0]) + k * [[0, 0, 1], [0, 0, 1], [0, 0, 0]], *rest)
+
+        monkeypatch.setattr(calibration.cv2, "calibrateCameraExtended", wrong)
+        r = runner.invoke(app, ["calibrate", "camera", "kitchen", *photos])
+        assert type(r.exception).__name__ == "CalibrationError", r.exception
+        assert f"focal length of {f:g} px, which no real camera has" in str(r.exception)
+        assert "take the photos again" in str(r.exception)
+        assert not (tmp_path / "stations" / "kitchen.yaml").exists()

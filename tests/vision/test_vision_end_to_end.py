@@ -104,6 +104,11 @@ def test_a_file_too_large_to_be_a_photo_is_refused_unread(huge_file):
     # a camera matrix must be a camera's: [[fx, s, cx], [0, fy, cy], [0, 0, 1]]
     ("camera_matrix", [[700, 0, 480], [0, 700, 270], [0, 0, 0]], "camera_matrix"),
     ("camera_matrix", [[700, 700, 700], [700, 700, 700], [700, 700, 700]], "camera_matrix"),
+    # focal lengths no lens has for a 640×480 photo (a break-it trial): named, with the range
+    ("camera_matrix", [[1e9, 0, 319.5], [0, 1e9, 239.5], [0, 0, 1]],
+     r"camera_matrix's fx is 1e\+09 px, which no real camera has .* 28 to 12220 px"),
+    ("camera_matrix", [[0.001, 0, 319.5], [0, 0.001, 239.5], [0, 0, 1]], "fx is 0.001 px"),
+    ("camera_matrix", [[600, 0, 319.5], [0, 1e7, 239.5], [0, 0, 1]], "fy is 1e\\+07 px"),
 ])
 def test_a_station_field_that_is_no_camera_setting_is_refused_in_words(tmp_path, field, value,
                                                                        words):
@@ -115,6 +120,25 @@ def test_a_station_field_that_is_no_camera_setting_is_refused_in_words(tmp_path,
     path.write_text(json.dumps(raw))
     with pytest.raises(StationError, match=words):
         load_station(path)
+
+
+def test_every_real_camera_has_focal_lengths_a_station_takes():
+    """The focal-length bound refuses no lens a station may have: a phone's 10x periscope
+    telephoto (about 240 mm equivalent: 4.8° across the short side of a 16:9 photo) and an
+    ultra-wide (13 mm: 108° across the long side), the photo held either way; nor any
+    station of the fixtures or of calibration/."""
+    from referee.paths import CALIBRATION, FIXTURES
+    from referee.vision.station import check_focal_lengths
+
+    for w, h in ((4000, 2250), (2250, 4000), (4000, 3000)):
+        for mm in (240.0, 13.0):  # a 35 mm frame's 36 mm on the photo's long side
+            f = max(w, h) * mm / 36.0
+            check_focal_lengths(np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]]), (w, h),
+                                "phone")
+    stations = [*FIXTURES.rglob("station.json"), *CALIBRATION.rglob("*.yaml")]
+    assert len(stations) > 20
+    for path in stations:
+        load_station(path, learn_colours=False)
 
 
 def test_station_label_and_settings_files_too_large_are_refused_unread(tmp_path):
