@@ -45,15 +45,16 @@ def at_depth(x_mm: np.ndarray, h_mm: np.ndarray, view: FrontView, camera_mm: np.
 
 
 def _cost(fits: Sequence[BarFit], view: FrontView, camera: np.ndarray, unit: float,
-          depths: np.ndarray, clip_u: float) -> tuple[np.ndarray, np.ndarray]:
+          depths: np.ndarray, clip_u: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per candidate depth (D,): the summed squared distance (u, each clipped at `clip_u`)
-    of the stones' bottoms from whole units, and the largest of those distances."""
+    of the stones' bottoms from whole units, the largest of those distances, and the lowest
+    stone's bottom (u above the table)."""
     _, h = at_depth(np.array([f.x_mm for f in fits], np.float64),
                     np.array([f.h_mm for f in fits], np.float64), view, camera,
                     depths[:, None])                   # D×N
     z = h / unit
     off = np.abs(z - np.round(z))
-    return np.sum(np.minimum(off, clip_u) ** 2, axis=1), off.max(axis=1)
+    return np.sum(np.minimum(off, clip_u) ** 2, axis=1), off.max(axis=1), z.min(axis=1)
 
 
 def apparent_scale(fits: Sequence[BarFit], view: FrontView, camera_mm: np.ndarray,
@@ -77,7 +78,8 @@ def structure_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, unit: f
     +`search_mm` in steps of `step_mm` are tried. The answer is the depth at which every stone
     used stands within `max_off_u` of a whole unit, provided no other valley of the cost (more
     than `apart_mm` away) comes close: none whose stones all stand within `rival_off_u` of whole
-    units, and none whose summed cost is within `rival_cost` per stone of the best. An answer
+    units, and none whose summed cost is within `rival_cost` per stone of the best. A depth
+    at which a stone stands more than `floor_u` under the table is no answer and no rival. An answer
     within `min_shift_mm` of the line is 0.0: the bars' own spread of a few mm. See the module
     docstring.
 
@@ -90,7 +92,13 @@ def structure_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, unit: f
     if not s.enabled or len(use) < s.min_stones:
         return None
     depths = np.arange(-s.search_mm, s.search_mm + s.step_mm / 2, s.step_mm)
-    cost, worst = _cost(use, view, pose.camera_centre_mm(), unit, depths, s.clip_u)
+    cost, worst, lowest = _cost(use, view, pose.camera_centre_mm(), unit, depths, s.clip_u)
+    # nothing stands under the table: a depth that puts a stone there is none (Y02-03: at
+    # the alias a unit of parallax away the purple bar on the table stood 1.08 u under it)
+    possible = lowest >= -s.floor_u
+    if not possible.any():
+        return None
+    cost = np.where(possible, cost, np.inf)
     i = int(np.argmin(cost))
     if worst[i] > s.max_off_u:
         return None
@@ -100,7 +108,7 @@ def structure_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, unit: f
     lower_right = np.r_[cost[:-1] <= cost[1:], True]
     valley = lower_left & lower_right
     far = np.abs(depths - depths[i]) > s.apart_mm
-    rivals = valley & far & ((worst <= s.rival_off_u) |
+    rivals = valley & far & possible & ((worst <= s.rival_off_u) |
                              (cost <= cost[i] + s.rival_cost * len(use)))
     if rivals.any():
         seen = scale() if scale is not None else None

@@ -143,6 +143,7 @@ class DepthSettings:
     scale_tolerance: float = 0.02   # rival depths: the one whose scale is this near the
     scale_margin: float = 0.01      # grooves' and this much nearer than the others wins
     scale_stones: int = 2           # stones whose grooves show the scale, at least
+    floor_u: float = 0.5            # a depth that stands a stone this far under the table: none
 
 
 @dataclass(frozen=True)

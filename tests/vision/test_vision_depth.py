@@ -87,6 +87,21 @@ def test_two_depths_a_unit_of_parallax_apart_leave_the_depth_untold():
     assert d is not None and abs(d - 5.0) <= S.depth.step_mm
 
 
+def test_a_depth_that_stands_a_stone_under_the_table_is_no_rival():
+    """Y02-03: a build 8 mm in front of the line, the purple bar on the table. The depth a
+    unit of parallax away stood every stone a unit lower, the purple bar 1.08 u under the
+    table, and rivalled: no depth, and the blue bar, 5 mm up in the front view, floated
+    (`stone:unsupported`). Nothing stands under the table: such a depth is no rival."""
+    pose = camera_at(50.0)
+    stones = [("G", "V", 4.0, 0.0), ("B", "H", 4.0, 5.0)]
+    d = structure_depth(seen(stones, pose, 12.0, -5.0), VIEW, pose, 12.0, S.depth, MIN_FILL)
+    assert d is not None and abs(d + 5.0) <= S.depth.step_mm
+    # a unit higher, on a unit of snow, the alias stands on the table: the photo cannot tell
+    up = [(c, o, x, z + 1.0) for c, o, x, z in stones]
+    assert structure_depth(seen(up, pose, 12.0, -5.0), VIEW, pose, 12.0, S.depth,
+                           MIN_FILL) is None
+
+
 def test_two_rival_depths_are_told_apart_by_how_large_the_grooves_look():
     """W02-07: a build 8.7 mm in front of the line stood every stone half a unit off whole
     units, as one 9 mm behind it would with every stone a unit lower: no depth, and the
