@@ -274,8 +274,13 @@ def _check_stack(centres: dict[str, tuple[float, float, float]],
         chroma = float(np.hypot(a, b))
         if colour == "G":
             if chroma > MAX_GREY_CHROMA:
+                # a true stack may be tinted so: a red cloth beside the mat and the paper
+                # clipped (N9 C03, chroma 16.3; the other 93 stations' greys 12.7 or less)
                 raise ValueError(f"stone G of the colour stack is not grey (chroma "
-                                 f"{chroma:.0f}): {_AGAIN}")
+                                 f"{chroma:.1f}, a grey at most {MAX_GREY_CHROMA:.0f}): "
+                                 f"{_AGAIN} If it is, coloured light or a coloured table "
+                                 "beside the mat tints it: light the stones with white "
+                                 "light, or lower the camera's exposure, and take it again")
             continue
         if chroma < MIN_CHROMA:
             raise ValueError(f"stone {colour} of the colour stack shows no colour: are the "
