@@ -203,7 +203,10 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     for f in fits:
         if _gone(f, s, chromatic):
             continue
-        if f.fill < s.fit.min_stone_fill:
+        # a standing bar placed from its top end (grooves.anchor_top) is placed whatever
+        # hides its lower part; its face's fill and score count that part as missing
+        placed = f.anchored and f.supported and f.fill >= s.build.anchored_min_fill
+        if f.fill < s.fit.min_stone_fill and not placed:
             problems.append(Unmeasured(f"stone:hidden:{f.colour}",
                                        f"the {_name(f.colour)} stone is "
                                        f"partly hidden or unclear ({f.fill:.0%} of it seen)"))
@@ -223,7 +226,8 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        f"the {_name(f.colour)} stone "
                                        "cannot be told from things of its colour around it"))
             continue
-        if f.score < s.build.min_score or (not f.grooves and f.score < s.build.min_score_plain):
+        if not placed and (f.score < s.build.min_score or
+                           (not f.grooves and f.score < s.build.min_score_plain)):
             # a stone's shape that the colour matches only in part (a box behind of nearly
             # the colour, a face lit otherwise than the rest): no ground for a verdict (Y01-03,
             # Y03-01: a wrong orientation and a 0.7 u height, each judged wrong for certain)

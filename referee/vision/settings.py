@@ -165,6 +165,7 @@ class BuildSettings:
     base_sigma_u: float = 0.042     # positional doubt of a clean fit (tools/truth_check.py)
     base_sigma_mm: float = 0.67     # ... and in mm, which binds for units under 16 mm
     anchored_sigma_u: float = 0.08  # positional doubt of a bar placed from its top end
+    anchored_min_fill: float = 0.45  # a bar placed so counts (weak) seen this much
 
 
 @dataclass(frozen=True)

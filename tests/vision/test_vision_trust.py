@@ -154,6 +154,23 @@ def test_a_patch_of_a_colour_held_up_by_nothing_is_no_stone_of_the_build():
     assert "stone:not-found:B" in codes(b) and "stone:hidden:P" in codes(b)
 
 
+def test_a_standing_stone_placed_from_its_top_end_counts_though_its_foot_is_hidden():
+    """N8 G02-06: the blue bar standing under the purple one, its lower part behind a snow
+    pillar in front: placed from its top end (a stone sits on it), 58 % of its face seen,
+    it was hidden (unsure). Placed so, its place is known; it counts, weakly (no fault
+    rests on it alone). Not placed so, or seen less than `anchored_min_fill`, it is hidden."""
+    s = default_settings()
+    blue = replace(fit("B", "V", 0, 1, fill=0.58, anchored=True), score=0.58)
+    b = assemble([fit("G", "H", 0, 0), blue, fit("P", "V", 4, 1)], U, 2.0, s, "GBP")
+    assert codes(b) == []
+    (got,) = [st for st in b.stones if st.colour == "B"]
+    assert got.weak and got.sigma_u >= s.build.anchored_sigma_u
+    for other in (replace(blue, anchored=False),
+                  replace(blue, fill=s.build.anchored_min_fill - 0.05, score=0.4)):
+        b = assemble([fit("G", "H", 0, 0), other, fit("P", "V", 4, 1)], U, 2.0, s, "GBP")
+        assert codes(b) == ["stone:hidden:B"]
+
+
 def test_a_stone_that_can_slide_along_its_length_is_hidden():
     b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1, slack_u=1.0), fit("P", "V", 4, 1)],
                  U, 2.0, default_settings(), "GBP")
