@@ -103,7 +103,7 @@ def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
         if not (c.supported and c.fill >= full and c.score >= f.score - s.fit.rival_margin
                 and _touches(c, held, unit, reach)):
             continue
-        if rect_gap_u(_rect(c, unit), _rect(f, unit)) <= 0:  # the same patch
+        if rect_gap_u(face_rect(c, unit), face_rect(f, unit)) <= 0:  # the same patch
             continue
         c = _refined(c, lum, view, unit, s, masks[f.colour])
         c = pin(c, masks, lum, view, unit, band, chromatic, s, floor_mm)
@@ -309,15 +309,16 @@ def _refined(f: BarFit, lum: np.ndarray, view: FrontView, unit: float, s: Vision
                   g.notch_blur_mm) if g.use_grooves else f
 
 
-def _rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:
+def face_rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:
+    """(x, h, width, height) mm of a fit's front face; unit: u in mm."""
     w, h = (5 * unit, unit) if f.orientation == "H" else (unit, 5 * unit)
     return f.x_mm, f.h_mm, w, h
 
 
 def _touches(f: BarFit, others: list[BarFit], unit: float, reach_mm: float) -> bool:
     """Whether f's face comes within `reach_mm` of another fit's face (front view)."""
-    return any(o.colour != f.colour and rect_gap_u(_rect(f, unit), _rect(o, unit)) <= reach_mm
-               for o in others)
+    return any(o.colour != f.colour and
+               rect_gap_u(face_rect(f, unit), face_rect(o, unit)) <= reach_mm for o in others)
 
 
 def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table_band_mm: float,
@@ -343,8 +344,8 @@ def grounded(f: BarFit, support: np.ndarray, view: FrontView, unit: float, table
         x = f.x_mm + (k + 0.5) * unit
         c, _ = view.to_px(x, 0.0)
         c0, c1 = int(round(float(c) - 0.25 * unit * s)), int(round(float(c) + 0.25 * unit * s))
-        tops = [h + dh for h, dh in ((o.h_mm, _rect(o, unit)[3]) for o in floors
-                                     if o.x_mm <= x <= o.x_mm + _rect(o, unit)[2])
+        tops = [h + dh for h, dh in ((o.h_mm, face_rect(o, unit)[3]) for o in floors
+                                     if o.x_mm <= x <= o.x_mm + face_rect(o, unit)[2])
                 if h + dh <= f.h_mm]
         end = r1 if not tops else int(round(float(view.to_px(x, max(tops))[1])))
         block = support[max(r0, 0):max(end, 0), max(c0, 0):max(c1, 0)]

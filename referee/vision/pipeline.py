@@ -26,6 +26,7 @@ from referee.build import MeasuredBuild, Orientation, Unmeasured
 from referee.vision.assemble import assemble
 from referee.vision.choose import (
     choose,
+    face_rect,
     ground,
     pin,
     pinned_rival,
@@ -273,8 +274,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
             if s.fit.rest_table_shade else masks
         fits = [(resting(f, fits, rest_masks, lab[..., 0], view, unit, s, regions["V"][2])
                  or f) if f in sliding else f for f in fits]
-    fits = [replace(f, rivalled=True) if rivalled(f, all_cands.get(f.colour, []), s) else f
-            for f in fits]
+    fits = [replace(f, rivalled=True) if rivalled(f, all_cands.get(f.colour, []), unit, s)
+            else f for f in fits]
     fits = unheld_parts(fits, chromatic, held_by, chain, view, unit, table_band, s)
     m.fits = fits
     lap("fit")
@@ -316,14 +317,28 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     return m
 
 
-def rivalled(f: BarFit, cands: list[BarFit], s: VisionSettings) -> bool:
+def rivalled(f: BarFit, cands: list[BarFit], unit: float, s: VisionSettings) -> bool:
     """Whether a candidate of the other orientation among the colour's `cands`, held up and
     full enough to be a stone, scores at least as high as the chosen fit `f` less
     `build.turn_rival_margin`: `choose` may have taken `f` for its grooves (N2 M01-05: a snow
     pillar in shade, grey, with its cubes' seams for grooves, over the grey bar lying on
-    it), so which way the stone lies is in doubt, and no fault rests on it alone."""
+    it), so which way the stone lies is in doubt, and no fault rests on it alone. So it is
+    when such a candidate shares a cell with `f` (`build.cross_rival_u2` of a unit square,
+    `unit` in mm) and scores within `build.cross_rival_margin` of it: the colour lies in an
+    L or a T, one arm of it something else in that colour (N10 B01-04: a snow pillar in deep
+    shade beside the blue bar, its top cell the end of the dark grey bar lying on it, taken
+    for the grey stone standing; a correct build judged wrong)."""
+    def shared_u2(c: BarFit) -> float:
+        (fx, fh, fw, fd), (cx, ch, cw, cd) = (face_rect(o, unit) for o in (f, c))
+        w = min(fx + fw, cx + cw) - max(fx, cx)
+        h = min(fh + fd, ch + cd) - max(fh, ch)
+        return max(w, 0.0) * max(h, 0.0) / (unit * unit)
+
     return any(c.orientation != f.orientation and c.supported and
-               c.fill >= s.fit.min_stone_fill and c.score >= f.score - s.build.turn_rival_margin
+               c.fill >= s.fit.min_stone_fill and
+               (c.score >= f.score - s.build.turn_rival_margin or
+                (c.score >= f.score - s.build.cross_rival_margin and
+                 shared_u2(c) >= s.build.cross_rival_u2))
                for c in cands)
 
 

@@ -156,6 +156,8 @@ class BuildSettings:
     min_score_plain: float = 0.65   # ... below this where its grooves did not show
     sure_score: float = 0.7         # below this a fit is weak: no fault rests on it alone
     turn_rival_margin: float = 0.0  # a rival of the other orientation this near: weak too
+    cross_rival_margin: float = 0.2  # ... within this, a rival sharing a cell with it
+    cross_rival_u2: float = 0.5     # a cell shared: this much of the faces' area (u²)
     depth_doubt_mm: float = 5.0     # how far a front face usually stands off the build line
     line_allowance_mm: float = 10.0  # how far it may (WORLD.md §5): table vs snow unsure
     settle: bool = True             # rest stones on their support within the depth doubt

@@ -177,7 +177,9 @@ def test_a_fit_with_a_rival_of_the_other_orientation_is_weak():
     snow pillar in shade, as grey as the stone, whose cubes' seams looked like grooves; the
     pillar (standing) was taken over the bar (lying), which scored higher. A chosen fit with
     a rival of the other orientation, held up, full and scoring as high, is weak: which way
-    the stone lies is in doubt, and no fault rests on it alone (the judge)."""
+    the stone lies is in doubt, and no fault rests on it alone (the judge). So is one whose
+    rival shares a cell with it (an L or a T of the colour) and scores nearly as high (N10
+    B01-04: a snow pillar in deep shade, its top cell the end of the grey bar lying on it)."""
     from dataclasses import replace
 
     from referee.vision.assemble import assemble
@@ -187,11 +189,14 @@ def test_a_fit_with_a_rival_of_the_other_orientation_is_weak():
     s = default_settings()
     chosen = BarFit("G", "V", 99.8, 0.0, 0.94, 0.79, True, grooves=True)
     lying = BarFit("G", "H", 99.8, 48.7, 0.96, 0.85, True)
-    assert rivalled(chosen, [lying, chosen], s)
-    assert not rivalled(chosen, [replace(lying, supported=False)], s)  # held up by nothing
-    assert not rivalled(chosen, [replace(lying, fill=0.3)], s)         # not a whole stone
-    assert not rivalled(chosen, [replace(lying, score=0.6)], s)        # clearly worse
-    assert not rivalled(chosen, [replace(chosen, x_mm=150.0)], s)      # the same orientation
+    assert rivalled(chosen, [lying, chosen], 12.0, s)
+    assert not rivalled(chosen, [replace(lying, supported=False)], 12.0, s)  # held up by nothing
+    assert not rivalled(chosen, [replace(lying, fill=0.3)], 12.0, s)         # not a whole stone
+    assert not rivalled(chosen, [replace(lying, score=0.5)], 12.0, s)        # clearly worse
+    # apart from the chosen fit, a rival must score as high; sharing a cell, nearly as high
+    assert not rivalled(chosen, [replace(lying, x_mm=200.0, score=0.7)], 12.0, s)
+    assert rivalled(chosen, [replace(lying, score=0.7)], 12.0, s)
+    assert not rivalled(chosen, [replace(chosen, x_mm=150.0)], 12.0, s)      # the same orientation
     build = assemble([replace(chosen, rivalled=True)], 12.0, 0.0, s, "G")
     assert build.stones[0].weak
     assert not assemble([chosen], 12.0, 0.0, s, "G").stones[0].weak
