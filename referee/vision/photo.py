@@ -120,16 +120,22 @@ def header_size(data: bytes) -> tuple[int, int] | None:
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """The largest frame size among the SOF markers before the first scan (SOS). Bytes that
-    are no marker are skipped up to the next 0xFF, as libjpeg does."""
-    best: tuple[int, int] | None = None
+def _jpeg_header(data: bytes) -> tuple[list[tuple[int, int, int]], str]:
+    """A JPEG's header, walked as libjpeg walks it: its marker segments in order as
+    (marker, offset, length), up to and including the first scan's (SOS), and why the walk
+    ended: "scan" (at that SOS), "short" (the bytes end at a marker or in a segment),
+    "junk" (bytes that are no marker up to the end) or "bad" (a marker no JPEG header has,
+    an end of image before any scan, or a length under 2). Bytes that are no marker are
+    skipped up to the next 0xFF, as libjpeg does."""
+    segments: list[tuple[int, int, int]] = []
     i = 2
-    while i + 4 <= len(data):
+    while True:
+        if i + 2 > len(data):
+            return segments, "short"
         if data[i] != 0xFF:
             i = data.find(b"\xff", i)
             if i < 0:
-                return best
+                return segments, "junk"
             continue
         marker = data[i + 1]
         if marker == 0xFF:  # fill bytes
@@ -138,14 +144,29 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
         if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
             i += 2
             continue
+        if marker < 0xC0 or marker == 0xD9:
+            return segments, "bad"
+        if i + 4 > len(data):
+            return segments, "short"
         (length,) = struct.unpack(">H", data[i + 2:i + 4])
+        if length < 2:
+            return segments, "bad"
+        if i + 2 + length > len(data):  # the segment runs past the end
+            return segments, "short"
+        segments.append((marker, i, length))
+        if marker == 0xDA:  # start of scan: the header is over
+            return segments, "scan"
+        i += 2 + length
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The largest frame size among the SOF markers before the first scan (SOS)."""
+    best: tuple[int, int] | None = None
+    for marker, i, _ in _jpeg_header(data)[0]:
         if marker in _SOF:
             h, w = struct.unpack(">HH", data[i + 5:i + 9])
             if best is None or w * h > best[0] * best[1]:
                 best = (w, h)
-        if marker == 0xDA:  # start of scan: the header is over
-            return best
-        i += 2 + length
     return best
 
 
@@ -160,34 +181,11 @@ def jpeg_cut(data: bytes) -> bool:
     cut: the decoder refuses them as not a photo."""
     if not data.startswith(b"\xff\xd8"):
         return False
-    i = 2
-    while True:
-        if i + 2 > len(data):
-            return True
-        if data[i] != 0xFF:  # bytes that are no marker: skipped, as libjpeg does
-            i = data.find(b"\xff", i)
-            if i < 0:
-                return False
-            continue
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill bytes
-            i += 1
-            continue
-        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
-            i += 2
-            continue
-        if marker < 0xC0 or marker == 0xD9:  # no JPEG marker; an end before any scan
-            return False
-        if i + 4 > len(data):
-            return True
-        (length,) = struct.unpack(">H", data[i + 2:i + 4])
-        if length < 2:
-            return False
-        if i + 2 + length > len(data):  # the segment runs past the end
-            return True
-        if marker == 0xDA:  # start of the first scan: the image ends at its EOI
-            return data.find(b"\xff\xd9", i + 2 + length) < 0
-        i += 2 + length
+    segments, end = _jpeg_header(data)
+    if end == "scan":  # the image ends at its EOI
+        _, i, length = segments[-1]
+        return data.find(b"\xff\xd9", i + 2 + length) < 0
+    return end == "short"
 
 
 def _webp_size(data: bytes) -> tuple[int, int] | None:
