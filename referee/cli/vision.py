@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from referee.errors import RefereeError
 
@@ -263,6 +264,8 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
     if limit is not None and limit < 1:
         raise RefereeError(f"--limit takes a number of scenes, 1 or more, not {limit}")
 
+    told: set[str] = set()
+
     def line(r) -> None:
         if as_json:
             return
@@ -270,6 +273,10 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
         console.print(f"{mark} {r.id:<10} expected {r.expected:<7} got "
                       f"[{VERDICT_STYLE[r.got]}]{r.got:<7}[/] {','.join(r.faults + r.reasons)}"
                       f"  {r.ms:.0f} ms")
+        why = r.stage_ms.get("error")
+        if why and why not in told:  # a bad station file or photo: said once, in words
+            told.add(why)
+            console.print(f"     {escape(str(why))}", style="yellow")
 
     result = evaluate(dataset, limit, on_result=line, intrinsics=intrinsics)
     summary = result.to_dict()

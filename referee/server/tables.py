@@ -310,7 +310,8 @@ class TableService(Rounds):
                 why = plain_words(first, self.settings.data_dir)[:200]
             raise TableSetupError(f"station {station_id!r} cannot be used: its profile does not "
                                   f"load{' (' + why + ')' if why else ''}; fix it or calibrate "
-                                  "it again with `referee calibrate`") from None
+                                  "it again with `referee calibrate`", "station.broken",
+                                  {"station": station_id, "why": why or "?"}) from None
         if station.level != level:
             # the table's level first: a family whose stones include orange plays advanced
             # (a new user was told only to recalibrate the station)

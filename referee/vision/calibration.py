@@ -122,8 +122,8 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
         if not lo <= f <= hi:  # NaN too: a fit gone wrong, no lens
             raise CalibrationError(
                 f"the photos give a focal length of {f:.6g} px, which no real camera has for "
-                f"photos {side} px {across} (a field of view of {FOV_DEG[0]:g}° to "
-                f"{FOV_DEG[1]:g}° across them: {lo:.3g} to {hi:.0f} px); take the photos "
+                f"photos {side} px {across} ({hi:.0f} px for a field of view of "
+                f"{FOV_DEG[0]:g}° across them, {lo:.3g} px for {FOV_DEG[1]:g}°); take the photos "
                 "again, the whole mat in each, tilted a different way in each")
     return CameraCalibration(k, d.ravel()[:5], float(rms), std_in.ravel(), len(obj), size)
 

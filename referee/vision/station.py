@@ -94,8 +94,8 @@ def check_focal_lengths(k: np.ndarray, size: tuple[int, int], where: str) -> Non
         if not lo <= f <= hi:
             raise StationError(
                 f"{where}: camera_matrix's {name} is {f:.6g} px, which no real camera has "
-                f"for an image {side} px {across}: a field of view of {FOV_DEG[0]:g}° to "
-                f"{FOV_DEG[1]:g}° across it is {name} {lo:.3g} to {hi:.0f} px; calibrate "
+                f"for an image {side} px {across}: {name} is {hi:.0f} px for a field of view of "
+                f"{FOV_DEG[0]:g}° across it, {lo:.3g} px for {FOV_DEG[1]:g}°; calibrate "
                 "the camera again (`referee calibrate camera`)")
 
 

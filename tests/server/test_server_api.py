@@ -312,6 +312,8 @@ def test_a_station_that_does_not_load_is_refused(client, monkeypatch, tmp_path):
         detail = r.json()["detail"]
         assert f"station {sid!r} cannot be used: its profile does not load" in detail
         assert str(tmp_path) not in detail and "\n" not in detail
+        # a phone says it in its own language (refusal.station.broken), naming the station
+        assert r.json()["code"] == "station.broken" and r.json()["params"]["station"] == sid
     assert len(client.get("/api/tables").json()) == 1
 
 

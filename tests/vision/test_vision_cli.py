@@ -98,6 +98,25 @@ def test_eval_by_station_and_by_condition(tmp_path):
     assert r.returncode == 2 and "station or condition" in r.stderr
 
 
+def test_eval_says_once_what_is_wrong_with_a_bad_station_file(tmp_path):
+    """A new user's trial: a station file with an absurd focal length made its scenes
+    `station:unreadable`, and nothing said which field was wrong."""
+    import shutil
+
+    (tmp_path / "scenes").mkdir()
+    shutil.copytree(DEV / "stations/D03", tmp_path / "stations/D03")
+    for sid in ("D03-01", "D03-02"):
+        shutil.copytree(DEV / "scenes" / sid, tmp_path / "scenes" / sid)
+    path = tmp_path / "stations/D03/station.json"
+    raw = json.loads(path.read_text())
+    raw["camera_matrix"][0][0] = 1e9
+    path.write_text(json.dumps(raw))
+    r = runner.invoke(app, ["eval", str(tmp_path)], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert r.output.count("station:unreadable") == 2
+    assert r.output.count("camera_matrix's fx is 1e+09 px") == 1, r.output
+
+
 def test_eval_refuses_a_folder_that_is_no_photo_set(tmp_path):
     r = _run("eval", str(tmp_path))
     assert r.returncode == 2 and "no scenes/ folder" in r.stderr
