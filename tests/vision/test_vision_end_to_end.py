@@ -106,7 +106,8 @@ def test_a_file_too_large_to_be_a_photo_is_refused_unread(huge_file):
     ("camera_matrix", [[700, 700, 700], [700, 700, 700], [700, 700, 700]], "camera_matrix"),
     # focal lengths no lens has for a 640×480 photo (a break-it trial): named, with the range
     ("camera_matrix", [[1e9, 0, 319.5], [0, 1e9, 239.5], [0, 0, 1]],
-     r"camera_matrix's fx is 1e\+09 px, which no real camera has .* 28 to 12220 px"),
+     r"camera_matrix's fx is 1e\+09 px, which no real camera has .* 12220 px for a field "
+     r"of view of 3° across it, 28 px for 170°"),
     ("camera_matrix", [[0.001, 0, 319.5], [0, 0.001, 239.5], [0, 0, 1]], "fx is 0.001 px"),
     ("camera_matrix", [[600, 0, 319.5], [0, 1e7, 239.5], [0, 0, 1]], "fy is 1e\\+07 px"),
 ])
