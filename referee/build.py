@@ -120,6 +120,15 @@ def rect_gap_u(a: tuple[float, float, float, float], b: tuple[float, float, floa
     return math.hypot(dx, dz)
 
 
+def rect_overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+                 ) -> float:
+    """Front-view area that rectangles (x, z, width, height) share, in their own unit
+    squared (u², or mm²); 0 when they do not overlap."""
+    dx = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    dz = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(dx, 0.0) * max(dz, 0.0)
+
+
 def rect_of(s: StoneMeasurement) -> tuple[float, float, float, float]:
     """(x, z, width, height) of a measured stone's front face, in u."""
     w, h = (BAR_LEN, 1) if s.orientation == "H" else (1, BAR_LEN)

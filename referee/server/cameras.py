@@ -311,26 +311,25 @@ class FolderSource(FrameSource):
             self._fail(*self._bad[1])
             return None
         self._cache, self._cache_sig = None, None
+
+        def bad(what: str) -> None:  # this file stays refused until it changes
+            why: Why = (f"photo {path.name!r} in folder {self.label!r} {what}",
+                        "camera.photo-unreadable", photo)
+            self._bad = (sig, why)
+            self._fail(*why)
+
         try:  # never more than a photo's worth of bytes (a video named .jpg: gigabytes)
             data = read_bounded(path, MAX_FILE_BYTES)
         except OSError:
             self._fail(*unreadable)
             return None
         except FileTooLargeError:
-            big: Why = (f"photo {path.name!r} in folder {self.label!r} is too large a file to "
-                        f"be a photo (over {MAX_FILE_BYTES // 1_000_000} MB)",
-                        "camera.photo-unreadable", photo)
-            self._bad = (sig, big)
-            self._fail(*big)
+            bad(f"is too large a file to be a photo (over {MAX_FILE_BYTES // 1_000_000} MB)")
             return None
         try:  # the same size and format checks as an uploaded photo
             img = decode_photo(data)
         except PhotoError:
-            why: Why = (f"photo {path.name!r} in folder {self.label!r} is not a readable "
-                        f"image of at most {MAX_PIXELS // 1_000_000} megapixels",
-                        "camera.photo-unreadable", photo)
-            self._bad = (sig, why)
-            self._fail(*why)
+            bad(f"is not a readable image of at most {MAX_PIXELS // 1_000_000} megapixels")
             return None
         self._cache, self._cache_sig = Frame(img, time.time(), path.stem, data), sig
         self._bad = None

@@ -116,22 +116,15 @@ MAX_JUDGED_PIXELS = 4_000_000
 def jpeg_metadata(data: bytes) -> bool:
     """Whether a JPEG's header holds metadata a stored photo must not keep: an APP1 to APP15
     segment (EXIF with where it was taken and the phone's make, XMP, ...) or a comment,
-    before its first scan. A camera's own frames hold none (or APP0, JFIF); a file that
-    cannot be walked counts as holding some (it is stored re-encoded)."""
-    i = 2
-    while i + 4 <= len(data):
-        if data[i] != 0xFF:
-            return True
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill bytes
-            i += 1
-            continue
-        if marker == 0xDA:  # the first scan: the header is over
-            return False
-        if 0xE1 <= marker <= 0xEF or marker == 0xFE:
-            return True
-        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
-    return True
+    before its first scan (`vision.photo.jpeg_header`). A camera's own frames hold none (or
+    APP0, JFIF); a header that cannot be walked to its first scan counts as holding some
+    (the photo is stored re-encoded)."""
+    from referee.vision.photo import jpeg_header
+
+    segments, end = jpeg_header(data)
+    return end != "scan" or any(0xE1 <= m <= 0xEF or m == 0xFE for m, _, _ in segments)
+
+
 # a photo in another format than JPEG larger than this (px) is refused before decoding
 MAX_OTHER_PIXELS = 12_000_000
 # uploads decoded at once: a 126 KB PNG may hold 40 MP (120 MB decoded); twenty sent together

@@ -115,16 +115,16 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
         flags |= cv2.CALIB_FIX_PRINCIPAL_POINT
     rms, k, d, _, _, std_in, _, _ = cv2.calibrateCameraExtended(
         obj, img, size, k0, np.zeros(5), flags=flags)
-    from referee.vision.station import FOV_DEG, focal_range
+    from referee.vision.station import FOV_DEG, focal_outside
 
-    for f, side, across in ((k[0, 0], w, "wide"), (k[1, 1], h, "high")):
-        lo, hi = focal_range(side)
-        if not lo <= f <= hi:  # NaN too: a fit gone wrong, no lens
-            raise CalibrationError(
-                f"the photos give a focal length of {f:.6g} px, which no real camera has for "
-                f"photos {side} px {across} ({hi:.0f} px for a field of view of "
-                f"{FOV_DEG[0]:g}° across them, {lo:.3g} px for {FOV_DEG[1]:g}°); take the photos "
-                "again, the whole mat in each, tilted a different way in each")
+    bad = focal_outside(k, (w, h))  # NaN too: a fit gone wrong, no lens
+    if bad is not None:
+        _, f, side, across, lo, hi = bad
+        raise CalibrationError(
+            f"the photos give a focal length of {f:.6g} px, which no real camera has for "
+            f"photos {side} px {across} ({hi:.0f} px for a field of view of "
+            f"{FOV_DEG[0]:g}° across them, {lo:.3g} px for {FOV_DEG[1]:g}°); take the photos "
+            "again, the whole mat in each, tilted a different way in each")
     return CameraCalibration(k, d.ravel()[:5], float(rms), std_in.ravel(), len(obj), size)
 
 

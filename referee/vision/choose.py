@@ -42,44 +42,53 @@ def template_settings(s: VisionSettings) -> dict[str, Any]:
 
 def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
         unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings,
-        floor_mm: float | None = None, neutral: np.ndarray | None = None,
-        beside: Sequence[BarFit] = ()) -> BarFit:
+        floor_mm: float | None = None, neutral: np.ndarray | None = None) -> BarFit:
     """The fit with its slack along its length (`length_slack_u`), none past an end that
     is pinned: a lying bar's by its top edge (`edge_pinned`), a standing bar's by the
     lightness beyond it (`lightness_pinned`); a vertical bar of a
     `chromatic` colour that can slide is placed from its top end where that end shows
-    (`grooves.anchor_top`). A grey stone is not: snow in shade takes its colour, so the top
+    (`from_top`). A grey stone is not: snow in shade takes its colour, so the top
     of its colour may be snow.
 
     masks: per colour letter, the front view's H×W bool mask; lum: its lightness, H×W
     float32; unit: u in mm; band: `fit.band_vector_mm`; chromatic: the letters with a hue;
     floor_mm: the lowest front-view height a face can have (`length_slack_u`); neutral:
-    H×W bool, the pixels without hue (snow, paper), for `grooves.anchor_top`; beside: the
-    other stones measured already (pinned), whose faces tell its sides' edges from theirs
-    there.
+    H×W bool, the pixels without hue (snow, paper), for `grooves.anchor_top`.
     """
     mask = masks[f.colour]
     pinned = edge_pinned(mask, lum, view, unit, f, band, s.fit.edge_min_step,
                          s.fit.edge_share) if f.orientation == "H" else \
         lightness_pinned(mask, lum, view, unit, f, s.fit.light_min_step, s.fit.light_spread_k,
                          s.fit.light_min_fill)
-    slack = length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance,
-                           floor_mm=floor_mm, pinned=pinned)
-    if slack >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and \
-            f.colour in chromatic:
-        faces = None
-        if beside:
-            faces = np.zeros(mask.shape, bool)
-            for o in beside:
-                faces[face_slice(view, unit, o.orientation, o.x_mm, o.h_mm)[0]] = True
-        a = anchor_top(f, mask, lum, _others(masks, f.colour), view, unit, band, neutral,
-                       faces)
-        # the top end can only move the bar within its slack, and never under the table
-        if a is not None and abs(a.h_mm - f.h_mm) <= (slack + 0.5) * unit and \
-                a.h_mm >= -s.build.depth_doubt_mm - s.fit.table_band_mm:
-            a = _refined(a, lum, view, unit, s, mask)
-            return replace(a, slack_u=0.0, anchored=True)
-    return replace(f, slack_u=slack)
+    f = replace(f, slack_u=length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance,
+                                          floor_mm=floor_mm, pinned=pinned))
+    return from_top(f, masks, lum, view, unit, band, chromatic, s, neutral) or f
+
+
+def from_top(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
+             unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings,
+             neutral: np.ndarray | None = None, beside: Sequence[BarFit] = ()
+             ) -> BarFit | None:
+    """A vertical bar of a `chromatic` colour that slides along its length (its `slack_u`,
+    from `pin`, at least `max_slack_u`) placed from its top end where that end shows
+    (`grooves.anchor_top`), within its slack and never under the table; None otherwise.
+    beside: the other stones measured already (pinned), whose faces tell their edges from
+    its sides' (asked again once they are pinned). Arguments as for `pin`."""
+    if not (f.slack_u >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and
+            f.colour in chromatic):
+        return None
+    mask = masks[f.colour]
+    faces = None
+    if beside:
+        faces = np.zeros(mask.shape, bool)
+        for o in beside:
+            faces[face_slice(view, unit, o.orientation, o.x_mm, o.h_mm)[0]] = True
+    a = anchor_top(f, mask, lum, _others(masks, f.colour), view, unit, band, neutral, faces)
+    # the top end can only move the bar within its slack, and never under the table
+    if a is None or abs(a.h_mm - f.h_mm) > (f.slack_u + 0.5) * unit or \
+            a.h_mm < -s.build.depth_doubt_mm - s.fit.table_band_mm:
+        return None
+    return replace(_refined(a, lum, view, unit, s, mask), slack_u=0.0, anchored=True)
 
 
 def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],

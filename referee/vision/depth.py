@@ -79,9 +79,9 @@ def structure_depth(fits: Sequence[BarFit], view: FrontView, pose: Pose, unit: f
     used stands within `max_off_u` of a whole unit, provided no other valley of the cost (more
     than `apart_mm` away) comes close: none whose stones all stand within `rival_off_u` of whole
     units, and none whose summed cost is within `rival_cost` per stone of the best. A depth
-    at which a stone stands more than `floor_u` under the table is no answer and no rival. An answer
-    within `min_shift_mm` of the line is 0.0: the bars' own spread of a few mm. See the module
-    docstring.
+    at which a stone stands more than `floor_u` under the table is no answer and no rival.
+    An answer within `min_shift_mm` of the line is 0.0: the bars' own spread of a few mm. See
+    the module docstring.
 
     scale: the stones' apparent scale as their grooves show it (`grooves.groove_scale`, the
     median over the stones), asked only when depths a unit of parallax apart rival. A

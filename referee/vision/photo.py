@@ -120,7 +120,7 @@ def header_size(data: bytes) -> tuple[int, int] | None:
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
-def _jpeg_header(data: bytes) -> tuple[list[tuple[int, int, int]], str]:
+def jpeg_header(data: bytes) -> tuple[list[tuple[int, int, int]], str]:
     """A JPEG's header, walked as libjpeg walks it: its marker segments in order as
     (marker, offset, length), up to and including the first scan's (SOS), and why the walk
     ended: "scan" (at that SOS), "short" (the bytes end at a marker or in a segment),
@@ -162,7 +162,7 @@ def _jpeg_header(data: bytes) -> tuple[list[tuple[int, int, int]], str]:
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     """The largest frame size among the SOF markers before the first scan (SOS)."""
     best: tuple[int, int] | None = None
-    for marker, i, _ in _jpeg_header(data)[0]:
+    for marker, i, _ in jpeg_header(data)[0]:
         if marker in _SOF:
             h, w = struct.unpack(">HH", data[i + 5:i + 9])
             if best is None or w * h > best[0] * best[1]:
@@ -181,7 +181,7 @@ def jpeg_cut(data: bytes) -> bool:
     cut: the decoder refuses them as not a photo."""
     if not data.startswith(b"\xff\xd8"):
         return False
-    segments, end = _jpeg_header(data)
+    segments, end = jpeg_header(data)
     if end == "scan":  # the image ends at its EOI
         _, i, length = segments[-1]
         return data.find(b"\xff\xd9", i + 2 + length) < 0

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from referee.build import MeasuredBuild, Orientation, Unmeasured
+from referee.build import MeasuredBuild, Orientation, Unmeasured, rect_overlap
 from referee.vision.assemble import assemble
 from referee.vision.choose import (
     choose,
     face_rect,
+    from_top,
     ground,
     pin,
     pinned_rival,
@@ -261,10 +262,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # edges beside it are theirs (grooves.anchor_top)
     placed = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill and
               (f.slack_u < s.fit.max_slack_u or f.anchored)]
-    fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s, regions["V"][2],
-                neutral, [o for o in placed if o.colour != f.colour])
-            if f.supported and f.orientation == "V" and f.slack_u >= s.fit.max_slack_u and
-            not f.anchored and placed else f for f in fits]
+    if placed:
+        fits = [(from_top(f, masks, lab[..., 0], view, unit, band, chromatic, s, neutral,
+                          [o for o in placed if o.colour != f.colour]) or f)
+                if f.supported and not f.anchored else f for f in fits]
     fits = [pinned_rival(f, all_cands[f.colour], fits, masks, lab[..., 0], view, unit, band,
                          chromatic, s, regions["V"][2]) if f.supported else f for f in fits]
     sliding = [f for f in fits if f.slack_u >= s.fit.max_slack_u and not f.anchored]
@@ -329,10 +330,7 @@ def rivalled(f: BarFit, cands: list[BarFit], unit: float, s: VisionSettings) -> 
     shade beside the blue bar, its top cell the end of the dark grey bar lying on it, taken
     for the grey stone standing; a correct build judged wrong)."""
     def shared_u2(c: BarFit) -> float:
-        (fx, fh, fw, fd), (cx, ch, cw, cd) = (face_rect(o, unit) for o in (f, c))
-        w = min(fx + fw, cx + cw) - max(fx, cx)
-        h = min(fh + fd, ch + cd) - max(fh, ch)
-        return max(w, 0.0) * max(h, 0.0) / (unit * unit)
+        return rect_overlap(face_rect(f, unit), face_rect(c, unit)) / (unit * unit)
 
     return any(c.orientation != f.orientation and c.supported and
                c.fill >= s.fit.min_stone_fill and

@@ -80,23 +80,35 @@ def focal_range(side_px: float) -> tuple[float, float]:
     return side_px / (2 * math.tan(wide)), side_px / (2 * math.tan(narrow))
 
 
+def focal_outside(k: np.ndarray, size: tuple[int, int]
+                  ) -> tuple[str, float, int, str, float, float] | None:
+    """The first focal length of the camera matrix `k` (px) that no real camera has for its
+    image side (fx across the width, fy across the height of `size`, (w, h) px: a field of
+    view outside `FOV_DEG`, or NaN), as (name, value, side px, "wide" or "high", shortest,
+    longest); None when both are a real camera's."""
+    for name, f, side, across in (("fx", float(k[0, 0]), size[0], "wide"),
+                                  ("fy", float(k[1, 1]), size[1], "high")):
+        lo, hi = focal_range(side)
+        if not lo <= f <= hi:
+            return name, f, side, across, lo, hi
+    return None
+
+
 def check_focal_lengths(k: np.ndarray, size: tuple[int, int], where: str) -> None:
-    """Each focal length of the camera matrix `k` (px) is a real camera's for its image
-    side (fx across the width, fy across the height of `size`, (w, h) px): a field of view
-    within `FOV_DEG`. fx 1e9 px, or 0.001 px, is no lens: a typo or a calibration that went
-    wrong, whose every verdict would be wrong or unsure.
+    """Each focal length of the camera matrix `k` is a real camera's (`focal_outside`). fx
+    1e9 px, or 0.001 px, is no lens: a typo or a calibration that went wrong, whose every
+    verdict would be wrong or unsure.
 
     :raises StationError: naming the field, the value and the range.
     """
-    for name, f, side, across in (("fx", k[0, 0], size[0], "wide"),
-                                  ("fy", k[1, 1], size[1], "high")):
-        lo, hi = focal_range(side)
-        if not lo <= f <= hi:
-            raise StationError(
-                f"{where}: camera_matrix's {name} is {f:.6g} px, which no real camera has "
-                f"for an image {side} px {across}: {name} is {hi:.0f} px for a field of view of "
-                f"{FOV_DEG[0]:g}° across it, {lo:.3g} px for {FOV_DEG[1]:g}°; calibrate "
-                "the camera again (`referee calibrate camera`)")
+    bad = focal_outside(k, size)
+    if bad is not None:
+        name, f, side, across, lo, hi = bad
+        raise StationError(
+            f"{where}: camera_matrix's {name} is {f:.6g} px, which no real camera has "
+            f"for an image {side} px {across}: {name} is {hi:.0f} px for a field of view of "
+            f"{FOV_DEG[0]:g}° across it, {lo:.3g} px for {FOV_DEG[1]:g}°; calibrate "
+            "the camera again (`referee calibrate camera`)")
 
 
 def _field(raw: dict, name: str, where: str):

@@ -21,17 +21,23 @@ def _calibration_folder(monkeypatch, tmp_path):
     return folder
 
 
-def test_colours_are_calibrated_from_a_place_camera(client, settings, admin_key, monkeypatch,
-                                                    tmp_path):
-    folder = _calibration_folder(monkeypatch, tmp_path)
+def _table_over_stack(client, settings, admin: dict, station: str):
+    """POST /api/tables: a table whose first place, at `station`, has a folder camera showing
+    the colour stack of D03 (the answer)."""
     cam = settings.data_dir / "folders" / "stack"
     cam.mkdir(parents=True)
     shutil.copy(MODELS / "demo" / "stations" / "D03" / "colours.jpg", cam / "colours.jpg")
-    admin = {"X-Admin-Key": admin_key}
     body = {"players": ["Ava", "Ben"], "places": [
-        {"station": "D03", "camera": {"kind": "folder", "path": "folders/stack"}},
+        {"station": station, "camera": {"kind": "folder", "path": "folders/stack"}},
         {"station": "D04"}]}
-    created = client.post("/api/tables", json=body, headers=admin).json()
+    return client.post("/api/tables", json=body, headers=admin)
+
+
+def test_colours_are_calibrated_from_a_place_camera(client, settings, admin_key, monkeypatch,
+                                                    tmp_path):
+    folder = _calibration_folder(monkeypatch, tmp_path)
+    admin = {"X-Admin-Key": admin_key}
+    created = _table_over_stack(client, settings, admin, "D03").json()
     ask = {"table": created["id"], "place": 0, "order": "GBP"}
     # the table's own key does not change a station profile
     for headers in ({}, {"X-Table-Secret": created["secret"]}):
@@ -102,14 +108,8 @@ def test_colours_are_kept_in_the_profile_of_the_station_asked_for(client, settin
                                    "dist_coeffs")} | {"id": "example-webcam-640"}
     (folder / "stations").mkdir(parents=True)
     (folder / "stations" / "kitchen.yaml").write_text(yaml.safe_dump(profile))
-    cam = settings.data_dir / "folders" / "stack"
-    cam.mkdir(parents=True)
-    shutil.copy(MODELS / "demo" / "stations" / "D03" / "colours.jpg", cam / "colours.jpg")
     admin = {"X-Admin-Key": admin_key}
-    body = {"players": ["Ava", "Ben"], "places": [
-        {"station": "kitchen", "camera": {"kind": "folder", "path": "folders/stack"}},
-        {"station": "D04"}]}
-    created = client.post("/api/tables", json=body, headers=admin)
+    created = _table_over_stack(client, settings, admin, "kitchen")
     assert created.status_code == 201, created.text
     r = client.post("/api/stations/kitchen/colours", headers=admin,
                     json={"table": created.json()["id"], "place": 0})

@@ -9,7 +9,8 @@ from referee.vision.fit import BarFit
 from referee.vision.grooves import refine
 from referee.vision.rectify import FrontView
 
-from .test_vision_trust import U, _painted
+from .test_vision_bar_ends import _painted
+from .test_vision_trust import U
 
 
 def _lying_bar(top_face: float, above: float, covered: bool):
