@@ -191,6 +191,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         # and what was found in such a photo is no ground for a verdict either
         problems.append(Unmeasured("photo:unclear", f"{len(absent)} stones were not found, "
                                    "so this photo cannot be judged"))
+        absent = []  # named: not again below
     elif absent and unexplained:
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
                                 "was not found") for c in absent]

@@ -32,14 +32,33 @@ def mirrored(gray: np.ndarray, station: Station, s: VisionSettings) -> bool:
     return any(not is_weak(d, s) for d in flipped)
 
 
+WASHED_OUT = ("photo:bright", "the photo is washed out: nothing in it is dark, not even the "
+              "mat's black squares; lower the light, or the camera's exposure or brightness")
+
+
+def washed_out(gray: np.ndarray, s: VisionSettings) -> bool:
+    """Whether nothing in a H×W uint8 grey photo is dark: its darkest 0.1 % (every 4th pixel
+    of every 4th row) at least `exposure.washed_out_level`, a mid grey. The mat's printed
+    black squares are the darkest things in a photo of it; washed out to light grey (an
+    unseen set's station whose exposure was raised too far: its stones white, its squares
+    light grey, the mat not found), no colour can be told."""
+    return float(np.percentile(gray[::4, ::4], 0.1)) >= s.exposure.washed_out_level
+
+
 def no_mat_reason(image: np.ndarray, gray: np.ndarray, station: Station, n_seen: int,
                   s: VisionSettings) -> tuple[str, str]:
-    """The reason code and words for a photo in which no mat was found (WORLD.md §4)."""
+    """The reason code and words for a photo in which no mat was found (WORLD.md §4); those
+    of a photo in which nothing is dark (`washed_out`: the mat lost in a washed-out photo,
+    or a photo of something light) say what to do if the mat is in it."""
     if float(gray.max()) < s.pose.black_level or float(gray.std()) < s.pose.flat_std:
         return "camera:black", ("the camera sends a black (or blank) picture: is its lens "
                                 "covered, or the camera off?")
     if mirrored(gray, station, s):
         return MIRRORED
+    if not n_seen and washed_out(gray, s):  # or a photo of something light, blurred
+        return "mat:not-found", ("the referee mat was not found, and nothing in the photo is "
+                                 "dark: if the mat is in it, the photo is washed out; lower "
+                                 "the light, or the camera's exposure or brightness")
     if n_seen:
         return "mat:partly-hidden", ("only part of the referee mat is seen: is it covered, or "
                                      "partly outside the photo?")

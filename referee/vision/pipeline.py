@@ -41,7 +41,14 @@ from referee.vision.depth import fits_at_depth, structure_depth
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale
 from referee.vision.mat import PAPER_BEYOND
-from referee.vision.mats import MIRRORED, choose_mat, mirrored, no_mat_reason
+from referee.vision.mats import (
+    MIRRORED,
+    WASHED_OUT,
+    choose_mat,
+    mirrored,
+    no_mat_reason,
+    washed_out,
+)
 from referee.vision.pose import Pose, detect_mats, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
 from referee.vision.selfcheck import channel_orders, colour_doubt, face_colours
@@ -207,6 +214,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     m.paper_bgr = white
     if float(white.mean()) < s.exposure.min_paper_luma:
         return _problem("photo:dark", "the photo is too dark to tell the colours", unit, m)
+    if washed_out(gray, s):
+        return _problem(*WASHED_OUT, unit, m)
     # the paper may clip (webcams expose for the scene); that only matters where the stones
     # themselves are blown out, or where a stone that is not found could be a blown-out one
     paper_clipped = float(white.min()) >= s.exposure.clipped_level

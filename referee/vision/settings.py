@@ -56,6 +56,7 @@ class ExposureSettings:
     min_paper_luma: float = 40.0    # mean paper brightness (0-255) below this: too dark
     clipped_level: float = 250.0    # a pixel this bright in every channel is blown out
     max_blown_face: float = 0.25    # a stone's face this much blown out: its colour is lost
+    washed_out_level: float = 128.0  # a photo whose darkest 0.1 % is this light: washed out
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,10 @@ def test_two_mats_equally_placed_is_mat_several():
     # break-it trial): no stone can be told from another, and it says why
     (lambda im: cv2.cvtColor(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
      "photo:greyscale"),
+    # washed out (an unseen set's station exposed far too long): nothing in it dark, not even
+    # the mat's black squares; with the mat still found this was "two stones not found,
+    # photo unclear"
+    (lambda im: cv2.addWeighted(im, 0.4, np.full_like(im, 255), 0.6, 0), "photo:bright"),
 ])
 def test_a_refused_photo_names_its_own_fault(make, code):
     v, reasons, _ = verdict(make(photo("D03-04")))
@@ -81,6 +85,11 @@ def test_a_portrait_photo_of_something_else_is_not_called_turned():
     img[:] = cv2.GaussianBlur(img, (0, 0), 25)  # no marker left, still a picture
     v, reasons, _ = verdict(img)
     assert v == "unsure" and reasons == ["mat:not-found"]
+    # nothing dark in it either: what to do if the mat is in it, washed out (ND04)
+    lab = label("D03-04")
+    why = check_photo(img, station("D03"), lab["target"], die_text(lab), lab["level"],
+                      overlay=False).verdict.reasons[0].text
+    assert "washed out" in why
     v, reasons, _ = verdict(np.full_like(img, 3))
     assert v == "unsure" and reasons == ["camera:black"]
 
@@ -412,3 +421,12 @@ def test_a_settled_standing_stone_moves_along_its_camera_ray():
     assert next(st for st in b.stones if st.colour == "B").x_u == 0.0
     assert next(st for st in assemble(fits, U, 5.0, s, "GB").stones
                 if st.colour == "G").x_u == 5.0
+
+
+def test_a_stone_not_found_is_named_once():
+    """Two stones not found (more than a builder forgets) were each named twice among the
+    reasons: once as not found, and again as not found beside a stone not measured."""
+    b = assemble([BarFit("P", "V", 100.0, 0.0, 0.95, 0.95, True)], 16.0, 0.0,
+                 default_settings(), "GBP")
+    codes = [p.code for p in b.problems]
+    assert "stone:not-found:G" in codes and len(codes) == len(set(codes)), codes
