@@ -135,11 +135,18 @@ VerdictName = Literal["correct", "wrong", "unsure"]  # WORLD.md §4
 @dataclass(frozen=True)
 class Verdict:
     """`verdict` is correct | wrong | unsure; faults for wrong, reasons for unsure (and any
-    grey-band notes beside a wrong)."""
+    grey-band notes beside a wrong). A reason is named once: of two with one code, the first
+    is kept (the vision may find one trouble in two stages: NE03-02, `photo:colours`)."""
 
     verdict: VerdictName
     faults: tuple[Fault, ...] = ()
     reasons: tuple[Reason, ...] = ()
+
+    def __post_init__(self) -> None:
+        first: dict[str, Reason] = {}
+        for r in self.reasons:
+            first.setdefault(r.code, r)
+        object.__setattr__(self, "reasons", tuple(first.values()))
 
     def to_dict(self) -> dict[str, Any]:
         """The WORLD.md §4 machine shape: {"verdict", "faults": [...], "reasons": [...]}."""

@@ -271,6 +271,17 @@ def test_photo_problem_is_unsure_with_its_reason():
     assert v.verdict == "unsure" and rcodes(v) == ["mat:not-found"]
 
 
+def test_a_reason_is_named_once():
+    """NE03-02 (an unseen set, judged as a phone's photo): `photo:colours` was found in two
+    stages of the vision and listed twice; the first of each code stays, in order."""
+    b = replace(build_from_grid(CARD), problems=(
+        Unmeasured("stone:not-found:O", "O not found"), Unmeasured("photo:colours", "first"),
+        Unmeasured("stone:hidden:B", "B hidden"), Unmeasured("photo:colours", "again")))
+    v = judge(CARD, BEAR, b, "normal")
+    assert rcodes(v) == ["stone:not-found:O", "photo:colours", "stone:hidden:B"]
+    assert v.reasons[1].text == "first"
+
+
 def test_hidden_stone_unsure_unless_certainly_wrong():
     """Our ruling: a hidden stone is not missing; certain faults among the rest stay wrong."""
     b = build_from_grid(CARD)
