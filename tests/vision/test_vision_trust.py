@@ -213,6 +213,14 @@ def test_a_stone_not_found_without_a_colour_check_is_not_missing():
     assert codes(b) == ["stone:not-found:P", "photo:colours"]
 
 
+def test_a_stone_not_found_is_named_once():
+    """Two stones not found (more than a builder forgets) were each named twice among the
+    reasons: once as not found, and again as not found beside a stone not measured."""
+    b = assemble([BarFit("P", "V", 100.0, 0.0, 0.95, 0.95, True)], 16.0, 0.0,
+                 default_settings(), "GBP")
+    codes = [p.code for p in b.problems]
+    assert "stone:not-found:G" in codes and len(codes) == len(set(codes)), codes
+
 def test_a_stone_not_found_in_a_clean_photo_is_missing():
     b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1)], U, 2.0, default_settings(), "GBP")
     assert codes(b) == [] and [s.colour for s in b.stones] == ["G", "B"]
@@ -422,11 +430,3 @@ def test_a_settled_standing_stone_moves_along_its_camera_ray():
     assert next(st for st in assemble(fits, U, 5.0, s, "GB").stones
                 if st.colour == "G").x_u == 5.0
 
-
-def test_a_stone_not_found_is_named_once():
-    """Two stones not found (more than a builder forgets) were each named twice among the
-    reasons: once as not found, and again as not found beside a stone not measured."""
-    b = assemble([BarFit("P", "V", 100.0, 0.0, 0.95, 0.95, True)], 16.0, 0.0,
-                 default_settings(), "GBP")
-    codes = [p.code for p in b.problems]
-    assert "stone:not-found:G" in codes and len(codes) == len(set(codes)), codes
