@@ -221,6 +221,7 @@ def test_a_stone_not_found_is_named_once():
     codes = [p.code for p in b.problems]
     assert "stone:not-found:G" in codes and len(codes) == len(set(codes)), codes
 
+
 def test_a_stone_not_found_in_a_clean_photo_is_missing():
     b = assemble([fit("G", "H", 0, 0), fit("B", "V", 0, 1)], U, 2.0, default_settings(), "GBP")
     assert codes(b) == [] and [s.colour for s in b.stones] == ["G", "B"]
@@ -429,4 +430,3 @@ def test_a_settled_standing_stone_moves_along_its_camera_ray():
     assert next(st for st in b.stones if st.colour == "B").x_u == 0.0
     assert next(st for st in assemble(fits, U, 5.0, s, "GB").stones
                 if st.colour == "G").x_u == 5.0
-
