@@ -76,18 +76,35 @@ def draw_overlay(image: np.ndarray, m: Measurement, verdict: Any,
                         cv2.FONT_HERSHEY_SIMPLEX, 0.6, col, 1, cv2.LINE_AA)
     if not captions:
         return out
-    # verdict banner on a dark strip, so the words read on any background
-    lines = [verdict.verdict.upper()] + [f"{f.code}: {f.text}" for f in verdict.faults] + \
+    # verdict banner on a dark strip, so the words read on any background; each fault or
+    # reason wrapped to the photo's width (a new user's trial: "lower the ligh", cut off)
+    items = [f"{f.code}: {f.text}" for f in verdict.faults] + \
         [f"{r.code}: {r.text}" for r in verdict.reasons]
-    lines = lines[:6]
-    banner_h = 36 + 22 * (len(lines) - 1)
+    lines = [ln for text in items for ln in _wrap(text, out.shape[1] - 20, 0.5)][:MAX_LINES]
+    banner_h = min(36 + 22 * len(lines), out.shape[0])
     dark = out[:banner_h].astype(np.float32) * 0.35
     out[:banner_h] = dark.astype(np.uint8)
-    y = 26
+    cv2.putText(out, verdict.verdict.upper(), (10, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.8,
+                VERDICT_BGR.get(verdict.verdict, (255, 255, 255)), 2, cv2.LINE_AA)
     for i, text in enumerate(lines):
-        scale = 0.8 if i == 0 else 0.5
-        col = VERDICT_BGR.get(verdict.verdict, (255, 255, 255)) if i == 0 else (255, 255, 255)
-        cv2.putText(out, text[:110], (10, y), cv2.FONT_HERSHEY_SIMPLEX, scale, col,
-                    2 if i == 0 else 1, cv2.LINE_AA)
-        y += 30 if i == 0 else 22
+        cv2.putText(out, text, (10, 56 + 22 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (255, 255, 255), 1, cv2.LINE_AA)
     return out
+
+
+MAX_LINES = 10  # caption lines under the verdict, at most
+
+
+def _wrap(text: str, width_px: int, scale: float) -> list[str]:
+    """`text` in lines no wider than `width_px` at `scale` (cv2.FONT_HERSHEY_SIMPLEX), broken
+    between words; the lines after the first indented."""
+    lines: list[str] = []
+    cur = ""
+    for word in text.split():
+        trial = f"{cur} {word}" if cur else word
+        if cur and cv2.getTextSize(trial, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)[0][0] > width_px:
+            lines.append(cur)
+            cur = "   " + word
+        else:
+            cur = trial
+    return [*lines, cur] if cur else lines

@@ -175,6 +175,23 @@ def test_an_overlay_for_phones_has_no_english_captions():
     assert abs(float(bare[top].mean()) - float(image[top].mean())) < 5
 
 
+def test_an_overlays_captions_wrap_to_the_photo_and_keep_every_word():
+    """A new user's trial: a washed-out photo's advice was cut off at the photo's edge
+    ("... lower the ligh"). Each fault or reason is broken between words into lines that fit
+    the photo's width."""
+    import cv2
+
+    from referee.vision.overlay import _wrap
+
+    text = ("photo:bright: the photo is washed out: nothing in it is dark, not even the mat's "
+            "black squares; lower the light, or the camera's exposure or brightness")
+    lines = _wrap(text, 300, 0.5)
+    assert len(lines) > 2
+    assert all(cv2.getTextSize(ln, cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1)[0][0] <= 300
+               for ln in lines)
+    assert " ".join(ln.strip() for ln in lines) == text
+
+
 def test_a_phone_photo_is_judged_with_the_camera_worked_out_from_the_mat():
     """A station whose profile's focal length is 40 % off (a phone is not the station's
     webcam): the photo judged "from-mat" gets the label's verdict; its focal length is within
