@@ -8,6 +8,7 @@ are printed in plain words with exit code 2, never as a traceback.
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 
 import typer
@@ -38,9 +39,13 @@ def main() -> None:
 
 
 def _fail(text: str) -> None:
-    """One plain sentence on stderr, exit code 2. Brackets in it are text, not markup."""
+    """One plain sentence on stderr, exit code 2. Brackets in it are text, not markup. A
+    command asked for `--json` also prints one JSON object on stdout, `{"error": text}`, so
+    that a script reading it gets JSON either way (a new user's trial)."""
     from rich.console import Console
     from rich.markup import escape
 
+    if "--json" in sys.argv[1:]:
+        print(json.dumps({"error": text}))
     Console(stderr=True).print(f"[bold red]error:[/] {escape(text)}", highlight=False)
     sys.exit(2)

@@ -52,6 +52,10 @@ def test_bad_input_gives_plain_words_and_exit_2(tmp_path):
     r = _run("judge", str(tmp_path / "missing.jpg"), "--station", str(NOMAT / "station.json"),
              "--card", "N01", "--die", "bear")
     assert r.returncode == 2 and "cannot read" in r.stderr
+    # asked for JSON, a script gets JSON on stdout too (a new user's trial: plain text)
+    r = _run("judge", str(text), "--station", str(NOMAT / "station.json"), "--card", "N01",
+             "--die", "bear", "--json")
+    assert r.returncode == 2 and "not a photo" in json.loads(r.stdout)["error"]
 
 
 def test_nomat_photo_is_unsure_from_the_cli():
