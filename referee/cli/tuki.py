@@ -154,7 +154,12 @@ def resolve_target(card: str | None, card_grid: Path | None, die: str, level: st
         c = find_card(card)
     else:
         grid_file = Path(str(card_grid))
-        c = Card.parse(str(grid_file), _read_text(grid_file, "card grid"), level)
+        text = _read_text(grid_file, "card grid")
+        if text.lstrip().startswith(("{", "[")):  # a label.json of a photo set, say
+            raise RefereeError(f"{grid_file} looks like a JSON file; a card grid file is the "
+                               "card's rows of letters, . G B P O, one row per line (such "
+                               "as B.....P..), or give the card's id with --card")
+        c = Card.parse(str(grid_file), text, level)
     return c, face, turn(c, face)
 
 

@@ -163,6 +163,17 @@ def test_judge_grid_files_that_are_not_utf8_are_plain_errors(tmp_path, which):
     assert f"the {which} grid file" in str(r.exception) and "not UTF-8" in str(r.exception)
 
 
+def test_a_label_json_given_as_the_card_grid_says_what_a_card_grid_is(tmp_path):
+    """A new user's trial passed a photo set's label.json as --card-grid and read "row 1,
+    column 1: unknown letter '{'"."""
+    card = Deck.load("normal").get("N01")
+    b, c = _files(tmp_path, card.grid, card.grid)
+    c.write_text(json.dumps({"card": {"grid": list(card.grid)}}))
+    r = run("judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b))
+    assert isinstance(r.exception, RefereeError)
+    assert "JSON" in str(r.exception) and "rows of letters" in str(r.exception)
+
+
 @pytest.mark.parametrize("which", ["card", "build"])
 def test_a_grid_file_that_is_a_video_is_refused_unread(tmp_path, which):
     """A grid file was read whole, whatever its size (a video named by mistake, /dev/zero)."""
