@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from referee.tuki.die import DieFace
     from referee.tuki.grid import Rows
 
-console = Console(emoji=False, highlight=False)
+console = Console(emoji=False, highlight=False, soft_wrap=True)  # no breaks inside codes
 cards_app = typer.Typer(no_args_is_help=True, help="Tuki cards: list, show, generate the deck.")
 
 

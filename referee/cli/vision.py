@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from referee.tuki.die import DieFace
     from referee.tuki.grid import Rows
 
-console = Console(emoji=False, highlight=False)
+console = Console(emoji=False, highlight=False, soft_wrap=True)  # no breaks inside codes
 calibrate_app = typer.Typer(no_args_is_help=True,
                             help="Station calibration: camera intrinsics and stone colours.")
 VERDICT_STYLE = {"correct": "green", "wrong": "red", "unsure": "yellow"}
@@ -291,6 +291,10 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
         for k, g in groups.items():
             console.print(f"{k:<16} {g['scenes']:>6} {g['accuracy']:>9.1%} "
                           f"{g['confidently_wrong']:>12} {g['unsure']:>7}")
+        if by == "condition":  # a new user's trial read the groups as parts of the whole
+            console.print("(a scene counts in each of its conditions: `plain` is a scene "
+                          "without a --hard condition; `paper-clipped` is measured from the "
+                          "photo, so the groups overlap)")
     console.print(f"{summary['scenes']} scenes: accuracy {summary['accuracy']:.1%}, "
                   f"confidently wrong {summary['confidently_wrong']}, unsure "
                   f"{summary['unsure']}, median {summary['median_ms']} ms, "

@@ -102,6 +102,17 @@ def test_eval_by_station_and_by_condition(tmp_path):
     assert r.returncode == 2 and "station or condition" in r.stderr
 
 
+def test_eval_piped_keeps_each_scene_on_one_line():
+    """A new user's trial piped `referee eval` into a file: at 80 columns its lines broke
+    inside codes ("band:positio" / "n:O"); the groups of --by condition, which overlap, read
+    as parts of the whole. Each scene stays on one line, and the overlap is said."""
+    r = _run("eval", str(DEV), "--limit", "7", "--by", "condition")
+    assert r.returncode == 0, r.stderr
+    d0106 = [ln for ln in r.stdout.splitlines() if "D01-06" in ln]
+    assert len(d0106) == 1 and "ms" in d0106[0] and "band:position:O" in d0106[0]
+    assert "a scene counts in each of its conditions" in r.stdout
+
+
 def test_eval_says_once_what_is_wrong_with_a_bad_station_file(tmp_path):
     """A new user's trial: a station file with an absurd focal length made its scenes
     `station:unreadable`, and nothing said which field was wrong."""
