@@ -32,8 +32,9 @@ def mirrored(gray: np.ndarray, station: Station, s: VisionSettings) -> bool:
     return any(not is_weak(d, s) for d in flipped)
 
 
+_LOWER_LIGHT = "lower the light, or the camera's exposure or brightness"
 WASHED_OUT = ("photo:bright", "the photo is washed out: nothing in it is dark, not even the "
-              "mat's black squares; lower the light, or the camera's exposure or brightness")
+              f"mat's black squares; {_LOWER_LIGHT}")
 
 
 def washed_out(gray: np.ndarray, s: VisionSettings) -> bool:
@@ -57,8 +58,8 @@ def no_mat_reason(image: np.ndarray, gray: np.ndarray, station: Station, n_seen:
         return MIRRORED
     if not n_seen and washed_out(gray, s):  # or a photo of something light, blurred
         return "mat:not-found", ("the referee mat was not found, and nothing in the photo is "
-                                 "dark: if the mat is in it, the photo is washed out; lower "
-                                 "the light, or the camera's exposure or brightness")
+                                 "dark: if the mat is in it, the photo is washed out; "
+                                 f"{_LOWER_LIGHT}")
     if n_seen:
         return "mat:partly-hidden", ("only part of the referee mat is seen: is it covered, or "
                                      "partly outside the photo?")
