@@ -367,3 +367,30 @@ def table_shade(masks: dict[str, np.ndarray], lab: np.ndarray, labels: np.ndarra
     table = labels == TABLE
     return {c: m | (table & (d[c] < model.max_distance)) if c in grey else m
             for c, m in masks.items()}
+
+
+def tinted_grey(lab: np.ndarray, labels: np.ndarray, model: ColourModel, colours: str,
+                faces: dict[str, np.ndarray], near: float) -> dict[str, np.ndarray]:
+    """Per grey stone letter among `colours`: the H×W bool pixels that a coloured stone's
+    class took (`labels`) outside that stone's fitted face (`faces[letter]`, H×W bool),
+    within `near` × `max_distance` of the grey's colour. Each stone is there once, so such
+    pixels are not that stone; a grey stone has no hue of its own and takes on its
+    surroundings' (a pink wall behind the build tints its shaded half purple: F05-02).
+
+    lab: H×W×3 float32 white-balanced Lab (`to_lab`).
+    """
+    chromatic = model.chromatic(colours)
+    grey = [c for c in colours if c not in chromatic]
+    out: dict[str, np.ndarray] = {}
+    if not grey or not faces:
+        return out
+    taken = np.zeros(labels.shape, bool)
+    for d, face in faces.items():
+        if d in chromatic:
+            taken |= (labels == colours.index(d)) & ~face
+    if not taken.any():
+        return out
+    for c in grey:
+        dist = point_distance(lab, model.centres[c], model.lightness_weight)
+        out[c] = taken & (dist < near * model.max_distance)
+    return out

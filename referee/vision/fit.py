@@ -38,7 +38,9 @@ class BarFit:
     and full enough, scores at least as high (`pipeline.rivalled`): which way the stone
     lies is in doubt; rested: placed by its grooves where it rests on, holds up or lies
     beside another stone (`choose.resting`): its place along its length rests on grooves
-    that repeat every unit.
+    that repeat every unit; tinted: found on pixels that another stone's colour claimed
+    (`pipeline._tinted`): a shadow tinted so looks the same, so its place is evidence too
+    weak for a fault to rest on alone.
     """
 
     colour: str
@@ -54,6 +56,7 @@ class BarFit:
     edge: bool = False
     rivalled: bool = False
     rested: bool = False
+    tinted: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:

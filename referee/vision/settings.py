@@ -113,6 +113,10 @@ class FitSettings:
     rest_beside: bool = True        # …or beside a measured stone, side faces touching
     rest_line_margin: float = 0.9   # …unless a place along its length is this strong too
     rest_table_shade: bool = True   # …a grey stone may take the table's shade (a lamp on it)
+    # a grey stone tinted by coloured surroundings takes the pixels that another stone's
+    # colour claimed outside that stone's face, where they lie this near the grey
+    # (× the colour model's max_distance; 0: never)
+    tinted_grey: float = 1.0
 
 
 @dataclass(frozen=True)

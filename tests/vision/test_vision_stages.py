@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.vision.colour import ColourModel, paper_white, to_lab
+from referee.vision.colour import ColourModel, paper_white, tinted_grey, to_lab
 from referee.vision.fit import _response, _template, band_vector_mm, bar_candidates
 from referee.vision.pose import detect_mat, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
@@ -60,6 +60,29 @@ def test_colour_model_learned_from_the_colour_photo_orders_hues():
 def test_priors_are_used_without_a_colour_photo():
     m = ColourModel.priors()
     assert m.source == "priors" and set("GBPO") <= set(m.centres)
+
+
+def test_a_grey_stone_takes_back_what_its_surroundings_tinted_into_a_placed_stones_colour():
+    """A pink wall tints a grey stone's shaded half towards purple (F05-02): those pixels
+    are nearer purple's class, but purple is placed elsewhere, so they go to the grey; the
+    purple stone's own face, and a clearly purple thing, stay purple."""
+    m = ColourModel({"G": (50.0, 0.0, 0.0), "P": (35.0, 30.0, -35.0), "O": (60.0, 40.0, 45.0),
+                     "white": (96.0, 0.0, 0.0)}, "photo")
+    lab = np.zeros((3, 4, 3), np.float32)
+    lab[:] = (45.0, 13.0, -16.0)            # tinted grey: nearer purple than grey
+    lab[2, 3] = (35.0, 30.0, -35.0)         # a purple thing lying about
+    labels = m.labels(lab, "GPO")
+    assert (labels[:2] == 1).all()           # purple's class took the tinted grey
+    face = np.zeros((3, 4), bool)
+    face[:, 0] = True                        # the purple stone's fitted face
+    lent = tinted_grey(lab, labels, m, "GPO", {"P": face}, near=1.0)
+    assert set(lent) == {"G"}
+    want = np.ones((3, 4), bool)
+    want[:, 0] = False                       # its own face stays purple
+    want[2, 3] = False                       # a clearly purple thing is no grey
+    assert (lent["G"] == want).all()
+    assert not tinted_grey(lab, labels, m, "GPO", {"P": face}, near=0.0)["G"].any()
+    assert tinted_grey(lab, labels, m, "PO", {"P": face}, near=1.0) == {}  # no grey stone
 
 
 def test_rectified_view_puts_the_build_line_at_true_scale():
