@@ -345,7 +345,8 @@ def _tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
             regions: dict[Orientation, tuple[float, ...]],
             supports: tuple[np.ndarray, np.ndarray, np.ndarray], table_band: float,
             s: VisionSettings) -> list[BarFit]:
-    """The fits (held up or not by `ground`) with a grey stone fitted again on its mask
+    """The fits (held up or not by `ground`) with a grey stone whose first fit is not
+    seen clearly (a template score under `fit.tinted_below`) fitted again on its mask
     widened by the pixels its surroundings tinted into a coloured stone's class
     (`colour.tinted_grey`, outside that stone's clearly seen face, `fit.tinted_grey`), within
     a bar's length of the stones held up: where a candidate there, held up (`held_up`), fits
@@ -357,6 +358,14 @@ def _tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
     bool each).
     """
     fs = s.fit
+
+    def seen_clearly(c: str) -> bool:  # nothing to take back (most photos; saves a search)
+        old = next((f for f in fits if f.colour == c), None)
+        return old is not None and old.supported and old.fill >= fs.min_stone_fill and \
+            old.score >= fs.tinted_below
+
+    if all(seen_clearly(c) for c in colours if c not in model.chromatic(colours)):
+        return fits
     support, held_by, chain = supports
     reach = fs.touch_reach_u * unit
     px = unit * view.px_per_mm
@@ -374,6 +383,9 @@ def _tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
         faces[f.colour][grown(f, 0.25)] = True
     out = list(fits)
     for c, extra in tinted_grey(lab, labels, model, colours, faces, fs.tinted_grey).items():
+        if seen_clearly(c):
+            continue
+        old = next((f for f in fits if f.colour == c), None)
         held = [f for f in clean if f.colour != c]
         near = np.zeros(labels.shape, bool)  # a grey stone of the build lies near the rest
         for f in held:
@@ -395,7 +407,6 @@ def _tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
         good = [k for k in cands if k.fill >= fs.min_stone_fill and
                 held_up(k, held, held_by, chain, view, unit, table_band, reach)]
         new = choose(good, lab[..., 0], view, unit, s, wide)
-        old = next((f for f in fits if f.colour == c), None)
         if new is None or (old is not None and old.supported and new.score <= old.score):
             continue
         if old is not None and old.fill >= fs.min_stone_fill and \

@@ -117,6 +117,7 @@ class FitSettings:
     # colour claimed outside that stone's face, where they lie this near the grey
     # (× the colour model's max_distance; 0: never)
     tinted_grey: float = 1.0
+    tinted_below: float = 0.85      # …only where the grey's first fit scores under this
 
 
 @dataclass(frozen=True)
