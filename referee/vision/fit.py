@@ -39,7 +39,7 @@ class BarFit:
     lies is in doubt; rested: placed by its grooves where it rests on, holds up or lies
     beside another stone (`choose.resting`): its place along its length rests on grooves
     that repeat every unit; tinted: found on pixels that another stone's colour claimed
-    (`pipeline._tinted`): a shadow tinted so looks the same, so its place is evidence too
+    (`choose.refit_tinted`): a shadow tinted so looks the same, so its place is evidence too
     weak for a fault to rest on alone.
     """
 

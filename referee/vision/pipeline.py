@@ -29,25 +29,17 @@ from referee.vision.choose import (
     face_rect,
     from_top,
     ground,
-    held_up,
     pin,
     pinned_rival,
+    refit_tinted,
     resting,
     template_settings,
     unheld_parts,
     unknown_stone,
 )
-from referee.vision.colour import (
-    TABLE,
-    ColourModel,
-    paper_white,
-    table_centres,
-    table_shade,
-    tinted_grey,
-    to_lab,
-)
+from referee.vision.colour import TABLE, paper_white, table_centres, table_shade, to_lab
 from referee.vision.depth import fits_at_depth, structure_depth
-from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill, face_slice
+from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import (
@@ -273,8 +265,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                   masks)
     chromatic = model.chromatic(station.colours)
     if s.fit.tinted_grey > 0:
-        fits = _tinted(fits, all_cands, masks, lab, labels, station.colours, model, view,
-                       unit, band, regions, (support, held_by, chain), table_band, s)
+        fits = refit_tinted(fits, all_cands, masks, lab, labels, station.colours, model,
+                            view, unit, band, regions, (support, held_by, chain), table_band,
+                            s)
     # nothing stands lower than the table in front of the line (the V search region's floor)
     neutral = chroma < s.colour.neutral_chroma  # snow, paper: what has no hue
     fits = [pin(f, masks, lab[..., 0], view, unit, band, chromatic, s, regions["V"][2],
@@ -337,95 +330,6 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")
     return m
-
-
-def _tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
-            masks: dict[str, np.ndarray], lab: np.ndarray, labels: np.ndarray, colours: str,
-            model: ColourModel, view: FrontView, unit: float, band: tuple[float, float],
-            regions: dict[Orientation, tuple[float, ...]],
-            supports: tuple[np.ndarray, np.ndarray, np.ndarray], table_band: float,
-            s: VisionSettings) -> list[BarFit]:
-    """The fits (held up or not by `ground`) with a grey stone whose first fit is not
-    seen clearly (a template score under `fit.tinted_below`) fitted again on its mask
-    widened by the pixels its surroundings tinted into a coloured stone's class
-    (`colour.tinted_grey`, outside that stone's clearly seen face, `fit.tinted_grey`), within
-    a bar's length of the stones held up: where a candidate there, held up (`held_up`), fits
-    a stone better than the first fit, and is not the first fit's place seen clearly, it is
-    the stone, `tinted` (so weak: no fault rests on it alone). `masks` and `all_cands` are
-    updated to match (the pixels move to the grey).
-
-    supports: the template's support mask, and `ground`'s support and chain masks (H×W
-    bool each).
-    """
-    fs = s.fit
-
-    def seen_clearly(c: str) -> bool:  # nothing to take back (most photos; saves a search)
-        old = next((f for f in fits if f.colour == c), None)
-        return old is not None and old.supported and old.fill >= fs.min_stone_fill and \
-            old.score >= fs.tinted_below
-
-    if all(seen_clearly(c) for c in colours if c not in model.chromatic(colours)):
-        return fits
-    support, held_by, chain = supports
-    reach = fs.touch_reach_u * unit
-    px = unit * view.px_per_mm
-
-    def grown(f: BarFit, by: float) -> tuple[slice, slice]:
-        (rows, cols), _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
-        k = int(round(by * px))
-        return (slice(max(rows.start - k, 0), rows.stop + k),
-                slice(max(cols.start - k, 0), cols.stop + k))
-
-    clean = [f for f in fits if f.supported and f.fill >= fs.min_stone_fill]
-    faces = {}
-    for f in clean:
-        faces[f.colour] = np.zeros(labels.shape, bool)
-        faces[f.colour][grown(f, 0.25)] = True
-    out = list(fits)
-    for c, extra in tinted_grey(lab, labels, model, colours, faces, fs.tinted_grey).items():
-        if seen_clearly(c):
-            continue
-        old = next((f for f in fits if f.colour == c), None)
-        held = [f for f in clean if f.colour != c]
-        near = np.zeros(labels.shape, bool)  # a grey stone of the build lies near the rest
-        for f in held:
-            near[grown(f, 5.0)] = True
-        extra &= near
-        if np.count_nonzero(extra) < 0.5 * px * px:  # not half a unit's face: no stone
-            continue
-        # only candidates that take some of those pixels can differ from the first fit
-        rows, cols = np.nonzero(extra)
-        xl, ht = view.to_plane(np.float64(cols.min()), np.float64(rows.min()))
-        xr, hb = view.to_plane(np.float64(cols.max()), np.float64(rows.max()))
-        where: dict[Orientation, tuple[float, ...]] = {}
-        for o, (x0, x1, h0, h1) in regions.items():
-            w, h = (5 * unit, unit) if o == "H" else (unit, 5 * unit)
-            where[o] = (max(x0, xl - w), min(x1, xr), max(h0, hb - h), min(h1, ht))
-        wide = masks[c] | extra
-        cands = bar_candidates(wide, c, view, unit, band, where, support,
-                               table_band_mm=table_band, **template_settings(s))
-        good = [k for k in cands if k.fill >= fs.min_stone_fill and
-                held_up(k, held, held_by, chain, view, unit, table_band, reach)]
-        new = choose(good, lab[..., 0], view, unit, s, wide)
-        if new is None or (old is not None and old.supported and new.score <= old.score):
-            continue
-        if old is not None and old.fill >= fs.min_stone_fill and \
-                old.score >= s.build.sure_score and new.orientation == old.orientation and \
-                max(abs(new.x_mm - old.x_mm), abs(new.h_mm - old.h_mm)) < 0.5 * unit:
-            continue  # seen clearly where it was found: its own mask placed it
-        # weak: a shadow under a stone of that colour is tinted so too (M03-05: a dark
-        # shadow under the purple bar, the grey stone behind a piece in front, fitted 3 u
-        # off with the shadow's pixels; judged wrong, a correct build)
-        new = replace(new, supported=True, tinted=True)
-        out = [new if f.colour == c else f for f in out] if old is not None else [*out, new]
-        # rivals of both searches (pipeline.rivalled): the first may hold the other
-        # orientation's
-        all_cands[c] = sorted([*all_cands.get(c, []), *cands], key=lambda k: -k.score)
-        masks[c] = wide
-        for d in masks:
-            if d != c:
-                masks[d] = masks[d] & ~extra
-    return out
 
 
 def rivalled(f: BarFit, cands: list[BarFit], unit: float, s: VisionSettings) -> bool:
