@@ -451,9 +451,10 @@ def refit_tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
     bool each).
     """
     fs = s.fit
+    first = {f.colour: f for f in fits}
 
     def seen_clearly(c: str) -> bool:  # nothing to take back (most photos; saves a search)
-        old = next((f for f in fits if f.colour == c), None)
+        old = first.get(c)
         return old is not None and old.supported and old.fill >= fs.min_stone_fill and \
             old.score >= fs.tinted_below
 
@@ -478,7 +479,7 @@ def refit_tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
     for c, extra in tinted_grey(lab, labels, model, colours, faces, fs.tinted_grey).items():
         if seen_clearly(c):
             continue
-        old = next((f for f in fits if f.colour == c), None)
+        old = first.get(c)
         held = [f for f in clean if f.colour != c]
         near = np.zeros(labels.shape, bool)  # a grey stone of the build lies near the rest
         for f in held:
