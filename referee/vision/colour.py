@@ -350,6 +350,15 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
     return keep
 
 
+def _near_grey(lab: np.ndarray, model: ColourModel, grey: Sequence[str], taken: np.ndarray,
+               near: float = 1.0) -> dict[str, np.ndarray]:
+    """Per grey letter: the `taken` pixels (H×W bool, another class's) within `near` ×
+    `max_distance` of that grey's colour (a grey has no hue, so shade or a tint moves it
+    into another class)."""
+    return {c: taken & (point_distance(lab, model.centres[c], model.lightness_weight)
+                        < near * model.max_distance) for c in grey}
+
+
 def table_shade(masks: dict[str, np.ndarray], lab: np.ndarray, labels: np.ndarray,
                 model: ColourModel, chromatic: str) -> dict[str, np.ndarray]:
     """`masks` (per stone letter, H×W bool) with each grey stone's widened by the pixels
@@ -363,10 +372,8 @@ def table_shade(masks: dict[str, np.ndarray], lab: np.ndarray, labels: np.ndarra
     grey = [c for c in masks if c not in chromatic]
     if not grey:
         return masks
-    d = model.distances(lab, "".join(grey))
-    table = labels == TABLE
-    return {c: m | (table & (d[c] < model.max_distance)) if c in grey else m
-            for c, m in masks.items()}
+    lent = _near_grey(lab, model, grey, labels == TABLE)
+    return {c: m | lent[c] if c in grey else m for c, m in masks.items()}
 
 
 def tinted_grey(lab: np.ndarray, labels: np.ndarray, model: ColourModel, colours: str,
@@ -381,16 +388,12 @@ def tinted_grey(lab: np.ndarray, labels: np.ndarray, model: ColourModel, colours
     """
     chromatic = model.chromatic(colours)
     grey = [c for c in colours if c not in chromatic]
-    out: dict[str, np.ndarray] = {}
     if not grey or not faces:
-        return out
+        return {}
     taken = np.zeros(labels.shape, bool)
     for d, face in faces.items():
         if d in chromatic:
             taken |= (labels == colours.index(d)) & ~face
     if not taken.any():
-        return out
-    for c in grey:
-        dist = point_distance(lab, model.centres[c], model.lightness_weight)
-        out[c] = taken & (dist < near * model.max_distance)
-    return out
+        return {}
+    return _near_grey(lab, model, grey, taken, near)
