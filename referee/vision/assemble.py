@@ -147,7 +147,7 @@ def _gone(f: BarFit, s: VisionSettings, chromatic: str) -> bool:
 def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings,
              colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = (),
              unexplained: bool = False, camera_mm: tuple[float, float, float] | None = None,
-             chromatic: str = "") -> MeasuredBuild:
+             chromatic: str = "", paper_bright: bool = False) -> MeasuredBuild:
     """The measured build from one fit per colour (`choose.choose`, `ground`, `pin`).
 
     unit: u in mm; doubt_mm: how far up or down a face off the build line may look
@@ -171,6 +171,10 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     photo's colours could not be checked (no colour calibration, no coloured stone to check
     them on, or a stone-shaped thing of an unknown colour by the build), so a stone not
     found may be there unseen: `stone:not-found` with `photo:colours`, never missing.
+    paper_bright: the paper clips in some channel (under a tinted light the others may
+    not); when more stones than `max_missing` are not found, the photo is then too bright
+    (`photo:bright`) rather than covered or off in colour (NL01: a cyan light, the paper
+    255 255 239, the stones washed out to its tint).
     """
     problems, stones = [], []
     absent = [f.colour for f in fits if _gone(f, s, chromatic)]
@@ -185,12 +189,19 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     if len(absent) > s.build.max_missing:
         # more stones gone than a builder forgets: more likely a covered build or a photo
         # whose colours are off (grey, washed out) than a build: let the lookout look
-        problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
-                                "was not found; is the build covered, or the photo's colour "
-                                "off?") for c in absent]
-        # and what was found in such a photo is no ground for a verdict either
-        problems.append(Unmeasured("photo:unclear", f"{len(absent)} stones were not found, "
-                                   "so this photo cannot be judged"))
+        if paper_bright:
+            problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
+                                    "was not found in the over-exposed photo") for c in absent]
+            problems.append(Unmeasured("photo:bright", f"{len(absent)} stones were not "
+                                       "found and the photo is over-exposed: lower the "
+                                       "camera's exposure or the light"))
+        else:
+            problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
+                                    "was not found; is the build covered, or the photo's "
+                                    "colour off?") for c in absent]
+            # and what was found in such a photo is no ground for a verdict either
+            problems.append(Unmeasured("photo:unclear", f"{len(absent)} stones were not "
+                                       "found, so this photo cannot be judged"))
         absent = []  # named: not again below
     elif absent and unexplained:
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "

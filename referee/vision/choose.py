@@ -46,10 +46,10 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
         unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings,
         floor_mm: float | None = None, neutral: np.ndarray | None = None) -> BarFit:
     """The fit with its slack along its length (`length_slack_u`), none past an end that
-    is pinned: a lying bar's by its top edge (`edge_pinned`), a standing bar's by the
-    lightness beyond it (`lightness_pinned`); a vertical bar of a
-    `chromatic` colour that can slide is placed from its top end where that end shows
-    (`from_top`). A grey stone is not: snow in shade takes its colour, so the top
+    is pinned: a bar's by the lightness beyond it (`lightness_pinned`; a lying bar's only
+    with `fit.light_lying`), a lying bar's also by its top edge (`edge_pinned`); a
+    vertical bar of a `chromatic` colour that can slide is placed from its top end where
+    that end shows (`from_top`). A grey stone is not: snow in shade takes its colour, so the top
     of its colour may be snow.
 
     masks: per colour letter, the front view's H×W bool mask; lum: its lightness, H×W
@@ -58,10 +58,12 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
     H×W bool, the pixels without hue (snow, paper), for `grooves.anchor_top`.
     """
     mask = masks[f.colour]
-    pinned = edge_pinned(mask, lum, view, unit, f, band, s.fit.edge_min_step,
-                         s.fit.edge_share) if f.orientation == "H" else \
-        lightness_pinned(mask, lum, view, unit, f, s.fit.light_min_step, s.fit.light_spread_k,
-                         s.fit.light_min_fill)
+    pinned = lightness_pinned(mask, lum, view, unit, f, s.fit.light_min_step,
+                              s.fit.light_spread_k, s.fit.light_min_fill, s.fit.light_lying)
+    if f.orientation == "H":
+        edge = edge_pinned(mask, lum, view, unit, f, band, s.fit.edge_min_step,
+                           s.fit.edge_share)
+        pinned = (pinned[0] or edge[0], pinned[1] or edge[1])
     f = replace(f, slack_u=length_slack_u(mask, view, unit, f, band, s.fit.slack_fill_tolerance,
                                           floor_mm=floor_mm, pinned=pinned))
     return from_top(f, masks, lum, view, unit, band, chromatic, s, neutral) or f

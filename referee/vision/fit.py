@@ -389,53 +389,72 @@ def edge_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: flo
 
 
 def lightness_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float,
-                     fit: BarFit, min_step: float, spread_k: float, min_fill: float
-                     ) -> tuple[bool, bool]:
-    """Whether a vertical bar cannot slide down, up: its fitted front face is one even
-    surface, and what lies just beyond that end is clearly lighter or darker.
+                     fit: BarFit, min_step: float, spread_k: float, min_fill: float,
+                     lying: bool = False) -> tuple[bool, bool]:
+    """Whether a bar cannot slide toward either end (down, up for a standing bar; left,
+    right for a lying one): its fitted front face is one even surface, and what lies just
+    beyond that end is clearly lighter or darker.
 
     Snow in shade, or a shadow, may take a grey stone's colour, so its colour mask runs on
     past its end; its lightness does not (G03-03: a dark grey bar, L 21, on a snow pillar in
-    shade, L 46, both "grey"). The face is the bar's own only where its five segments (the
-    middle half of the face's width, grooves left out) have alike median lightness: a face
-    placed partly on something else (a unit too high or low, a piece in front) is not even,
-    unless that thing is as light as the bar, and then nothing beyond differs either; and
-    each segment shows the bar's colour (`mask`, H×W bool) over at least `min_fill` of it
-    (G04-07: a blue bar whose foot a snow piece in front hides, fitted 0.6 u high, reached
-    into a green wall as light as the blue). Above
-    the top end lies the bar's top face, or what stands on it, or what is behind: lit
-    otherwise than the front face. min_step: the least difference (L) beyond an end, and at
-    least `spread_k` times the spread of the segments' medians. A horizontal bar: (False,
-    False) (see `edge_pinned`).
+    shade, L 46, both "grey"; NH03-04: a light grey bar lying on the blue, a unit-wide
+    shadow of its shade beyond its right end, L 20 darker). The face is the bar's own only
+    where its five segments (the middle half of the face across its length, grooves left
+    out) have alike median lightness: a face placed partly on something else (a unit off, a
+    piece in front) is not even, unless that thing is as light as the bar, and then nothing
+    beyond differs either; and each segment shows the bar's colour (`mask`, H×W bool) over
+    at least `min_fill` of it (G04-07: a blue bar whose foot a snow piece in front hides,
+    fitted 0.6 u high, reached into a green wall as light as the blue). Beyond an end lies
+    the bar's end or top face, or what stands on it, or what is behind: lit otherwise than
+    the front face. min_step: the least difference (L) between what lies beyond an end and
+    the segment at that end or the face as a whole (their medians), and at least `spread_k`
+    times the largest difference between neighbouring segments. A horizontal bar is looked at
+    only when `lying` (else (False, False): its top edge pins it, `edge_pinned`).
 
     lum: the front view's lightness, H×W float32 (L, 0–100).
     """
-    if fit.orientation != "V":
+    if fit.orientation == "H" and not lying:
         return False, False
     u = unit_mm * view.px_per_mm
     col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
-    c0, c1 = int(round(col + 0.25 * u)), int(round(col + 0.75 * u))
-    if c1 <= c0 or c0 < 0 or c1 > lum.shape[1]:
+
+    def span(a: float, b: float, size: int) -> slice | None:
+        lo, hi = max(int(round(a)), 0), min(int(round(b)), size)
+        return slice(lo, hi) if hi - lo >= 2 else None
+
+    if fit.orientation == "V":  # across: the middle columns; along: rows, upward
+        across = span(col + 0.25 * u, col + 0.75 * u, lum.shape[1])
+
+        def region(a_u: float, b_u: float) -> tuple[slice, slice] | None:
+            along = span(row - b_u * u, row - a_u * u, lum.shape[0])
+            return None if along is None or across is None else (along, across)
+    else:  # across: the middle rows; along: columns, rightward
+        across = span(row - 0.75 * u, row - 0.25 * u, lum.shape[0])
+
+        def region(a_u: float, b_u: float) -> tuple[slice, slice] | None:
+            along = span(col + a_u * u, col + b_u * u, lum.shape[1])
+            return None if along is None or across is None else (across, along)
+
+    if across is None:
         return False, False
-
-    def rows(r0: float, r1: float) -> slice | None:
-        a, b = max(int(round(r0)), 0), min(int(round(r1)), lum.shape[0])
-        return slice(a, b) if b - a >= 2 else None
-
-    def median(r: slice | None) -> float | None:
-        return None if r is None else float(np.median(lum[r, c0:c1]))
-
-    parts = [rows(row - (k + 1) * u + 0.2 * u, row - k * u - 0.2 * u) for k in range(5)]
-    segs = [float(np.median(lum[r, c0:c1])) for r in parts
-            if r is not None and mask[r, c0:c1].mean() >= min_fill]
+    parts = [region(k + 0.2, k + 0.8) for k in range(5)]
+    segs = [float(np.median(lum[r])) for r in parts
+            if r is not None and mask[r].mean() >= min_fill]
     if len(segs) < 5:  # a segment outside the view, or without the bar's colour
         return False, False
-    face, spread = float(np.median(segs)), max(segs) - min(segs)
-    need = max(min_step, spread_k * spread)
-    below = median(rows(row + 0.15 * u, row + 0.85 * u))
-    above = median(rows(row - 5.85 * u, row - 5.15 * u))
-    return (below is not None and abs(below - face) >= need,
-            above is not None and abs(above - face) >= need)
+    # even: no step between neighbouring segments (a light's gradient along the bar is
+    # allowed, so an end is told from the segment beside it too: NC04-04, a lying bar L 48
+    # at one end and 41 at the other, shade of L 25–28 beyond both ends)
+    need = max(min_step, spread_k * float(np.abs(np.diff(segs)).max()))
+    face = float(np.median(segs))
+
+    def differs(r: tuple[slice, slice] | None, end: float) -> bool:
+        if r is None:
+            return False
+        beyond = float(np.median(lum[r]))
+        return max(abs(beyond - end), abs(beyond - face)) >= need
+
+    return differs(region(-0.85, -0.15), segs[0]), differs(region(5.15, 5.85), segs[-1])
 
 
 def length_slack_u(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,

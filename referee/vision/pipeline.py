@@ -324,7 +324,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     placed = fits if m.depth_mm is None else fits_at_depth(fits, view, pose, m.depth_mm)
     cam = pose.camera_centre_mm()
     m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd,
-                       (float(cam[0]), float(cam[1]), float(cam[2])), chromatic)
+                       (float(cam[0]), float(cam[1]), float(cam[2])), chromatic,
+                       float(white.max()) >= s.exposure.clipped_level)
     why = colour_doubt(m.channel_fit, model.source, s)
     if why:
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))

@@ -100,9 +100,10 @@ class FitSettings:
     edge_min_step: float = 6.0      # an H bar's own top edge this sharp (L) is evidence…
     edge_share: float = 0.35        # …that colour beyond its end with a step below this
     #                                    share of it is no more of the bar (fit.edge_pinned)
-    light_min_step: float = 10.0    # L beyond a standing bar's end that pins it there
-    light_spread_k: float = 3.0     # ... and at least this × the spread of its segments' L
+    light_min_step: float = 10.0    # L beyond a bar's end that pins it there
+    light_spread_k: float = 3.0     # ... and at least this × its neighbouring segments' step in L
     light_min_fill: float = 0.9     # ... each segment showing the bar's colour this much
+    light_lying: bool = True        # ... and so for a lying bar too, besides its top edge
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
     min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
     rest_on_grooves: bool = True    # a colour patch larger than a bar: find the stone by its

@@ -52,6 +52,35 @@ def test_a_standing_bar_is_pinned_where_its_lightness_ends():
         (False, False)
 
 
+def test_a_lying_bar_is_pinned_where_its_lightness_ends_under_a_gradient():
+    """NH03-04: a light grey bar lying on the blue, a unit-wide shadow of its shade beyond
+    its right end, the stone beside its left; NC04-04: a lamp lights a lying bar L 48 at
+    one end and 41 at the other. Both ends are pinned where the lightness steps past
+    them; a face placed a unit to the right, one segment on the shadow, is not even and
+    pins nothing; without `lying` a lying bar is left to its top edge."""
+    from referee.vision.fit import lightness_pinned
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 200.0)
+    u = int(U * 2)
+    lum = np.full((view.height, view.width), 80.0, np.float32)  # a light wall behind
+    grey = np.ones(lum.shape, bool)  # everything "grey": the mask tells nothing
+    col, bottom = (int(round(float(v))) for v in view.to_px(100.0, 2 * U))
+    for k in range(5):  # the stone, 2 u up, lit 48 at its left end down to 41 at its right
+        lum[bottom - u:bottom, col + k * u:col + (k + 1) * u] = 48.0 - 1.75 * k
+        if k:
+            lum[bottom - u:bottom, col + k * u - 1:col + k * u + 1] = 30.0  # a groove
+    lum[bottom - u:bottom, col + 5 * u:col + 7 * u] = 25.0  # its shadow, right of it
+    lum[bottom - u:bottom, col - u:col] = 60.0  # the stone beside its left end
+    s = default_settings().fit
+    args = (s.light_min_step, s.light_spread_k, s.light_min_fill)
+    bar = BarFit("G", "H", 100.0, 2 * U, 0.99, 0.9)
+    assert lightness_pinned(grey, lum, view, U, bar, *args, lying=True) == (True, True)
+    right = replace(bar, x_mm=100.0 + U)  # a unit into the shadow: uneven
+    assert lightness_pinned(grey, lum, view, U, right, *args, lying=True) == (False, False)
+    assert lightness_pinned(grey, lum, view, U, bar, *args) == (False, False)
+
+
 def test_a_stone_on_snow_on_a_stone_rests_whole_units_above_it():
     """V02-06: a purple bar lies on a unit of snow standing on the blue bar, the whole build
     lifted a unit (white square). The blue settled 0.04 u down; the purple, measured 1.24 u
