@@ -150,6 +150,82 @@ class ColourModel:
         return best
 
 
+# sRGB (linear) → XYZ, D65, as cv2.cvtColor's Lab conversion (its docs, "RGB ↔ CIE L*a*b*")
+_RGB_TO_XYZ = np.array([[0.412453, 0.357580, 0.180423], [0.212671, 0.715160, 0.072169],
+                        [0.019334, 0.119193, 0.950227]], np.float32)
+_D65 = np.array([0.950456, 1.0, 1.088754], np.float32)
+
+
+def _lab_unclamped(bgr: np.ndarray) -> np.ndarray:
+    """Lab (N×3 float32) of N×3 white-balanced BGR (1 = the paper), as `to_lab` gives it
+    for values up to 1, but going on above 1 where cv2 clamps: what a clipped channel may
+    have been."""
+    rgb = np.maximum(bgr[:, ::-1].astype(np.float32), 0.0)
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = (lin @ _RGB_TO_XYZ.T) / _D65
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16.0 / 116.0)
+    return np.stack([116.0 * f[:, 1] - 16.0, 500.0 * (f[:, 0] - f[:, 1]),
+                     200.0 * (f[:, 1] - f[:, 2])], axis=1).astype(np.float32)
+
+
+def unclipped(front: np.ndarray, white_bgr: np.ndarray, labels: np.ndarray,
+              model: ColourModel, colours: str,
+              others: Sequence[tuple[float, float, float]], level: float,
+              scales: Sequence[float]) -> np.ndarray:
+    """`labels` (H×W int8, `ColourModel.labels`) with the pixels of no class whose one or
+    two brightest channels are clipped (≥ `level` in H×W×3 uint8 BGR `front`), or
+    brighter than the paper, given the stone colour they fit once read without that
+    clipping: each clipped channel is scaled by each of `scales` (≥ 1) in turn, the
+    colours converted to Lab without clamping, and the pixel takes a stone's class where,
+    at some scale, that stone is its nearest class (stones, white and the table's
+    `others`) within `max_distance`.
+
+    A clipped channel says only "at least this bright" (a censored reading): under a hard
+    lamp an orange face's red clips at 255 while its green goes on rising, so it reads
+    yellow (NM01-01: BGR 56 162 254, Lab 85 4 67 against the orange's calibrated 71 35 61,
+    31 apart), and a reading as it would be with the red 20–30 % higher is orange again;
+    NK01-05: an orange face's red at 247, above the paper's 224, which `to_lab` clamps at
+    the paper's white (Lab 74 19 60 against the orange's 62 40 55; unclamped 78 37 68,
+    10.5 from it). Pixels clipped in every channel stay as they are (white tells nothing of
+    a hue); only pixels of no class are asked, so no stone, snow or table pixel changes
+    class. A look-alike far behind the build may gain pixels of a stone's class so (a
+    pink box in D03's sun, purple in part): what holds a stone up decides (`choose`).
+    white_bgr: the paper's BGR (`paper_white`), by which `to_lab` balances the colours.
+    """
+    none = np.flatnonzero(labels == NONE)  # only these are asked: a fraction of the view
+    raw = front.reshape(-1, 3)[none]
+    clip = raw >= level
+    n = clip.sum(axis=1)
+    white = np.maximum(white_bgr.astype(np.float64), 1.0)
+    # brighter than the paper in some channel: `to_lab` (cv2) clamps that channel at the
+    # paper's white, which bends the hue the same way
+    over = (raw > white).any(axis=1)
+    keep = ((n >= 1) | over) & (n <= 2)
+    if not keep.any():
+        return labels
+    ask = none[keep]
+    px = raw[keep].astype(np.float64) / white
+    up = clip[keep]
+    stones = len(colours)
+    best = np.full(len(px), np.inf)
+    cls = np.full(len(px), NONE, np.int8)
+    for k in scales:
+        q = np.where(up, px * k, px)
+        lab_q = _lab_unclamped(q)
+        d = model.distances(lab_q, colours)
+        maps = [d[c] for c in [*colours, WHITE]]
+        maps += [point_distance(lab_q, c, model.lightness_weight) for c in others]
+        stack = np.stack(maps)
+        near = stack.argmin(axis=0)
+        low = stack.min(axis=0)
+        take = (near < stones) & (low < model.max_distance) & (low < best)
+        best[take] = low[take]
+        cls[take] = near[take]
+    out = labels.copy()
+    out.reshape(-1)[ask] = cls
+    return out
+
+
 def learn_from_stack(lab_front: np.ndarray, view: FrontView, stack_bottom_to_top: str,
                      unit_mm: float) -> ColourModel:
     """Learn the colour model from a rectified front view of the colour photo (WORLD.md §6).

@@ -37,7 +37,14 @@ from referee.vision.choose import (
     unheld_parts,
     unknown_stone,
 )
-from referee.vision.colour import TABLE, paper_white, table_centres, table_shade, to_lab
+from referee.vision.colour import (
+    TABLE,
+    paper_white,
+    table_centres,
+    table_shade,
+    to_lab,
+    unclipped,
+)
 from referee.vision.depth import fits_at_depth, structure_depth
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale
@@ -52,7 +59,12 @@ from referee.vision.mats import (
 )
 from referee.vision.pose import Pose, detect_mats, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
-from referee.vision.selfcheck import channel_orders, colour_doubt, face_colours
+from referee.vision.selfcheck import (
+    channel_orders,
+    clipped_faces,
+    colour_doubt,
+    face_colours,
+)
 from referee.vision.settings import VisionSettings, default_settings
 from referee.vision.station import Station
 
@@ -229,6 +241,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     lap("rectify")
     lab = to_lab(front, white)
     labels = model.labels(lab, station.colours, others)
+    if s.colour.clip_max_scale > 1.0:
+        scales = np.arange(1.0, s.colour.clip_max_scale + 1e-6, s.colour.clip_scale_step)
+        labels = unclipped(front, white, labels, model, station.colours, others,
+                           s.exposure.clipped_level, tuple(float(k) for k in scales))
     masks = {c: labels == i for i, c in enumerate(station.colours)}
     # snow, stones and paper can hold a stone up; snow in shade, or next to a table of
     # nearly its colour, may fall outside every class, but it stays neutral and not dark
@@ -300,7 +316,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         s.exposure.clipped_level
     blown = [f.colour for f in fits if face_fill(out, view, unit, f.orientation, f.x_mm,
                                                  f.h_mm) >= s.exposure.max_blown_face]
-    faces = face_colours(front, view, unit, fits, masks, s.fit.min_stone_fill)
+    faces = face_colours(front, view, unit, fits, masks, s.fit.min_stone_fill,
+                         s.exposure.clipped_level)
     m.channel_fit = channel_orders({c: v for c, v in faces.items() if c in chromatic}, white,
                                    model)
     # a stone is only missing where the photo's colours were checked on a coloured stone,
@@ -327,7 +344,13 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                        (float(cam[0]), float(cam[1]), float(cam[2])), chromatic,
                        float(white.max()) >= s.exposure.clipped_level)
     why = colour_doubt(m.channel_fit, model.source, s)
-    if why:
+    if why and clipped_faces(front, view, unit, fits, masks, s):
+        # the stones' colours are off because the photo clipped them, not because the
+        # light or the camera changed: what to do about it is to lower the exposure
+        m.build = replace(m.build, problems=(*m.build.problems, Unmeasured(
+            "photo:bright", "the photo is over-exposed where the stones are, so their "
+            "colours cannot be told; lower the camera's exposure or the light")))
+    elif why:
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")
     return m

@@ -45,17 +45,41 @@ def colour_doubt(fit: dict[tuple[int, int, int], float], source: str, s: VisionS
 
 
 def face_colours(front: np.ndarray, view: FrontView, unit: float, fits: list[BarFit],
-                 masks: dict[str, np.ndarray], min_fill: float) -> dict[str, np.ndarray]:
+                 masks: dict[str, np.ndarray], min_fill: float, clip_level: float = 256.0
+                 ) -> dict[str, np.ndarray]:
     """Median BGR (3,) float of each held-up fitted face's own-colour pixels in `front`, for
-    faces that show at least `min_fill` of their colour."""
+    faces that show at least `min_fill` of their colour. Pixels with a channel at
+    `clip_level` or above are left out: a clipped channel reads darker than it was, so its
+    hue is off (a lamp's orange face reads yellow, `colour.unclipped`); a face with fewer
+    than 20 pixels left is not read."""
     out = {}
     for f in fits:
         if not f.supported or f.fill < min_fill:
             continue
         sl, _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
         px = front[sl][masks[f.colour][sl]]
+        px = px[px.max(axis=1) < clip_level]
         if len(px) >= 20:
             out[f.colour] = np.median(px, axis=0).astype(np.float32)
+    return out
+
+
+def clipped_faces(front: np.ndarray, view: FrontView, unit: float, fits: list[BarFit],
+                  masks: dict[str, np.ndarray], s: VisionSettings) -> list[str]:
+    """The held-up fitted stones (showing at least `min_stone_fill` of their colour) whose
+    own-colour pixels in H×W×3 uint8 BGR `front` have a channel at `clipped_level` or
+    above over at least `max_blown_face` of them: their colours read off because the photo
+    clipped them (a hard lamp, an exposure too long), whatever the colour self-check says
+    of the calibration."""
+    out = []
+    level, share = s.exposure.clipped_level, s.exposure.max_blown_face
+    for f in fits:
+        if not f.supported or f.fill < s.fit.min_stone_fill:
+            continue
+        sl, _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
+        px = front[sl][masks[f.colour][sl]]
+        if len(px) and float((px.max(axis=1) >= level).mean()) >= share:
+            out.append(f.colour)
     return out
 
 

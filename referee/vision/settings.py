@@ -69,6 +69,9 @@ class ColourSettings:
     min_snow_lightness: float = 40.0  # neutral and lighter than this may be snow (0-100)
     channel_order_ratio: float = 1.0  # another channel order fitting the stones this much better
     max_colour_distance: float = 8.0  # found stones farther (Lab) from their calibrated colour
+    clip_max_scale: float = 1.8     # a channel at exposure.clipped_level may have been this
+    #                                    many times brighter (1: never; colour.unclipped)...
+    clip_scale_step: float = 0.15   # ...tried in these steps
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from referee.vision.colour import ColourModel, paper_white, tinted_grey, to_lab
-from referee.vision.fit import _response, _template, band_vector_mm, bar_candidates
+from referee.vision.fit import BarFit, _response, _template, band_vector_mm, bar_candidates
 from referee.vision.pose import detect_mat, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
 from referee.vision.settings import default_settings
@@ -83,6 +83,41 @@ def test_a_grey_stone_takes_back_what_its_surroundings_tinted_into_a_placed_ston
     assert (lent["G"] == want).all()
     assert not tinted_grey(lab, labels, m, "GPO", {"P": face}, near=0.0)["G"].any()
     assert tinted_grey(lab, labels, m, "PO", {"P": face}, near=1.0) == {}  # no grey stone
+
+
+def test_a_clipped_channel_is_read_as_at_least_that_bright():
+    """NM01-01: under a hard lamp an orange face's red clips at 255 while its green goes on
+    rising, so it reads yellow and falls outside every class; read as "at least 255" it is
+    orange again. A pixel clipped in every channel (white) and one of a class already are
+    left alone, and the face's clipped pixels are not read by the colour self-check."""
+    from referee.vision.colour import NONE, _lab_unclamped, unclipped
+    from referee.vision.selfcheck import face_colours
+
+    m = ColourModel({"G": (51.0, 1.0, 1.3), "B": (41.2, 15.2, -46.4), "P": (38.1, 33.9, -36.2),
+                     "O": (71.0, 34.7, 60.8), "white": (96.0, 0.0, 0.0)}, "photo")
+    white = np.array([179.5, 199.0, 245.0], np.float32)
+    front = np.zeros((2, 3, 3), np.uint8)
+    front[:] = (56, 162, 254)                # the lit orange face, its red clipped
+    front[1, 1] = (255, 255, 255)            # blown out in every channel
+    front[1, 2] = (40, 60, 160)              # an orange in shade, orange already
+    lab = to_lab(front, white)
+    labels = m.labels(lab, "GBPO")
+    assert labels[0, 0] == NONE and labels[1, 2] == 3
+    scales = tuple(1.0 + 0.15 * k for k in range(6))
+    out = unclipped(front, white, labels, m, "GBPO", (), 250, scales)
+    assert (out[0] == 3).all() and out[1, 0] == 3   # orange
+    assert out[1, 1] == labels[1, 1] and out[1, 2] == 3
+    assert (unclipped(front, white, labels, m, "GBPO", (), 250, (1.0,)) == labels).all()
+    # below 1, the unclamped conversion is cv2's (within its lookup tables' rounding)
+    x = np.random.default_rng(0).uniform(0, 1, (200, 3)).astype(np.float32)
+    ref = cv2.cvtColor(x.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    assert np.abs(_lab_unclamped(x) - ref).max() < 0.5
+    view = FrontView.for_settings(2.0, 260.0)
+    big = np.full((view.height, view.width, 3), 255, np.uint8)
+    fit = BarFit("O", "V", 100.0, 0.0, 1.0, 1.0)
+    masks = {"O": np.ones(big.shape[:2], bool)}
+    assert face_colours(big, view, 16.0, [fit], masks, 0.6, 250) == {}
+    assert "O" in face_colours(big, view, 16.0, [fit], masks, 0.6)
 
 
 def test_rectified_view_puts_the_build_line_at_true_scale():
