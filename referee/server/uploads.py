@@ -33,14 +33,14 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
     """The photo's kind.
 
     :raises UnsupportedPhotoError: empty, or not JPEG/PNG/WebP/BMP, naming the file;
-        IncompleteUploadError: a JPEG that ends before its image does (`jpeg_cut`).
+        IncompleteUploadError: a photo that ends before its image does (`photo_cut`).
     """
     filename = file_label(filename)
     if not data:
         raise UnsupportedPhotoError(f"The file {filename} is empty: send a JPEG, PNG, WebP "
                                     "or BMP photo.", "photo.empty", {"file": filename})
     kind = photo_kind(data)
-    from referee.vision.photo import is_heif, jpeg_cut
+    from referee.vision.photo import is_heif, photo_cut
 
     if kind is None and is_heif(data):  # an iPhone's photo, sent from a laptop
         raise UnsupportedPhotoError(f"The file {filename} is a HEIC (or AVIF) photo, which "
@@ -51,7 +51,7 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
         raise UnsupportedPhotoError(f"The file {filename} is not a photo: send a JPEG, PNG, "
                                     "WebP or BMP photo from a camera or phone.",
                                     "photo.not-a-photo", {"file": filename})
-    if kind == "jpeg" and jpeg_cut(data):  # the phone's connection dropped mid-photo
+    if photo_cut(data):  # the phone's connection dropped mid-photo
         raise IncompleteUploadError(INCOMPLETE, "photo.incomplete")
     return kind
 

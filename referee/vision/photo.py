@@ -31,8 +31,8 @@ def is_heif(data: bytes) -> bool:
 HEIC = ("the photo is a HEIC (or AVIF) image, which the referee cannot read: send it as a "
         "JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible)")
 
-CUT = ("the photo is incomplete: its JPEG data ends before the image does (cut short while "
-       "it was sent or copied); send or copy it again")
+CUT = ("the photo is incomplete: its data ends before the image does (cut short while it "
+       "was sent or copied); send or copy it again")
 
 
 class PhotoTooLargeError(PhotoError):
@@ -49,15 +49,15 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
     decoding, `cv2.IMREAD_REDUCED_COLOR_*`: less time and memory), the smallest that still
     has `max_pixels`; the caller scales the rest of the way.
 
-    A JPEG cut short (`jpeg_cut`) is refused as such, never decoded: some libjpeg builds
-    decode it, the missing rows grey, a build half hidden.
+    A photo cut short (`photo_cut`) is refused as such, never decoded: some libjpeg builds
+    decode a JPEG so, the missing rows grey, a build half hidden.
 
     :raises PhotoTooLargeError: over `MAX_PIXELS`; PhotoError: empty, cut short, not one of
         these formats, its size unreadable, or corrupt.
     """
     if not data:
         raise PhotoError("the photo is empty (0 bytes)")
-    if jpeg_cut(data):  # before its size: the cut may be in its headers
+    if photo_cut(data):  # before its size: the cut may be in its headers
         raise PhotoError(CUT)
     size = header_size(data)  # before decoding: a small file may hold a huge image
     if size is None:
@@ -186,6 +186,24 @@ def jpeg_cut(data: bytes) -> bool:
         _, i, length = segments[-1]
         return data.find(b"\xff\xd9", i + 2 + length) < 0
     return end == "short"
+
+
+def photo_cut(data: bytes) -> bool:
+    """Whether the bytes are a JPEG, PNG, WebP or BMP that ends before its image does (cut
+    short while it was sent or copied): a JPEG as `jpeg_cut` tells; a PNG without its
+    closing IEND chunk (the PNG specification: the last chunk of every datastream); a
+    WebP or BMP shorter than the file size its header declares (RIFF's chunk size + 8;
+    the BITMAPFILEHEADER's bfSize, where it is not 0). Other bytes are not cut."""
+    if data.startswith(b"\xff\xd8"):
+        return jpeg_cut(data)
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return data.rfind(b"IEND\xaeB`\x82") < 0  # the chunk's type and its fixed CRC
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return len(data) < int.from_bytes(data[4:8], "little") + 8
+    if len(data) >= 6 and data.startswith(b"BM"):
+        size = int.from_bytes(data[2:6], "little")
+        return 0 < len(data) < size
+    return False
 
 
 def _webp_size(data: bytes) -> tuple[int, int] | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from .conftest import scene_photo, started_table
@@ -219,7 +221,11 @@ def test_a_photo_cut_short_on_its_way_is_told_incomplete_and_nothing_is_lost(
         assert r.json()["code"] == "photo.incomplete" and "send it again" in r.json()["detail"]
         assert "no photo" not in r.text
         assert client.get(f"/api/tables/{table_id}").json() == before
-    for cut in (photo[:len(photo) // 2], photo[:-2], photo[:200]):  # a whole form, a cut JPEG
+    img = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+    others = [cv2.imencode(ext, img)[1].tobytes() for ext in (".png", ".webp", ".bmp")]
+    cuts = [photo[:len(photo) // 2], photo[:-2], photo[:200]]  # a whole form, a cut JPEG
+    cuts += [o[:len(o) // 2] for o in others]  # a screenshot's PNG, a WebP, a BMP cut short
+    for cut in cuts:
         r = client.post(url, headers=h, files={"photo": ("IMG_0001.jpg", cut, "image/jpeg")})
         assert r.status_code == 400, r.text
         assert r.json()["code"] == "photo.incomplete" and "not a photo" not in r.text

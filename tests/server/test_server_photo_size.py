@@ -116,6 +116,23 @@ def test_a_jpeg_cut_short_is_refused_as_such_before_it_is_decoded(monkeypatch):
         decode_photo(photos[0][:len(photos[0]) // 2])
 
 
+@pytest.mark.parametrize(("fmt", "kw"), [("PNG", {}), ("BMP", {}), ("WEBP", {}),
+                                         ("WEBP", {"lossless": True})])
+def test_a_png_webp_or_bmp_cut_short_is_refused_as_such(fmt, kw):
+    """A screenshot's PNG, a WebP or a BMP whose end is missing was "not a photo" where a
+    JPEG cut so was "incomplete: send it again": each now says it is incomplete. A whole
+    one, or one with bytes after its end, is not cut."""
+    from referee.vision.photo import photo_cut
+
+    data = _encoded(fmt, (123, 45), **kw)
+    assert not photo_cut(data) and not photo_cut(data + bytes(100))
+    for n in (20, len(data) // 2, len(data) - 1):
+        assert photo_cut(data[:n]), n
+        with pytest.raises(PhotoError, match="incomplete"):
+            decode_photo(data[:n])
+    assert not photo_cut(b"just some text") and not photo_cut(b"BM")
+
+
 def test_formats_whose_size_is_not_read_are_not_decoded():
     buf = io.BytesIO()
     Image.new("RGB", (8, 8)).save(buf, "TIFF")  # OpenCV would decode it, unchecked
