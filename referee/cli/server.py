@@ -64,10 +64,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         app = create_app(settings, on_ready=_tell)
         try:
             # small limits for what strangers send: a request's head, a WebSocket message
-            # (phones send only their hello)
+            # (phones send only their hello); no X-Forwarded-For believed, even from the box
+            # itself (uvicorn's default trusts it from 127.0.0.1), so that the limits per
+            # phone count the phone that connected, not a header the caller wrote
             uvicorn.run(app, host=settings.host, port=settings.port, log_level="info",
                         http="h11", h11_max_incomplete_event_size=64 * 1024,
-                        ws_max_size=64 * 1024, ws_per_message_deflate=False)
+                        ws_max_size=64 * 1024, ws_per_message_deflate=False,
+                        proxy_headers=False)
         finally:
             announcer.stop()
 
@@ -77,12 +80,18 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         port: int = typer.Option(None, help="The server's port, for the link (REFEREE_PORT)."),
     ) -> None:
         """Show the box's admin key and the admin page's link (the key is made at first use,
-        in <data>/admin-key, readable only by you)."""
+        in <data>/admin-key, readable only by you). A folder no server has used is refused:
+        a key made there (a mistyped --data, the wrong directory) would open no box."""
         from referee.server.keys import admin_key
         from referee.server.settings import Settings
         from referee.server.storage import StorageError
 
         settings = Settings.from_env(port=port, data_dir=data)
+        if not settings.db_path.is_file():
+            raise StorageError(f"no referee server has used the data folder "
+                               f"{str(settings.data_dir)!r} yet: run this where you run "
+                               "`referee serve`, or give its folder with --data (start the "
+                               "server once first)")
         served = _recorded_port(settings.data_dir)
         if port is None and served is not None:  # the port the box actually serves on
             settings = Settings.from_env(port=served, data_dir=data)

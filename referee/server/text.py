@@ -9,7 +9,8 @@ A text must be:
   answer can encode);
 - NFC (it is normalised, so that "é" typed two ways is one name);
 - at most n characters (counted after normalising), with at least one visible character (a
-  letter, digit, punctuation or symbol), so that a name of zero-width spaces is refused;
+  letter, digit, punctuation or symbol that shows: not a Hangul filler), so that a name of
+  zero-width spaces or fillers is refused;
 - free of control characters (a multi-line field keeps its line breaks), direction overrides
   and isolates (U+202A–U+202E, U+2066–U+2069) and other invisible format characters. The
   zero-width joiner and non-joiner and the direction marks (U+200C, U+200D, U+200E, U+200F,
@@ -31,6 +32,10 @@ from pydantic import AfterValidator, BeforeValidator, WithJsonSchema
 # format characters (category Cf) that names in right-to-left scripts need
 ALLOWED_FORMAT = frozenset("\u200c\u200d\u200e\u200f\u061c")
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# letters and symbols that show nothing (Unicode's Default_Ignorable_Code_Point letters:
+# the Hangul fillers, Khmer's inherent vowels; and the blank Braille pattern): allowed, but
+# no visible character, so that a name of them alone is refused like one of spaces
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u17b4\u17b5\u2800")
 _WHAT = {"Cc": "a control character", "Cf": "an invisible format character",
          "Cs": "a lone surrogate (not well-formed Unicode)", "Co": "a private-use character",
          "Cn": "an unassigned character", "Zl": "a line separator",
@@ -53,7 +58,7 @@ def problem(text: str, max_len: int, multiline: bool = False) -> str | None:
             continue
         if cat in _WHAT:
             return f"contains U+{ord(ch):04X}, {_WHAT[cat]}"
-        visible = visible or cat[0] in "LNPS"
+        visible = visible or (cat[0] in "LNPS" and ch not in BLANK_LETTERS)
     if not visible:
         return "needs at least one visible character"
     return None

@@ -86,10 +86,19 @@ def test_admin_key_links_to_the_port_the_box_serves_on(tmp_path):
     """`referee admin-key` printed a link with port 8000 while the server ran with
     `--port 8765`: the server records its port in its data folder, and the link uses it;
     with no server run yet, the link says which port it assumed."""
+    from referee.server.storage import EventStore
+
     from .conftest import free_port, serve
 
     data = tmp_path / "data"
     env = {k: v for k, v in os.environ.items() if k != "REFEREE_PORT"}
+    # a folder no server has used (a mistyped --data): refused in one sentence, nothing made
+    r = subprocess.run([sys.executable, "-m", "referee", "admin-key", "--data", str(data)],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 2 and "no referee server has used" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and not data.exists()
+    data.mkdir()
+    EventStore(data / "referee.sqlite3").close()  # a server's folder whose port is not recorded
     r = subprocess.run([sys.executable, "-m", "referee", "admin-key", "--data", str(data)],
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr

@@ -321,7 +321,11 @@ def test_the_cli_shows_the_admin_key(tmp_path):
     import subprocess
     import sys
 
+    from referee.server.storage import EventStore
+
     data = tmp_path / "data"
+    data.mkdir()
+    EventStore(data / "referee.sqlite3").close()  # the folder a server has used
     out = subprocess.run([sys.executable, "-m", "referee", "admin-key", "--data", str(data)],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

@@ -66,6 +66,8 @@ def test_a_lone_surrogate_in_a_round_is_refused(client, make_table):
     ("\u200b\u200b\u200b", "U+200B"),           # zero-width spaces only
     ("\u200d\u200c", "visible character"),       # joiners only: allowed marks, nothing seen
     ("   ", "visible character"),
+    ("\u3164", "visible character"),             # a Hangul filler: a letter that shows nothing
+    ("\u115f\u2800", "visible character"),       # a leading filler, a blank Braille pattern
     ("Ava\u202eneB", "U+202E"),                  # right-to-left override
     ("\u2067Ava", "U+2067"),                     # right-to-left isolate
     ("Av\x07a", "U+0007"),                       # a control character
