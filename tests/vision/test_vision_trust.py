@@ -318,6 +318,10 @@ HARD = FIXTURES / "hard-scenes"
 # a lying grey bar whose class runs on into a shadow of its shade beyond an end was an end
 # hidden (unsure) until a lying bar too was pinned where the lightness beyond its end steps
 # away from its own, a lamp's gradient along it allowed (`fit.lightness_pinned`).
+# NH04-04 (correct, NH) and NM01-01 (wrong, the thirteenth session's unseen NM): under a
+# hard lamp the orange face's red clips and it reads yellow, outside every class, so the
+# orange stone was hidden (unsure) until a clipped channel was read as "at least this
+# bright" (`colour.unclipped`).
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-02": "correct", "NC01-01": "correct",
@@ -329,7 +333,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "M01-05": "unsure", "M03-05": "unsure", "Q01-04": "correct",
                  "L03-02": "wrong", "I03-02": "correct", "H03-06": "unsure",
                  "J03-06": "wrong", "S01-02": "correct", "B01-04": "unsure",
-                 "NH03-04": "correct", "NC04-04": "wrong"}
+                 "NH03-04": "correct", "NC04-04": "wrong",
+                 "NH04-04": "correct", "NM01-01": "wrong"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
