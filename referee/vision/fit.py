@@ -11,6 +11,7 @@ faces are taken on the build line, and assemble.py settles what that leaves in d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -40,7 +41,8 @@ class BarFit:
     beside another stone (`choose.resting`): its place along its length rests on grooves
     that repeat every unit; tinted: found on pixels that another stone's colour claimed
     (`choose.refit_tinted`): a shadow tinted so looks the same, so its place is evidence too
-    weak for a fault to rest on alone.
+    weak for a fault to rest on alone; odd_end: one end segment of its face is unlike the
+    other four (`odd_end`), so it may end a unit short on a look-alike: weak too.
     """
 
     colour: str
@@ -57,6 +59,7 @@ class BarFit:
     rivalled: bool = False
     rested: bool = False
     tinted: bool = False
+    odd_end: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:
@@ -388,6 +391,64 @@ def edge_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: flo
     return out[0], out[1]
 
 
+Region = tuple[slice, slice]
+
+
+def along_regions(shape: tuple[int, ...], view: FrontView, unit_mm: float, fit: BarFit
+                  ) -> Callable[[float, float], Region | None] | None:
+    """For a fitted bar, a function (a_u, b_u) → the front view's (rows, cols) region from
+    a_u to b_u units along its length from its lower-left corner (upward for a standing
+    bar, rightward for a lying one) and over the middle half of its face across it, clipped
+    to a view of `shape` (None when under 2 px either way); None when the middle half lies
+    outside the view."""
+    u = unit_mm * view.px_per_mm
+    col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
+
+    def span(a: float, b: float, size: int) -> slice | None:
+        lo, hi = max(int(round(a)), 0), min(int(round(b)), size)
+        return slice(lo, hi) if hi - lo >= 2 else None
+
+    standing = fit.orientation == "V"
+    # across: the middle columns of a standing bar, the middle rows of a lying one
+    mid = span(col + 0.25 * u, col + 0.75 * u, shape[1]) if standing else \
+        span(row - 0.75 * u, row - 0.25 * u, shape[0])
+    if mid is None:
+        return None
+    across: slice = mid
+
+    def region(a_u: float, b_u: float) -> Region | None:
+        if standing:  # along: rows, upward
+            along = span(row - b_u * u, row - a_u * u, shape[0])
+            return None if along is None else (along, across)
+        along = span(col + a_u * u, col + b_u * u, shape[1])  # columns, rightward
+        return None if along is None else (across, along)
+    return region
+
+
+def odd_end(lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit, min_step: float,
+            k: float) -> bool:
+    """Whether the segment at one end of the fitted face is unlike the other four: its
+    lightness steps from its neighbour's by at least `min_step` (L) and `k` times the
+    largest step between the others. The bar may then end a unit short, a look-alike of
+    its colour filling that unit: NO04-05, a dark grey bar under the blue, its left unit
+    behind a snow piece in front, fitted a unit right onto the shadow under the blue's
+    overhang (L 28 against its own 12–20, the segments' inner steps at most 7), its
+    ends pinned by the snow and the lit table, judged 0.9 u off for certain.
+
+    lum: the front view's lightness, H×W float32 (L, 0–100).
+    """
+    region = along_regions(lum.shape, view, unit_mm, fit)
+    if region is None:
+        return False
+    parts = [region(j + 0.2, j + 0.8) for j in range(5)]
+    if any(r is None for r in parts):
+        return False
+    segs = np.array([float(np.median(lum[r])) for r in parts if r is not None])
+    steps = np.abs(np.diff(segs))
+    inner = float(steps[1:3].max())
+    return any(s >= min_step and s >= k * inner for s in (steps[0], steps[3]))
+
+
 def lightness_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float,
                      fit: BarFit, min_step: float, spread_k: float, min_fill: float,
                      lying: bool = False) -> tuple[bool, bool]:
@@ -415,27 +476,8 @@ def lightness_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm
     """
     if fit.orientation == "H" and not lying:
         return False, False
-    u = unit_mm * view.px_per_mm
-    col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
-
-    def span(a: float, b: float, size: int) -> slice | None:
-        lo, hi = max(int(round(a)), 0), min(int(round(b)), size)
-        return slice(lo, hi) if hi - lo >= 2 else None
-
-    if fit.orientation == "V":  # across: the middle columns; along: rows, upward
-        across = span(col + 0.25 * u, col + 0.75 * u, lum.shape[1])
-
-        def region(a_u: float, b_u: float) -> tuple[slice, slice] | None:
-            along = span(row - b_u * u, row - a_u * u, lum.shape[0])
-            return None if along is None or across is None else (along, across)
-    else:  # across: the middle rows; along: columns, rightward
-        across = span(row - 0.75 * u, row - 0.25 * u, lum.shape[0])
-
-        def region(a_u: float, b_u: float) -> tuple[slice, slice] | None:
-            along = span(col + a_u * u, col + b_u * u, lum.shape[1])
-            return None if along is None or across is None else (across, along)
-
-    if across is None:
+    region = along_regions(lum.shape, view, unit_mm, fit)
+    if region is None:
         return False, False
     parts = [region(k + 0.2, k + 0.8) for k in range(5)]
     segs = [float(np.median(lum[r])) for r in parts

@@ -46,7 +46,7 @@ from referee.vision.colour import (
     unclipped,
 )
 from referee.vision.depth import fits_at_depth, structure_depth
-from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
+from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill, odd_end
 from referee.vision.grooves import groove_scale
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import (
@@ -308,6 +308,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     fits = [replace(f, rivalled=True) if rivalled(f, all_cands.get(f.colour, []), unit, s)
             else f for f in fits]
     fits = unheld_parts(fits, chromatic, held_by, chain, view, unit, table_band, s)
+    if s.fit.odd_end_k > 0:
+        fits = [replace(f, odd_end=True) if odd_end(lab[..., 0], view, unit, f,
+                                                    s.fit.light_min_step, s.fit.odd_end_k)
+                else f for f in fits]
     m.fits = fits
     lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the

@@ -107,6 +107,8 @@ class FitSettings:
     light_spread_k: float = 3.0     # ... and at least this × its neighbouring segments' step in L
     light_min_fill: float = 0.9     # ... each segment showing the bar's colour this much
     light_lying: bool = True        # ... and so for a lying bar too, besides its top edge
+    odd_end_k: float = 2.0          # an end segment's step in L this × the inner ones (and
+    #                                    light_min_step): the fit is weak (fit.odd_end; 0: off)
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
     min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
     rest_on_grooves: bool = True    # a colour patch larger than a bar: find the stone by its

@@ -81,6 +81,41 @@ def test_a_lying_bar_is_pinned_where_its_lightness_ends_under_a_gradient():
     assert lightness_pinned(grey, lum, view, U, bar, *args) == (False, False)
 
 
+def test_a_face_whose_end_unit_is_unlike_the_rest_is_odd():
+    """NO04-05: a dark grey bar's left unit behind a snow piece in front, the shadow under
+    the blue's overhang beside its right end as dark: fitted a unit right, its last unit
+    on the shadow (L 28 against its own 12–20). An end segment stepping away from its
+    neighbour by more than twice the steps inside is odd (the fit is then weak); a lamp's
+    gradient along a bar, or an even bar, is not."""
+    from referee.vision.fit import odd_end
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 200.0)
+    u = int(U * 2)
+    col, bottom = (int(round(float(v))) for v in view.to_px(100.0, 0.0))
+    bar = BarFit("G", "H", 100.0, 0.0, 0.94, 0.78)
+
+    def lying(levels: list[float]) -> np.ndarray:
+        lum = np.full((view.height, view.width), 90.0, np.float32)
+        for k, level in enumerate(levels):
+            lum[bottom - u:bottom, col + k * u:col + (k + 1) * u] = level
+        return lum
+
+    s = default_settings().fit
+    args = (s.light_min_step, s.odd_end_k)
+    assert odd_end(lying([12, 20, 20, 13, 28]), view, U, bar, *args)
+    assert odd_end(lying([40, 20, 20, 13, 14]), view, U, bar, *args)  # the other end
+    assert not odd_end(lying([48, 46, 44, 43, 41]), view, U, bar, *args)  # a gradient
+    assert not odd_end(lying([20, 21, 20, 19, 20]), view, U, bar, *args)
+    assert not odd_end(lying([12, 30, 12, 30, 24]), view, U, bar, *args)  # steps inside too
+    standing = replace(bar, orientation="V", h_mm=20.0)  # the same along a standing bar
+    lum = np.full((view.height, view.width), 90.0, np.float32)
+    c, b = (int(round(float(v))) for v in view.to_px(100.0, 20.0))
+    for k, level in enumerate([12, 20, 20, 13, 28]):
+        lum[b - (k + 1) * u:b - k * u, c:c + u] = level
+    assert odd_end(lum, view, U, standing, *args)
+
+
 def test_a_stone_on_snow_on_a_stone_rests_whole_units_above_it():
     """V02-06: a purple bar lies on a unit of snow standing on the blue bar, the whole build
     lifted a unit (white square). The blue settled 0.04 u down; the purple, measured 1.24 u
