@@ -129,6 +129,12 @@ def afloat(stones: list[StoneMeasurement], doubt_u: float) -> list[StoneMeasurem
     return out
 
 
+# the stones' colours lost to an over-exposed photo, and what to do about it
+OVER_EXPOSED = Unmeasured("photo:bright", "the photo is over-exposed where the stones are, so "
+                          "their colours cannot be told; lower the camera's exposure or the "
+                          "light")
+
+
 def _gone(f: BarFit, s: VisionSettings, chromatic: str) -> bool:
     """Whether the colour's best fit `f` is no stone of the build: its face shows less
     than `missing_fill` of its colour, or, for a colour with a hue (`chromatic`), less than
@@ -182,9 +188,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     if blown or (absent and paper_clipped):
         problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
                                 "was not found in the over-exposed photo") for c in absent]
-        problems.append(Unmeasured("photo:bright", "the photo is over-exposed where the stones "
-                                   "are, so their colours cannot be told; lower the camera's "
-                                   "exposure or the light"))
+        problems.append(OVER_EXPOSED)
         absent = []
     if len(absent) > s.build.max_missing:
         # more stones gone than a builder forgets: more likely a covered build or a photo

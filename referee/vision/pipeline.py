@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from referee.build import MeasuredBuild, Orientation, Unmeasured, rect_overlap
-from referee.vision.assemble import assemble
+from referee.vision.assemble import OVER_EXPOSED, assemble
 from referee.vision.choose import (
     choose,
     face_rect,
@@ -351,9 +351,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     if why and clipped_faces(front, view, unit, fits, masks, s):
         # the stones' colours are off because the photo clipped them, not because the
         # light or the camera changed: what to do about it is to lower the exposure
-        m.build = replace(m.build, problems=(*m.build.problems, Unmeasured(
-            "photo:bright", "the photo is over-exposed where the stones are, so their "
-            "colours cannot be told; lower the camera's exposure or the light")))
+        m.build = replace(m.build, problems=(*m.build.problems, OVER_EXPOSED))
     elif why:
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")

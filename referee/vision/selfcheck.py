@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -44,6 +45,17 @@ def colour_doubt(fit: dict[tuple[int, int, int], float], source: str, s: VisionS
     return None
 
 
+def _face_pixels(front: np.ndarray, view: FrontView, unit: float, fits: list[BarFit],
+                 masks: dict[str, np.ndarray], min_fill: float
+                 ) -> Iterator[tuple[str, np.ndarray]]:
+    """(colour, N×3 uint8 BGR) of each held-up fitted face's own-colour pixels in `front`,
+    for faces that show at least `min_fill` of their colour."""
+    for f in fits:
+        if f.supported and f.fill >= min_fill:
+            sl, _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
+            yield f.colour, front[sl][masks[f.colour][sl]]
+
+
 def face_colours(front: np.ndarray, view: FrontView, unit: float, fits: list[BarFit],
                  masks: dict[str, np.ndarray], min_fill: float, clip_level: float = 256.0
                  ) -> dict[str, np.ndarray]:
@@ -53,14 +65,10 @@ def face_colours(front: np.ndarray, view: FrontView, unit: float, fits: list[Bar
     hue is off (a lamp's orange face reads yellow, `colour.unclipped`); a face with fewer
     than 20 pixels left is not read."""
     out = {}
-    for f in fits:
-        if not f.supported or f.fill < min_fill:
-            continue
-        sl, _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
-        px = front[sl][masks[f.colour][sl]]
+    for colour, px in _face_pixels(front, view, unit, fits, masks, min_fill):
         px = px[px.max(axis=1) < clip_level]
         if len(px) >= 20:
-            out[f.colour] = np.median(px, axis=0).astype(np.float32)
+            out[colour] = np.median(px, axis=0).astype(np.float32)
     return out
 
 
@@ -71,16 +79,10 @@ def clipped_faces(front: np.ndarray, view: FrontView, unit: float, fits: list[Ba
     above over at least `max_blown_face` of them: their colours read off because the photo
     clipped them (a hard lamp, an exposure too long), whatever the colour self-check says
     of the calibration."""
-    out = []
     level, share = s.exposure.clipped_level, s.exposure.max_blown_face
-    for f in fits:
-        if not f.supported or f.fill < s.fit.min_stone_fill:
-            continue
-        sl, _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
-        px = front[sl][masks[f.colour][sl]]
-        if len(px) and float((px.max(axis=1) >= level).mean()) >= share:
-            out.append(f.colour)
-    return out
+    return [colour for colour, px in _face_pixels(front, view, unit, fits, masks,
+                                                  s.fit.min_stone_fill)
+            if len(px) and float((px.max(axis=1) >= level).mean()) >= share]
 
 
 PERMUTATIONS = ((0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))  # BGR orders but (0, 1, 2)
