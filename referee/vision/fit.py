@@ -429,7 +429,7 @@ def odd_end(lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit, min_s
             k: float) -> bool:
     """Whether the segment at one end of the fitted face is unlike the other four: its
     lightness steps from its neighbour's by at least `min_step` (L) and `k` times the
-    largest step between the others. The bar may then end a unit short, a look-alike of
+    largest step between the three middle ones. The bar may then end a unit short, a look-alike of
     its colour filling that unit: NO04-05, a dark grey bar under the blue, its left unit
     behind a snow piece in front, fitted a unit right onto the shadow under the blue's
     overhang (L 28 against its own 12–20, the segments' inner steps at most 7), its
