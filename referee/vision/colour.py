@@ -307,6 +307,7 @@ def _window_of_steps(bands: list[np.ndarray], win: int) -> int | None:
 MIN_APART = 4.0  # ΔE (Lab) that two stones of a colour stack are at least apart
 STACK_STEP_CAP = 20.0  # ΔE: a larger step between bands counts as this much (one edge)
 MIN_CHROMA = 8.0  # chroma (√(a² + b²)) that a coloured stone (not the grey) at least has
+DARK_LIGHTNESS = 8.0  # a stack stone darker than this (L) without colour lies in shade
 MAX_GREY_CHROMA = 16.0  # chroma that the grey stone (black to light grey) at most has
 # Purple is redder than blue: its hue angle lies at least this far past blue's (62
 # stations: 16 degrees or more). The two families overlap, so this tells a swapped pair.
@@ -358,6 +359,12 @@ def _check_stack(centres: dict[str, tuple[float, float, float]],
                                  "beside the mat tints it: light the stones with white "
                                  "light, or lower the camera's exposure, and take it again")
             continue
+        if chroma < MIN_CHROMA and centres[colour][0] < DARK_LIGHTNESS:
+            # NP04: a lamp behind the stack, its front faces in deep shade (B at L 3)
+            raise ValueError(f"stone {colour} of the colour stack is too dark to show its "
+                             f"colour (lightness {centres[colour][0]:.0f} of 100): its front "
+                             "lies in shade; light the stones from the camera's side, or "
+                             "raise the camera's exposure, and take it again")
         if chroma < MIN_CHROMA:
             raise ValueError(f"stone {colour} of the colour stack shows no colour: are the "
                              "stones lying on the build line, stacked in the order given?")

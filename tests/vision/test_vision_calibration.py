@@ -90,6 +90,9 @@ GREY, BLUE, PURPLE = (55.0, 0.0, -2.0), (50.0, -5.0, -35.0), (45.0, 25.0, -25.0)
     ({"G": GREY, "B": (60.0, 30.0, 40.0), "P": PURPLE}, "does not look blue"),
     ({"G": GREY, "B": BLUE, "P": PURPLE, "O": (50.0, 20.0, -30.0)}, "does not look orange"),
     ({"G": (60.0, 30.0, -30.0), "B": BLUE, "P": PURPLE}, "is not grey"),
+    # NP04: a lamp behind the stack, its front in deep shade: say so, not "no colour"
+    ({"G": (1.0, 0.0, 0.0), "B": (3.3, 1.3, -7.4), "P": PURPLE}, "lies in shade"),
+    ({"G": GREY, "B": (50.0, 1.3, -5.0), "P": PURPLE}, "shows no colour"),
 ])
 def test_a_band_that_is_not_the_stone_it_is_named_for_is_refused(colours, why):
     """Stones are named for what they look like (WORLD.md §1: editions differ, within their
