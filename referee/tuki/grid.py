@@ -128,7 +128,9 @@ def bar(rows: list[str], letter: Colour, cells: list[tuple[int, int]], error: ty
             raise error(f"{where(*hole)}: stones {letter} and {other} overlap; "
                         f"{letter} would need this cell too")
     if len(cells) != BAR_LEN:
-        raise error(f"stone {letter} has {len(cells)} cells (first at {where(*first)}); "
+        n = len(cells)
+        raise error(f"stone {letter} has {n} cell{'' if n == 1 else 's'} (first at "
+                    f"{where(*first)}); "
                     f"a stone fills exactly {BAR_LEN} cells")
     rs = sorted({r for r, _ in cells})
     cs = sorted({c for _, c in cells})

@@ -51,6 +51,7 @@ def test_letter_count_is_named():
 def test_too_many_cells_is_named():
     msg = _err("BBBBBB\nGGGGG.\nPPPPP.")
     assert "stone B has 6 cells" in msg
+    assert "stone B has 1 cell (" in _err("B....\nGGGGG\nPPPPP")  # one cell, not "1 cells"
 
 
 def test_not_straight_names_the_cell():
