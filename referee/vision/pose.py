@@ -205,7 +205,8 @@ def detect_mat(gray: np.ndarray) -> MatDetection:
 def is_weak(det: MatDetection, settings: VisionSettings) -> str | None:
     """Why a detection is too weak for a pose (too few points, all in one row), or None."""
     if det.n_markers < settings.pose.min_markers and det.n_charuco < settings.pose.min_charuco:
-        return f"{det.n_markers} markers and {det.n_charuco} corners"
+        m, c = det.n_markers, det.n_charuco
+        return f"{m} marker{'' if m == 1 else 's'} and {c} corner{'' if c == 1 else 's'}"
     ys = det.object_points[:, 1]
     if np.ptp(ys) < settings.pose.min_rows_spread_mm:
         return "all corners lie in one row"

@@ -31,8 +31,13 @@ def test_pose_matches_the_renderers_camera(scene):
 
 
 def test_no_mat_means_a_weak_detection():
+    from dataclasses import replace
+
     blank = np.full((480, 640), 128, np.uint8)
-    assert is_weak(detect_mat(blank), default_settings()) is not None
+    det = detect_mat(blank)
+    assert is_weak(det, default_settings()) == "0 markers and 0 corners"
+    one = replace(det, n_markers=1, n_charuco=1)  # NR02-06: "1 marker", not "1 markers"
+    assert is_weak(one, default_settings()) == "1 marker and 1 corner"
 
 
 def test_white_balance_cancels_a_colour_cast():
