@@ -49,8 +49,8 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
     is pinned: a bar's by the lightness beyond it (`lightness_pinned`; a lying bar's only
     with `fit.light_lying`), a lying bar's also by its top edge (`edge_pinned`); a
     vertical bar of a `chromatic` colour that can slide is placed from its top end where
-    that end shows (`from_top`). A grey stone is not: snow in shade takes its colour, so the top
-    of its colour may be snow.
+    that end shows (`from_top`). A grey stone is not: snow in shade takes its colour, so
+    the top of its colour may be snow.
 
     masks: per colour letter, the front view's H×W bool mask; lum: its lightness, H×W
     float32; unit: u in mm; band: `fit.band_vector_mm`; chromatic: the letters with a hue;

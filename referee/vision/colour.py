@@ -135,6 +135,16 @@ class ColourModel:
         """H×W int8 class per pixel: i for colours[i], len(colours) for white, `TABLE` (-2)
         for the table (`others`), `NONE` (-1) for anything farther than `max_distance` from
         every class."""
+        best, low = self.nearest(lab, colours, others)
+        best[best > len(colours)] = TABLE
+        best[low >= self.max_distance] = NONE
+        return best
+
+    def nearest(self, lab: np.ndarray, colours: str,
+                others: Sequence[tuple[float, float, float]] = ()
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """The nearest class of each pixel of `lab` (…×3 Lab) and its distance: int8 i for
+        colours[i], len(colours) for white, len(colours) + 1 + j for `others[j]`; float32."""
         d = self.distances(lab, colours)
         maps = [d[c] for c in [*colours, WHITE]]
         maps += [point_distance(lab, c, self.lightness_weight) for c in others]
@@ -145,9 +155,7 @@ class ColourModel:
         for i, m in enumerate(maps[1:], 1):
             best[m < low] = i
             np.minimum(low, m, out=low)
-        best[best > len(colours)] = TABLE
-        best[low >= self.max_distance] = NONE
-        return best
+        return best, low
 
 
 # sRGB (linear) → XYZ, D65, as cv2.cvtColor's Lab conversion (its docs, "RGB ↔ CIE L*a*b*")
@@ -211,13 +219,7 @@ def unclipped(front: np.ndarray, white_bgr: np.ndarray, labels: np.ndarray,
     cls = np.full(len(px), NONE, np.int8)
     for k in scales:
         q = np.where(up, px * k, px)
-        lab_q = _lab_unclamped(q)
-        d = model.distances(lab_q, colours)
-        maps = [d[c] for c in [*colours, WHITE]]
-        maps += [point_distance(lab_q, c, model.lightness_weight) for c in others]
-        stack = np.stack(maps)
-        near = stack.argmin(axis=0)
-        low = stack.min(axis=0)
+        near, low = model.nearest(_lab_unclamped(q), colours, others)
         take = (near < stones) & (low < model.max_distance) & (low < best)
         best[take] = low[take]
         cls[take] = near[take]

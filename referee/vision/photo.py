@@ -95,17 +95,18 @@ def header_size(data: bytes) -> tuple[int, int] | None:
     No checksum is checked: OpenCV's decoders ignore a bad one in an ancillary chunk, so
     the size must be known whether or not the file is whole.
     """
+    kind = _kind(data)
     try:
-        if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        if kind == "png":
             if data[12:16] != b"IHDR":
                 return None
             w, h = struct.unpack(">II", data[16:24])
             return w, h
-        if data.startswith(b"\xff\xd8"):
+        if kind == "jpeg":
             return _jpeg_size(data)
-        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        if kind == "webp":
             return _webp_size(data)
-        if data.startswith(b"BM"):
+        if kind == "bmp":
             (dib,) = struct.unpack("<I", data[14:18])
             if dib == 12:  # BITMAPCOREHEADER: 16-bit sizes
                 w, h = struct.unpack("<HH", data[18:22])
@@ -188,21 +189,33 @@ def jpeg_cut(data: bytes) -> bool:
     return end == "short"
 
 
+def _kind(data: bytes) -> str | None:
+    """`jpeg`, `png`, `webp` or `bmp` by the first bytes OpenCV's decoders know them by,
+    else None."""
+    if data.startswith(b"\xff\xd8"):
+        return "jpeg"
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    return "bmp" if data.startswith(b"BM") else None
+
+
 def photo_cut(data: bytes) -> bool:
     """Whether the bytes are a JPEG, PNG, WebP or BMP that ends before its image does (cut
     short while it was sent or copied): a JPEG as `jpeg_cut` tells; a PNG without its
     closing IEND chunk (the PNG specification: the last chunk of every datastream); a
     WebP or BMP shorter than the file size its header declares (RIFF's chunk size + 8;
     the BITMAPFILEHEADER's bfSize, where it is not 0). Other bytes are not cut."""
-    if data.startswith(b"\xff\xd8"):
+    kind = _kind(data)
+    if kind == "jpeg":
         return jpeg_cut(data)
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+    if kind == "png":
         return data.rfind(b"IEND\xaeB`\x82") < 0  # the chunk's type and its fixed CRC
-    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+    if kind == "webp":
         return len(data) < int.from_bytes(data[4:8], "little") + 8
-    if len(data) >= 6 and data.startswith(b"BM"):
-        size = int.from_bytes(data[2:6], "little")
-        return 0 < len(data) < size
+    if kind == "bmp" and len(data) >= 6:
+        return 0 < len(data) < int.from_bytes(data[2:6], "little")
     return False
 
 
