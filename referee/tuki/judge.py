@@ -101,10 +101,15 @@ class Fault:
     code: str
     text: str
     subject: str | None = field(default=None, compare=False)
+    # the stones whose measurements the fault rests on, where the code names none (the
+    # stones touching the table, for `table:touching`); else its subject
+    rests_on: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         if self.subject is None:
             object.__setattr__(self, "subject", code_subject(self.code))
+        if not self.rests_on and self.subject in COLOURS:
+            object.__setattr__(self, "rests_on", (self.subject,))
 
     def to_dict(self) -> dict[str, Any]:
         """`{"code", "text"}`, as WORLD.md §4 writes a fault or reason (no subject)."""
@@ -179,9 +184,9 @@ class _Findings:
     faults: list[Fault] = field(default_factory=list)
     reasons: list[Reason] = field(default_factory=list)
 
-    def fault(self, code: str, text: str) -> None:
+    def fault(self, code: str, text: str, rests_on: Sequence[str] = ()) -> None:
         if all(f.code != code for f in self.faults):
-            self.faults.append(Fault(code, text))
+            self.faults.append(Fault(code, text, rests_on=tuple(rests_on)))
 
     def reason(self, code: str, text: str) -> None:
         if all(r.code != code for r in self.reasons):
@@ -319,7 +324,7 @@ def _compare(target: dict[Colour, GridStone], measured: dict[Colour, StoneMeasur
             if touching:
                 verb = "touches" if len(touching) == 1 else "touch"
                 out.fault("table:touching", f"the die shows a white square, so no stone may "
-                          f"touch the table, but {' and '.join(touching)} {verb} it")
+                          f"touch the table, but {' and '.join(touching)} {verb} it", touching)
             elif any(h < tol.apart_mm for h, _ in heights):
                 out.reason("band:table", "a stone may be touching the table "
                            f"(lowest face {min(heights)[0]:.1f} mm up)")
@@ -381,7 +386,9 @@ def judge(target_rows: Sequence[str], face: DieFace | str, build: MeasuredBuild,
     hidden = {p.subject for p in problems if p.subject}
     found = _compare(target, measured, face, level, hidden, tol)
     weak = {c for c, m in measured.items() if m.weak}
-    blamed = {code_subject(f.code) for f in found.faults}
+    # (a fault about the table rests on the stones it names: NC01-05, a weak blue stone
+    # measured a unit low, on the table, was the only ground for `table:touching`)
+    blamed = {c for f in found.faults for c in (f.rests_on or (f.subject,))}
     if found.faults and weak and (blamed <= weak or not _compare(
             target, {c: m for c, m in measured.items() if c not in weak}, face, level,
             hidden | weak, tol).faults):

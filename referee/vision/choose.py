@@ -8,6 +8,8 @@ pinned along its length (issue 11: a measured build must be able to stand; a pie
   standing bar whose foot is hidden is placed from its top end (`grooves.anchor_top`);
 - `refit_tinted`: a grey stone not seen clearly fitted again with the pixels a coloured
   wall or table tinted into a coloured stone's class;
+- `refit_lent`: a coloured stone not seen whole fitted again with the pixels of its face
+  that a table class of nearly its hue took;
 - `unknown_stone`: a stone-shaped thing of no calibrated colour by the build.
 """
 
@@ -20,7 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from referee.build import Orientation, rect_gap_u
-from referee.vision.colour import NONE, ColourModel, tinted_grey
+from referee.vision.colour import NONE, TABLE, ColourModel, near_colour, tinted_grey
 from referee.vision.fit import (
     BarFit,
     bar_candidates,
@@ -521,6 +523,65 @@ def refit_tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
         for d in masks:
             if d != c:
                 masks[d] = masks[d] & ~extra
+    return out
+
+
+def refit_lent(fits: list[BarFit], masks: dict[str, np.ndarray], lab: np.ndarray,
+               labels: np.ndarray, model: ColourModel, chromatic: str, view: FrontView,
+               unit: float, band: tuple[float, float], supports: tuple[np.ndarray, np.ndarray],
+               table_band: float, s: VisionSettings, floor_mm: float | None = None,
+               neutral: np.ndarray | None = None) -> list[BarFit]:
+    """The fits, each coloured stone that shows too little of its colour to be measured
+    (under `min_stone_fill`) or slides along its length (`pin`) fitted again on its mask
+    widened by the pixels near its face that a table class took within `max_distance` of
+    its colour (`colour.near_colour`): a lamp lights a face into the class of a table or
+    box of nearly its hue (NH04-05: an orange bar in plain sight, its lit half in the class
+    of a tan box behind, 55 % of it seen, "hidden"). A candidate of the same orientation
+    within a unit of the first fit, full enough, held up (`held_up`) and pinned along its
+    length on the widened mask is the stone, `tinted` (weak: those pixels are a
+    look-alike's class too, so no fault rests on it alone); else the first fit stays.
+
+    lab: H×W×3 float32 white-balanced Lab; labels: `ColourModel.labels`; supports: `ground`'s
+    support and chain masks (H×W bool each); floor_mm, neutral: as for `pin`.
+    """
+    fs = s.fit
+    table = labels == TABLE
+    if not table.any():
+        return fits
+    px = unit * view.px_per_mm
+    reach = fs.touch_reach_u * unit
+    held_by, chain = supports
+    out = list(fits)
+    for f in fits:
+        if f.colour not in chromatic or not f.supported or f.anchored or f.rested or \
+                f.tinted or (f.fill >= fs.min_stone_fill and f.slack_u < fs.max_slack_u):
+            continue
+        (rows, cols), _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
+        k = int(round(px))
+        near = np.zeros(labels.shape, bool)
+        near[max(rows.start - k, 0):rows.stop + k, max(cols.start - k, 0):cols.stop + k] = True
+        extra = near_colour(lab, model, [f.colour], table & near)[f.colour]
+        if np.count_nonzero(extra) < 0.5 * px * px:  # not half a unit's face: nothing lent
+            continue
+        wide = masks[f.colour] | extra
+        where: dict[Orientation, tuple[float, ...]] = {"H": (0.0, 0.0, 0.0, 0.0),
+                                                       "V": (0.0, 0.0, 0.0, 0.0)}
+        where[f.orientation] = (f.x_mm - unit, f.x_mm + unit, f.h_mm - unit, f.h_mm + unit)
+        held = [o for o in out if o.colour != f.colour and o.supported and
+                o.fill >= fs.min_stone_fill]
+        cands = bar_candidates(wide, f.colour, view, unit, band, where, held_by,
+                               table_band_mm=table_band, **template_settings(s))
+        good = [c for c in cands if c.orientation == f.orientation and
+                c.fill >= fs.min_stone_fill and
+                held_up(c, held, held_by, chain, view, unit, table_band, reach)]
+        new = choose(good, lab[..., 0], view, unit, s, wide)
+        if new is None:
+            continue
+        new = pin(new, {**masks, f.colour: wide}, lab[..., 0], view, unit, band, chromatic,
+                  s, floor_mm, neutral)
+        if new.slack_u >= fs.max_slack_u and not new.anchored:
+            continue
+        out = [replace(new, supported=True, tinted=True) if o is f else o for o in out]
     return out
 
 

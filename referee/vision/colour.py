@@ -435,13 +435,14 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
     return keep
 
 
-def _near_grey(lab: np.ndarray, model: ColourModel, grey: Sequence[str], taken: np.ndarray,
-               near: float = 1.0) -> dict[str, np.ndarray]:
-    """Per grey letter: the `taken` pixels (H×W bool, another class's) within `near` ×
-    `max_distance` of that grey's colour (a grey has no hue, so shade or a tint moves it
-    into another class)."""
+def near_colour(lab: np.ndarray, model: ColourModel, letters: Sequence[str],
+                taken: np.ndarray, near: float = 1.0) -> dict[str, np.ndarray]:
+    """Per stone letter: the `taken` pixels (H×W bool, another class's) within `near` ×
+    `max_distance` of that stone's colour: a grey has no hue, so shade or a tint moves it
+    into another class; a lit face moves a coloured stone into a table class of nearly its
+    hue (`choose.refit_lent`)."""
     return {c: taken & (point_distance(lab, model.centres[c], model.lightness_weight)
-                        < near * model.max_distance) for c in grey}
+                        < near * model.max_distance) for c in letters}
 
 
 def table_shade(masks: dict[str, np.ndarray], lab: np.ndarray, labels: np.ndarray,
@@ -457,7 +458,7 @@ def table_shade(masks: dict[str, np.ndarray], lab: np.ndarray, labels: np.ndarra
     grey = [c for c in masks if c not in chromatic]
     if not grey:
         return masks
-    lent = _near_grey(lab, model, grey, labels == TABLE)
+    lent = near_colour(lab, model, grey, labels == TABLE)
     return {c: m | lent[c] if c in grey else m for c, m in masks.items()}
 
 
@@ -481,4 +482,4 @@ def tinted_grey(lab: np.ndarray, labels: np.ndarray, model: ColourModel, colours
             taken |= (labels == colours.index(d)) & ~face
     if not taken.any():
         return {}
-    return _near_grey(lab, model, grey, taken, near)
+    return near_colour(lab, model, grey, taken, near)

@@ -31,6 +31,7 @@ from referee.vision.choose import (
     ground,
     pin,
     pinned_rival,
+    refit_lent,
     refit_tinted,
     resting,
     template_settings,
@@ -305,6 +306,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
             if s.fit.rest_table_shade else masks
         fits = [(resting(f, fits, rest_masks, lab[..., 0], view, unit, s, regions["V"][2])
                  or f) if f in sliding else f for f in fits]
+    if s.fit.lend_table:  # a lit face in the class of a table of nearly its hue
+        fits = refit_lent(fits, masks, lab, labels, model, chromatic, view, unit, band,
+                          (held_by, chain), table_band, s, regions["V"][2], neutral)
     fits = [replace(f, rivalled=True) if rivalled(f, all_cands.get(f.colour, []), unit, s)
             else f for f in fits]
     fits = unheld_parts(fits, chromatic, held_by, chain, view, unit, table_band, s)

@@ -124,6 +124,8 @@ class FitSettings:
     # (× the colour model's max_distance; 0: never)
     tinted_grey: float = 1.0
     tinted_below: float = 0.85      # …only where the grey's first fit scores under this
+    lend_table: bool = True         # a coloured stone not seen whole takes back the pixels of
+    #                                    its face a table class of nearly its hue took
 
 
 @dataclass(frozen=True)

@@ -324,6 +324,27 @@ def test_a_fault_on_a_weakly_seen_stone_alone_is_unsure():
     assert v.verdict == "unsure" and rcodes(v) == ["stone:unclear:O"]
 
 
+def test_a_stone_on_the_table_seen_weakly_is_no_ground_for_table_touching():
+    """NC01-05 (a white square; the blue stone's fit weak and a unit low, on the table):
+    `table:touching` rests on the stones it names, so with another stone's fault resting on
+    a weak stone too, both are unclear, not a penalty card for touching the table."""
+    lifted = build_from_grid(CARD, lifted_u=1)
+    assert judge(CARD, "bear+white", lifted, "normal").verdict == "correct"
+    low = moved(lifted, "G", dz=-1, weak=True)  # measured on the table, weakly
+    v = judge(CARD, "bear+white", low, "normal")
+    assert v.verdict == "unsure" and codes(v) == [] and "stone:unclear:G" in rcodes(v)
+    both = moved(low, "P", dx=1, weak=True)  # and a weak stone's position fault beside it
+    v = judge(CARD, "bear+white", both, "normal")
+    assert v.verdict == "unsure" and set(rcodes(v)) >= {"stone:unclear:G", "stone:unclear:P"}
+    # seen clearly, the same stone is a fault (a unit low, on the table)
+    assert judge(CARD, "bear+white", moved(lifted, "G", dz=-1), "normal").verdict == "wrong"
+    # only the table fault: the whole build on the table, one stone of it weak
+    down = moved(build_from_grid(CARD), "G", regap=False, weak=True)
+    v = judge(CARD, "bear+white", down, "normal")
+    assert v.verdict == "wrong" and codes(v) == ["table:touching"]  # P seen clearly on it
+    assert set(v.faults[0].rests_on) == {"G", "P"}
+
+
 def test_a_clear_stone_blamed_only_beside_a_weak_one_is_unsure():
     """N2 M03-05 (a correct build, measured unseen, judged wrong): the purple stone hidden,
     the grey bar's fit weak and 3 u off (a shadow taken for it), and the well seen blue bar

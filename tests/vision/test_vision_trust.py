@@ -338,7 +338,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "L03-02": "wrong", "I03-02": "correct", "H03-06": "unsure",
                  "J03-06": "wrong", "S01-02": "correct", "B01-04": "unsure",
                  "NH03-04": "correct", "NC04-04": "wrong",
-                 "NH04-04": "correct", "NM01-01": "wrong", "NO04-05": "unsure"}
+                 "NH04-04": "correct", "NM01-01": "wrong", "NO04-05": "unsure",
+                 "NH04-05": "correct", "NC01-05": "unsure"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
@@ -354,6 +355,28 @@ def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
             assert subject & {f.rsplit(":", 1)[-1] for f in r.faults}, (r.id, r.faults)
     clipped = result.groups("condition")["paper-clipped"]
     assert {r.id for r in clipped.results} >= {"F05-01", "F05-05", "F05-07"}
+
+
+def test_a_face_lit_into_a_tables_class_is_taken_back_and_weak():
+    """NH04-05: a tan box behind the mat makes a table class near the orange's hue, which
+    took the lit half of the orange bar's face (55 % seen: "hidden"). The pixels of its
+    face that the table's class took within its colour's reach are its own again
+    (`choose.refit_lent`); the fit is `tinted`, so weak."""
+    from referee.vision.pipeline import measure
+    from referee.vision.settings import default_settings
+    from referee.vision.station import load_station
+
+    st = load_station(HARD / "stations/NH04/station.json")
+    image = read_photo(HARD / "scenes/NH04-05/image.jpg")
+    m = measure(image, st)
+    orange = next(f for f in m.fits if f.colour == "O")
+    assert orange.tinted and orange.fill >= 0.6 and orange.slack_u < 0.5
+    assert next(s for s in m.build.stones if s.colour == "O").weak
+    s = default_settings()
+    off = measure(image, st, replace(s, fit=replace(s.fit, lend_table=False)))
+    before = next(f for f in off.fits if f.colour == "O")
+    assert before.fill < 0.6 and not before.tinted
+    assert "stone:hidden:O" in {p.code for p in off.build.problems}
 
 
 def test_a_standing_stone_whose_foot_a_piece_in_front_hides_is_placed_from_its_top():
