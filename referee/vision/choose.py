@@ -436,6 +436,14 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
     return [f if f in held or f.fill < full else replace(f, supported=False) for f in out]
 
 
+def _grown(f: BarFit, view: FrontView, unit: float, by_u: float) -> tuple[slice, slice]:
+    """The front-view (rows, cols) slices of f's front face grown by `by_u` u each way."""
+    (rows, cols), _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
+    k = int(round(by_u * unit * view.px_per_mm))
+    return (slice(max(rows.start - k, 0), rows.stop + k),
+            slice(max(cols.start - k, 0), cols.stop + k))
+
+
 def refit_tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
                  masks: dict[str, np.ndarray], lab: np.ndarray, labels: np.ndarray,
                  colours: str, model: ColourModel, view: FrontView, unit: float,
@@ -468,17 +476,11 @@ def refit_tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
     reach = fs.touch_reach_u * unit
     px = unit * view.px_per_mm
 
-    def grown(f: BarFit, by: float) -> tuple[slice, slice]:
-        (rows, cols), _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
-        k = int(round(by * px))
-        return (slice(max(rows.start - k, 0), rows.stop + k),
-                slice(max(cols.start - k, 0), cols.stop + k))
-
     clean = [f for f in fits if f.supported and f.fill >= fs.min_stone_fill]
     faces = {}
     for f in clean:
         faces[f.colour] = np.zeros(labels.shape, bool)
-        faces[f.colour][grown(f, 0.25)] = True
+        faces[f.colour][_grown(f, view, unit, 0.25)] = True
     out = list(fits)
     for c, extra in tinted_grey(lab, labels, model, colours, faces, fs.tinted_grey).items():
         if seen_clearly(c):
@@ -487,7 +489,7 @@ def refit_tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
         held = [f for f in clean if f.colour != c]
         near = np.zeros(labels.shape, bool)  # a grey stone of the build lies near the rest
         for f in held:
-            near[grown(f, 5.0)] = True
+            near[_grown(f, view, unit, 5.0)] = True
         extra &= near
         if np.count_nonzero(extra) < 0.5 * px * px:  # not half a unit's face: no stone
             continue
@@ -556,10 +558,8 @@ def refit_lent(fits: list[BarFit], masks: dict[str, np.ndarray], lab: np.ndarray
         if f.colour not in chromatic or not f.supported or f.anchored or f.rested or \
                 f.tinted or (f.fill >= fs.min_stone_fill and f.slack_u < fs.max_slack_u):
             continue
-        (rows, cols), _ = face_slice(view, unit, f.orientation, f.x_mm, f.h_mm)
-        k = int(round(px))
         near = np.zeros(labels.shape, bool)
-        near[max(rows.start - k, 0):rows.stop + k, max(cols.start - k, 0):cols.stop + k] = True
+        near[_grown(f, view, unit, 1.0)] = True
         extra = near_colour(lab, model, [f.colour], table & near)[f.colour]
         if np.count_nonzero(extra) < 0.5 * px * px:  # not half a unit's face: nothing lent
             continue
