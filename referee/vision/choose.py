@@ -89,7 +89,7 @@ def from_top(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: Fro
         faces = np.zeros(mask.shape, bool)
         for o in beside:
             faces[face_slice(view, unit, o.orientation, o.x_mm, o.h_mm)[0]] = True
-    a = anchor_top(f, mask, lum, _others(masks, f.colour), view, unit, band, neutral, faces)
+    a = anchor_top(f, mask, lum, other_stones(masks, f.colour), view, unit, band, neutral, faces)
     # the top end can only move the bar within its slack, and never under the table
     if a is None or abs(a.h_mm - f.h_mm) > (f.slack_u + 0.5) * unit or \
             a.h_mm < -s.build.depth_doubt_mm - s.fit.table_band_mm:
@@ -127,7 +127,7 @@ def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
     return f
 
 
-def _others(masks: dict[str, np.ndarray], colour: str) -> np.ndarray:
+def other_stones(masks: dict[str, np.ndarray], colour: str) -> np.ndarray:
     """The other stones' colours: the union of every mask in `masks` but `colour`'s."""
     out = np.zeros_like(masks[colour])
     for c, m in masks.items():
@@ -226,7 +226,7 @@ def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np
     masks: per colour letter, the front view's H×W bool mask; lum: H×W float32 lightness;
     floor_mm: the lowest front-view height a face can have.
     """
-    mask, others = masks[f.colour], _others(masks, f.colour)
+    mask, others = masks[f.colour], other_stones(masks, f.colour)
     fs = s.fit
     full = fs.min_stone_fill
     found: list[_Place] = []

@@ -41,8 +41,11 @@ class BarFit:
     beside another stone (`choose.resting`): its place along its length rests on grooves
     that repeat every unit; tinted: found on pixels that another stone's colour claimed
     (`choose.refit_tinted`): a shadow tinted so looks the same, so its place is evidence too
-    weak for a fault to rest on alone; odd_end: one end segment of its face is unlike the
-    other four (`odd_end`), so it may end a unit short on a look-alike: weak too.
+    weak for a fault to rest on alone (also the pixels a table class of its hue took,
+    `choose.refit_lent`); odd_end: one end segment of its face is unlike the other four
+    (`odd_end`), so it may end a unit short on a look-alike: weak too; bare_top: a standing
+    bar whose top face shows none of its colour with nothing on it (`bare_top`), so its
+    fitted face may hold its top face, its foot hidden: weak too.
     """
 
     colour: str
@@ -60,6 +63,7 @@ class BarFit:
     rested: bool = False
     tinted: bool = False
     odd_end: bool = False
+    bare_top: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:
@@ -447,6 +451,57 @@ def odd_end(lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit, min_s
     steps = np.abs(np.diff(segs))
     inner = float(steps[1:3].max())
     return any(s >= min_step and s >= k * inner for s in (steps[0], steps[3]))
+
+
+def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontView,
+             unit_mm: float, fit: BarFit, band_mm: tuple[float, float], max_fill: float,
+             min_band_u: float, hue_deg: float, min_chroma: float, max_cover: float = 0.3
+             ) -> bool:
+    """Whether a standing bar's top face, which the camera sees above its front face (the
+    band `band_vector_mm` gives for a depth of 1 u), shows neither its colour nor its hue
+    while nothing covers it. The top face is then most likely inside the fitted face: a
+    piece in front hides the foot, and the template, which neither asks nor forbids colour
+    in the band, slid the face up onto the top face (NS03-01: a lavender bar fitted 0.7 u
+    high, standing on the piece in front as on snow, the tan table right above its fit).
+
+    A top face is lit otherwise than the front (a lamp above makes it pale, D01-04: L 94
+    over an orange face of L 59), so it may fall outside its colour's class; it keeps its
+    hue. The band shows the bar when more than `max_fill` of it is of the colour (`mask`,
+    H×W bool) or of the front face's hue (within `hue_deg`, at a chroma of `min_chroma` or
+    more; `lab`, H×W×3 float32, the front face's hue the median over its mask). Covered:
+    `cover` (H×W bool: other stones' colours and snow) over `max_cover` of it. False for a
+    lying bar, where the band is under `min_band_u` u tall (a camera level with the top),
+    or outside the view. The middle 70 % of the band's height and the middle of its width
+    are looked at.
+    """
+    if fit.orientation != "V":
+        return False
+    s = view.px_per_mm
+    u = unit_mm * s
+    bx, bh = band_mm[0] * s, band_mm[1] * s
+    if bh < min_band_u * u:
+        return False
+    col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
+    top = row - 5 * u
+    r0, r1 = int(round(top - 0.85 * bh)), int(round(top - 0.15 * bh))
+    c0 = int(round(col + 0.2 * u + max(0.0, bx)))
+    c1 = int(round(col + 0.8 * u + min(0.0, bx)))
+    if r0 < 0 or r1 - r0 < 2 or c1 - c0 < 2 or c0 < 0 or c1 > mask.shape[1]:
+        return False
+    if float(cover[r0:r1, c0:c1].mean()) >= max_cover:
+        return False
+    (fr, fc), _ = face_slice(view, unit_mm, "V", fit.x_mm, fit.h_mm)
+    own = lab[fr, fc][mask[fr, fc]]
+    if not len(own):
+        return False
+
+    def hue(a: np.ndarray) -> np.ndarray:
+        return np.degrees(np.arctan2(a[..., 2], a[..., 1]))
+
+    band = lab[r0:r1, c0:c1]
+    off = np.abs((hue(band) - float(np.median(hue(own))) + 180.0) % 360.0 - 180.0)
+    alike = (off <= hue_deg) & (np.hypot(band[..., 1], band[..., 2]) >= min_chroma)
+    return float((mask[r0:r1, c0:c1] | alike).mean()) <= max_fill
 
 
 def lightness_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float,

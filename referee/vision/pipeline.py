@@ -29,6 +29,7 @@ from referee.vision.choose import (
     face_rect,
     from_top,
     ground,
+    other_stones,
     pin,
     pinned_rival,
     refit_lent,
@@ -47,7 +48,14 @@ from referee.vision.colour import (
     unclipped,
 )
 from referee.vision.depth import fits_at_depth, structure_depth
-from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill, odd_end
+from referee.vision.fit import (
+    BarFit,
+    band_vector_mm,
+    bar_candidates,
+    bare_top,
+    face_fill,
+    odd_end,
+)
 from referee.vision.grooves import groove_scale
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import (
@@ -316,6 +324,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         fits = [replace(f, odd_end=True) if odd_end(lab[..., 0], view, unit, f,
                                                     s.fit.light_min_step, s.fit.odd_end_k)
                 else f for f in fits]
+    if s.fit.bare_top_fill > 0:  # a standing bar whose top face does not show
+        fits = [replace(f, bare_top=True) if f.colour in chromatic and bare_top(
+            masks[f.colour], other_stones(masks, f.colour) | neutral, lab, view, unit, f,
+            band, s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
+            s.colour.neutral_chroma) else f for f in fits]
     m.fits = fits
     lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the

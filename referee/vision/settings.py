@@ -110,6 +110,10 @@ class FitSettings:
     odd_end_k: float = 2.0          # an end segment's step in L this × the inner ones (and
     #                                    light_min_step): the fit is weak (fit.odd_end; 0: off)
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
+    bare_top_fill: float = 0.2      # a standing bar's top face showing this little of its colour,
+    #                                    nothing on it: weak (fit.bare_top; 0: off)
+    bare_top_band_u: float = 0.25   # ...where the top face shows this tall (u) at all
+    bare_top_hue_deg: float = 30.0  # ...its hue: within this of the front face's (a lit top face)
     min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
     rest_on_grooves: bool = True    # a colour patch larger than a bar: find the stone by its
     rest_min_grooves: float = 4.0   # …grooves (this strong) where it rests on another stone

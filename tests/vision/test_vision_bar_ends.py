@@ -371,3 +371,45 @@ def test_a_stone_rising_beside_a_standing_bar_is_not_its_side_running_on():
     assert anchor_top(fit, mask, lum, nothing, view, U, (0.0, band)) is None
     got = anchor_top(fit, mask, lum, nothing, view, U, (0.0, band), beside=grey)
     assert got is not None and abs(got.h_mm) < 0.1 * U
+
+
+def test_a_standing_bar_whose_top_face_does_not_show_is_weak():
+    """NS03-01: a piece in front hid a lavender bar's foot, and its face was fitted 0.7 u
+    high onto its own top face, standing on the piece as on snow: a correct build judged
+    wrong. A standing bar whose top face (the band above its front face) shows neither its
+    colour nor its hue while nothing lies on it is weak; its colour there, its hue lit pale
+    (D01-04), a stone or snow on it, a band too thin to show, or a lying bar, is not."""
+    from referee.vision.fit import bare_top
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 200.0)
+    u = int(U * 2)
+    band = (-1.9, 13.0)  # mm for a depth of 1 u: the top face shows 13 mm tall
+    bar = BarFit("P", "V", 100.0, 15.0, 0.75, 0.75)
+    col, bottom = (int(round(float(v))) for v in view.to_px(100.0, 15.0))
+    top = bottom - 5 * u
+    lab = np.zeros((view.height, view.width, 3), np.float32)
+    lab[...] = (78.0, 10.0, 19.0)  # a tan table (hue 62°)
+    lab[top:bottom, col:col + u] = (68.0, 24.0, -37.0)  # the lavender face (hue −57°)
+    mask = np.zeros((view.height, view.width), bool)
+    mask[top:bottom, col:col + u] = True  # the colour ends at the fitted top
+    cover = np.zeros_like(mask)
+    s = default_settings()
+    args = (s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
+            s.colour.neutral_chroma)
+    assert bare_top(mask, cover, lab, view, U, bar, band, *args)
+    shown = mask.copy()
+    shown[top - 26:top, col - 4:col + u] = True  # its top face, of its colour
+    assert not bare_top(shown, cover, lab, view, U, bar, band, *args)
+    pale = lab.copy()
+    pale[top - 26:top, col - 4:col + u] = (92.0, 9.0, -14.0)  # lit pale, its hue kept
+    assert not bare_top(mask, cover, pale, view, U, bar, band, *args)
+    on_it = cover.copy()
+    on_it[top - 26:top, col - 4:col + u] = True  # snow or a stone sits on it
+    assert not bare_top(mask, on_it, lab, view, U, bar, band, *args)
+    assert not bare_top(mask, cover, lab, view, U, bar, (-1.9, 3.0), *args)  # level with it
+    assert not bare_top(mask, cover, lab, view, U, replace(bar, orientation="H"), band, *args)
+    # weak, so that no fault rests on it alone
+    b = assemble([fit("G", "V", 0, 0), replace(fit("P", "V", 2, 1), bare_top=True)], U, 2.0,
+                 default_settings(), "GP")
+    assert [st.weak for st in b.stones] == [False, True]
