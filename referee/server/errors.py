@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from referee.errors import RefereeError
@@ -196,6 +196,13 @@ def _encodable(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
+def wants_page(request: Request) -> bool:
+    """A browser asking for a page (GET or HEAD, an address outside /api/, HTML accepted),
+    not a script or the phone pages' own API calls."""
+    return request.method in ("GET", "HEAD") and not request.url.path.startswith("/api/") \
+        and "text/html" in request.headers.get("accept", "")
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers: every `RefereeError`, request validation, and the unforeseen."""
 
@@ -209,12 +216,16 @@ def install(app: FastAPI) -> None:
         return JSONResponse(body, status_code=status_of(e))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, e: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, e: StarletteHTTPException) -> Response:
         """Starlette's own answers (no such route, a method the route does not take) in
         the same shape as every other error, with an `error` kind a phone can say."""
         if e.status_code == 400 and part_header_too_long(e):  # a name, not a broken body
             return await _referee_error(request, UploadNameTooLongError(
                 NAME_TOO_LONG, "photo.name-too-long"))
+        if e.status_code == 404 and wants_page(request):
+            from referee.server.routes.pages import no_page  # the pages sit on top
+
+            return no_page(request)
         kind, said = _HTTP.get(e.status_code, ("ServerError", str(e.detail)[:_MAX_MSG]))
         return JSONResponse({"detail": said, "error": kind}, status_code=e.status_code,
                             headers=getattr(e, "headers", None))

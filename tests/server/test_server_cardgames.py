@@ -142,6 +142,23 @@ def test_unknown_routes_answer_in_the_servers_error_shape(c: TestClient) -> None
         assert all(f"err.kind.{kind}" in messages(lang) for lang in LANGUAGES)
 
 
+def test_an_address_with_nothing_at_it_is_a_page_for_a_browser(c: TestClient) -> None:
+    """A phone that opens a mistyped link reads a page in its language with a way back to
+    the tables (404), not the API's JSON; a script, or any /api/ address, keeps the JSON."""
+    from referee.server.i18n import LANGUAGES, messages
+
+    for lang in LANGUAGES:
+        r = c.get(f"/nope?lang={lang}", headers={"accept": "text/html,*/*;q=0.8"})
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+        t = messages(lang)
+        assert t["err.no_page"] in r.text and t["err.no_page_detail"] in r.text
+        assert f'href="/?lang={lang}"' in r.text
+    for path in ("/games/nosuch/x", "/nope"):  # no HTML asked: JSON
+        assert c.get(path).json()["error"] == "UnknownRouteError"
+    r = c.get("/api/nothing", headers={"accept": "text/html"})
+    assert r.status_code == 404 and r.json()["error"] == "UnknownRouteError"
+
+
 @pytest.mark.parametrize("body", [
     {"game": "chess", "players": ["A", "B"]},
     {"game": "taki", "players": ["A"]},

@@ -81,6 +81,15 @@ def messages_json(code: str) -> str:
     return json.dumps(messages(code), ensure_ascii=False).replace("</", "<\\/")
 
 
+def no_page(request: Request) -> HTMLResponse:
+    """The page for an address the box has nothing at (404), in the phone's language, with
+    a way back to the list of tables: a phone that opens a mistyped link reads a page, not
+    the API's JSON."""
+    code = phone_language(request)
+    return page(request, "missing.html", code, status_code=404, heading="err.no_page",
+                detail=messages(code)["err.no_page_detail"])
+
+
 def _context(lang: str, **extra: Any) -> dict[str, Any]:
     return {"lang": lang, "t": messages(lang),
             "languages": [(c, messages(c)["_name"]) for c in LANGUAGES], **extra}
