@@ -339,7 +339,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "J03-06": "wrong", "S01-02": "correct", "B01-04": "unsure",
                  "NH03-04": "correct", "NC04-04": "wrong",
                  "NH04-04": "correct", "NM01-01": "wrong", "NO04-05": "unsure",
-                 "NH04-05": "correct", "NC01-05": "unsure", "NS03-01": "unsure"}
+                 "NH04-05": "correct", "NC01-05": "unsure", "NS03-01": "unsure",
+                 "NS01-04": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
