@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from referee.build import ORIENTATIONS, Orientation
+from referee.vision.colour import point_distance
 from referee.vision.pose import Pose
 from referee.vision.rectify import FrontView
 
@@ -66,11 +67,14 @@ class BarFit:
     bare_top: bool = False
 
 
-def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float) -> tuple[float, float]:
+def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float,
+                   at: tuple[float, float] = (140.0, 40.0)) -> tuple[float, float]:
     """Where a point `depth_mm` behind the build line appears in the front view, relative to
-    the point in front of it: (dx_mm, dh_mm), at the centre of the build zone."""
-    a = view.board_points(140.0, 40.0)
-    b = view.board_points(140.0, 40.0, depth_mm=depth_mm)
+    the point in front of it: (dx_mm, dh_mm), at `at` (x, h mm on the line; the centre of
+    the build zone unless given: a point higher up, nearer the camera's height, shows less
+    of what lies behind it)."""
+    a = view.board_points(*at)
+    b = view.board_points(*at, depth_mm=depth_mm)
     c = pose.camera_centre_mm()
     # intersect the ray camera→b with the plane y = plane_y
     d = b[0] - c
@@ -455,24 +459,28 @@ def odd_end(lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit, min_s
 
 def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontView,
              unit_mm: float, fit: BarFit, band_mm: tuple[float, float], max_fill: float,
-             min_band_u: float, hue_deg: float, min_chroma: float, max_cover: float = 0.3
-             ) -> bool:
+             min_band_u: float, hue_deg: float, min_chroma: float, max_alike: float,
+             lightness_weight: float, max_cover: float = 0.3) -> bool:
     """Whether a standing bar's top face, which the camera sees above its front face (the
-    band `band_vector_mm` gives for a depth of 1 u), shows neither its colour nor its hue
-    while nothing covers it. The top face is then most likely inside the fitted face: a
-    piece in front hides the foot, and the template, which neither asks nor forbids colour
-    in the band, slid the face up onto the top face (NS03-01: a lavender bar fitted 0.7 u
-    high, standing on the piece in front as on snow, the tan table right above its fit).
+    band `band_vector_mm` gives for a depth of 1 u at its top), is not there: the band shows
+    neither the bar's colour nor its hue, nothing covers it, and it looks like what lies
+    beyond it. The top face is then inside the fitted face: a piece in front hides the foot,
+    and the template, which neither asks nor forbids colour in the band, slid the face up
+    onto the top face (NS03-01: a lavender bar fitted 0.7 u high, standing on the piece in
+    front as on snow; the band and what lies above it are the same tan table, 0 apart).
 
-    A top face is lit otherwise than the front (a lamp above makes it pale, D01-04: L 94
-    over an orange face of L 59), so it may fall outside its colour's class; it keeps its
-    hue. The band shows the bar when more than `max_fill` of it is of the colour (`mask`,
-    H×W bool) or of the front face's hue (within `hue_deg`, at a chroma of `min_chroma` or
-    more; `lab`, H×W×3 float32, the front face's hue the median over its mask). Covered:
-    `cover` (H×W bool: other stones' colours and snow) over `max_cover` of it. False for a
-    lying bar, where the band is under `min_band_u` u tall (a camera level with the top),
-    or outside the view. The middle 70 % of the band's height and the middle of its width
-    are looked at.
+    A top face is lit otherwise than the front, so it may fall outside its colour's class
+    (a lamp above makes it pale: D01-04, L 94 over an orange face of L 59) and even its hue
+    may turn (a dark blue's top face lit sky blue, 69° off: NU02-03); it still differs from
+    what lies behind it. The band shows the bar when more than `max_fill` of it is of the
+    colour (`mask`, H×W bool) or of the front face's hue (within `hue_deg`, at a chroma of
+    `min_chroma` or more; `lab`, H×W×3 float32, the front face's hue the median over its
+    mask), or when its median lies `max_alike` or more (`colour.point_distance`, with
+    `lightness_weight`) from the median of as tall a band just above it. Covered: `cover`
+    (H×W bool: other stones' colours and snow) over `max_cover` of it. False for a lying
+    bar, where the band is under `min_band_u` u tall (a camera level with the top), or
+    outside the view. The middle 70 % of the band's height and the middle of its width are
+    looked at.
     """
     if fit.orientation != "V":
         return False
@@ -484,9 +492,10 @@ def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontVi
     col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
     top = row - 5 * u
     r0, r1 = int(round(top - 0.85 * bh)), int(round(top - 0.15 * bh))
+    a0, a1 = int(round(top - 1.85 * bh)), int(round(top - 1.15 * bh))  # beyond the band
     c0 = int(round(col + 0.2 * u + max(0.0, bx)))
     c1 = int(round(col + 0.8 * u + min(0.0, bx)))
-    if r0 < 0 or r1 - r0 < 2 or c1 - c0 < 2 or c0 < 0 or c1 > mask.shape[1]:
+    if a0 < 0 or r1 - r0 < 2 or c1 - c0 < 2 or c0 < 0 or c1 > mask.shape[1]:
         return False
     if float(cover[r0:r1, c0:c1].mean()) >= max_cover:
         return False
@@ -501,7 +510,11 @@ def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontVi
     band = lab[r0:r1, c0:c1]
     off = np.abs((hue(band) - float(np.median(hue(own))) + 180.0) % 360.0 - 180.0)
     alike = (off <= hue_deg) & (np.hypot(band[..., 1], band[..., 2]) >= min_chroma)
-    return float((mask[r0:r1, c0:c1] | alike).mean()) <= max_fill
+    if float((mask[r0:r1, c0:c1] | alike).mean()) > max_fill:
+        return False
+    beyond = np.median(lab[a0:a1, c0:c1].reshape(-1, 3), axis=0)
+    return float(point_distance(np.median(band.reshape(-1, 3), axis=0), beyond,
+                                lightness_weight)) < max_alike
 
 
 def lightness_pinned(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float,

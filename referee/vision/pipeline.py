@@ -325,10 +325,13 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                                                     s.fit.light_min_step, s.fit.odd_end_k)
                 else f for f in fits]
     if s.fit.bare_top_fill > 0:  # a standing bar whose top face does not show
+        # the band where its top face shows, seen at its top (higher up, thinner)
         fits = [replace(f, bare_top=True) if f.colour in chromatic and bare_top(
             masks[f.colour], other_stones(masks, f.colour) | neutral, lab, view, unit, f,
-            band, s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
-            s.colour.neutral_chroma) else f for f in fits]
+            band_vector_mm(pose, view, unit, (f.x_mm + 0.5 * unit, f.h_mm + 5 * unit)),
+            s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
+            s.colour.neutral_chroma, s.fit.bare_top_alike * model.max_distance,
+            model.lightness_weight) else f for f in fits]
     m.fits = fits
     lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the

@@ -377,8 +377,10 @@ def test_a_standing_bar_whose_top_face_does_not_show_is_weak():
     """NS03-01: a piece in front hid a lavender bar's foot, and its face was fitted 0.7 u
     high onto its own top face, standing on the piece as on snow: a correct build judged
     wrong. A standing bar whose top face (the band above its front face) shows neither its
-    colour nor its hue while nothing lies on it is weak; its colour there, its hue lit pale
-    (D01-04), a stone or snow on it, a band too thin to show, or a lying bar, is not."""
+    colour nor its hue while nothing lies on it, and looks like what lies beyond it, is weak;
+    its colour there, its hue lit pale (D01-04), a face lit off its hue but unlike what is
+    behind (NU02-03), a stone or snow on it, a band too thin to show, or a lying bar, is
+    not."""
     from referee.vision.fit import bare_top
     from referee.vision.rectify import FrontView
 
@@ -396,8 +398,11 @@ def test_a_standing_bar_whose_top_face_does_not_show_is_weak():
     cover = np.zeros_like(mask)
     s = default_settings()
     args = (s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
-            s.colour.neutral_chroma)
+            s.colour.neutral_chroma, 13.0, 0.4)
     assert bare_top(mask, cover, lab, view, U, bar, band, *args)
+    sky = lab.copy()
+    sky[top - 26:top, col - 4:col + u] = (93.0, -21.0, -11.0)  # lit off its hue (NU02-03),
+    assert not bare_top(mask, cover, sky, view, U, bar, band, *args)  # unlike what is behind
     shown = mask.copy()
     shown[top - 26:top, col - 4:col + u] = True  # its top face, of its colour
     assert not bare_top(shown, cover, lab, view, U, bar, band, *args)
@@ -413,3 +418,23 @@ def test_a_standing_bar_whose_top_face_does_not_show_is_weak():
     b = assemble([fit("G", "V", 0, 0), replace(fit("P", "V", 2, 1), bare_top=True)], U, 2.0,
                  default_settings(), "GP")
     assert [st.weak for st in b.stones] == [False, True]
+
+
+def test_a_top_face_higher_up_shows_thinner():
+    """NU04-01: a blue bar's top 146 mm up showed a top face of about 1 mm where the band at
+    the build zone's centre (40 mm up) said 5.3 mm, so its top face "did not show" and a
+    wrong build's colour faults were set aside. The band is taken where it is asked: a point
+    nearer the camera's height shows less of what lies behind it."""
+    from referee.vision.fit import band_vector_mm
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    root = FIXTURES / "dev-scenes"
+    scene = sorted((root / "scenes").iterdir())[0]
+    station = load_station(root / "stations" / scene.name.split("-")[0] / "station.json")
+    m = measure(read_photo(scene / "image.jpg"), station)
+    assert m.pose is not None and m.view is not None
+    low = band_vector_mm(m.pose, m.view, U)
+    assert band_vector_mm(m.pose, m.view, U, (140.0, 40.0)) == low  # the zone's centre
+    high = band_vector_mm(m.pose, m.view, U, (140.0, 150.0))
+    assert 0 < high[1] < low[1]
