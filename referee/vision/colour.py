@@ -329,9 +329,11 @@ _AGAIN = ("is this a photo of the colour stack, the stones lying on the build li
           "together, stacked from the mat up in the order given?")
 
 
-def _hue(lab: tuple[float, float, float]) -> float:
-    """The CIE Lab hue angle of (L, a, b), degrees in [0, 360)."""
-    return math.degrees(math.atan2(lab[2], lab[1])) % 360.0
+def hue_deg(lab: Any) -> np.ndarray:
+    """The CIE Lab hue angle of (L, a, b) (…×3: one colour or an array of them), degrees in
+    [0, 360), float64 of shape …."""
+    lab = np.asarray(lab, np.float64)
+    return np.degrees(np.arctan2(lab[..., 2], lab[..., 1])) % 360.0
 
 
 def _check_stack(centres: dict[str, tuple[float, float, float]],
@@ -372,12 +374,12 @@ def _check_stack(centres: dict[str, tuple[float, float, float]],
                              "stones lying on the build line, stacked in the order given?")
         if colour in HUE_FAMILIES:
             name, lo, hi = HUE_FAMILIES[colour]
-            hue = _hue(centres[colour])
+            hue = float(hue_deg(centres[colour]))
             if not (lo <= hue <= hi or lo <= hue + 360.0 <= hi):
                 raise ValueError(f"stone {colour} of the colour stack does not look {name}: "
                                  f"{_AGAIN}")
     if "B" in centres and "P" in centres:
-        blue, purple = _hue(centres["B"]), _hue(centres["P"])
+        blue, purple = float(hue_deg(centres["B"])), float(hue_deg(centres["P"]))
         if (purple - blue) % 360.0 > 180.0 or (purple - blue) % 360.0 < MIN_PURPLE_PAST_BLUE:
             raise ValueError(f"stones B and P of the colour stack are not blue below purple: "
                              f"{_AGAIN}")

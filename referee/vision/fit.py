@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from referee.build import ORIENTATIONS, Orientation
-from referee.vision.colour import point_distance
+from referee.vision.colour import hue_deg, point_distance
 from referee.vision.pose import Pose
 from referee.vision.rectify import FrontView
 
@@ -459,7 +459,7 @@ def odd_end(lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit, min_s
 
 def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontView,
              unit_mm: float, fit: BarFit, band_mm: tuple[float, float], max_fill: float,
-             min_band_u: float, hue_deg: float, min_chroma: float, max_alike: float,
+             min_band_u: float, max_hue_off: float, min_chroma: float, max_alike: float,
              lightness_weight: float, max_cover: float = 0.3) -> bool:
     """Whether a standing bar's top face, which the camera sees above its front face (the
     band `band_vector_mm` gives for a depth of 1 u at its top), is not there: the band shows
@@ -473,14 +473,14 @@ def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontVi
     (a lamp above makes it pale: D01-04, L 94 over an orange face of L 59) and even its hue
     may turn (a dark blue's top face lit sky blue, 69° off: NU02-03); it still differs from
     what lies behind it. The band shows the bar when more than `max_fill` of it is of the
-    colour (`mask`, H×W bool) or of the front face's hue (within `hue_deg`, at a chroma of
-    `min_chroma` or more; `lab`, H×W×3 float32, the front face's hue the median over its
-    mask), or when its median lies `max_alike` or more (`colour.point_distance`, with
-    `lightness_weight`) from the median of as tall a band just above it. Covered: `cover`
-    (H×W bool: other stones' colours and snow) over `max_cover` of it. False for a lying
-    bar, where the band is under `min_band_u` u tall (a camera level with the top), or
-    outside the view. The middle 70 % of the band's height and the middle of its width are
-    looked at.
+    colour (`mask`, H×W bool) or of the front face's hue (within `max_hue_off` degrees, at a
+    chroma of `min_chroma` or more; `lab`, H×W×3 float32, the front face's hue that of the
+    median a and b over its mask), or when its median lies `max_alike` or more
+    (`colour.point_distance`, with `lightness_weight`) from the median of as tall a band
+    just above it. Covered: `cover` (H×W bool: other stones' colours and snow) over
+    `max_cover` of it. False for a lying bar, where the band is under `min_band_u` u tall
+    (a camera level with the top), or outside the view. The middle 70 % of the band's
+    height and the middle of its width are looked at.
     """
     if fit.orientation != "V":
         return False
@@ -504,12 +504,12 @@ def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontVi
     if not len(own):
         return False
 
-    def hue(a: np.ndarray) -> np.ndarray:
-        return np.degrees(np.arctan2(a[..., 2], a[..., 1]))
-
     band = lab[r0:r1, c0:c1]
-    off = np.abs((hue(band) - float(np.median(hue(own))) + 180.0) % 360.0 - 180.0)
-    alike = (off <= hue_deg) & (np.hypot(band[..., 1], band[..., 2]) >= min_chroma)
+    # the front face's hue: that of its pixels' median a and b (a median of angles breaks
+    # where they wrap round)
+    ref = float(hue_deg((0.0, float(np.median(own[:, 1])), float(np.median(own[:, 2])))))
+    off = np.abs((hue_deg(band) - ref + 180.0) % 360.0 - 180.0)
+    alike = (off <= max_hue_off) & (np.hypot(band[..., 1], band[..., 2]) >= min_chroma)
     if float((mask[r0:r1, c0:c1] | alike).mean()) > max_fill:
         return False
     beyond = np.median(lab[a0:a1, c0:c1].reshape(-1, 3), axis=0)
