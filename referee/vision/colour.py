@@ -442,7 +442,7 @@ def near_colour(lab: np.ndarray, model: ColourModel, letters: Sequence[str],
     """Per stone letter: the `taken` pixels (H×W bool, another class's) within `near` ×
     `max_distance` of that stone's colour: a grey has no hue, so shade or a tint moves it
     into another class; a lit face moves a coloured stone into a table class of nearly its
-    hue (`choose.refit_lent`)."""
+    hue (`refit.refit_lent`)."""
     return {c: taken & (point_distance(lab, model.centres[c], model.lightness_weight)
                         < near * model.max_distance) for c in letters}
 

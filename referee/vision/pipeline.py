@@ -32,8 +32,6 @@ from referee.vision.choose import (
     other_stones,
     pin,
     pinned_rival,
-    refit_lent,
-    refit_tinted,
     resting,
     template_settings,
     unheld_parts,
@@ -48,14 +46,8 @@ from referee.vision.colour import (
     unclipped,
 )
 from referee.vision.depth import fits_at_depth, structure_depth
-from referee.vision.fit import (
-    BarFit,
-    band_vector_mm,
-    bar_candidates,
-    bare_top,
-    face_fill,
-    odd_end,
-)
+from referee.vision.ends import bare_top, odd_end
+from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import (
@@ -68,6 +60,7 @@ from referee.vision.mats import (
 )
 from referee.vision.pose import Pose, detect_mats, is_weak, solve_pose
 from referee.vision.rectify import FrontView, rectify
+from referee.vision.refit import refit_lent, refit_tinted
 from referee.vision.selfcheck import (
     channel_orders,
     clipped_faces,

@@ -103,16 +103,16 @@ class FitSettings:
     max_slack_u: float = 0.5        # a bar that can slide this far along its length: hidden
     edge_min_step: float = 6.0      # an H bar's own top edge this sharp (L) is evidence…
     edge_share: float = 0.35        # …that colour beyond its end with a step below this
-    #                                    share of it is no more of the bar (fit.edge_pinned)
+    #                                    share of it is no more of the bar (ends.edge_pinned)
     light_min_step: float = 10.0    # L beyond a bar's end that pins it there
     light_spread_k: float = 3.0     # ... and at least this × its neighbouring segments' step in L
     light_min_fill: float = 0.9     # ... each segment showing the bar's colour this much
     light_lying: bool = True        # ... and so for a lying bar too, besides its top edge
     odd_end_k: float = 2.0          # an end segment's step in L this × the inner ones (and
-    #                                    light_min_step): the fit is weak (fit.odd_end; 0: off)
+    #                                    light_min_step): the fit is weak (ends.odd_end; 0: off)
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
     bare_top_fill: float = 0.2      # a standing bar's top face showing this little of its colour,
-    #                                    nothing on it: weak (fit.bare_top; 0: off)
+    #                                    nothing on it: weak (ends.bare_top; 0: off)
     bare_top_band_u: float = 0.25   # ...where the top face shows this tall (u) at all
     bare_top_hue_deg: float = 30.0  # ...its hue: within this of the front face's (a lit top face)
     bare_top_alike: float = 0.5     # ...and it is as alike what lies beyond it as this share of

@@ -1,10 +1,12 @@
-"""The phone pages: languages (RTL for fa, he, ar), the QR code, no secret on viewer pages."""
+"""The phone pages: languages (RTL for fa, he, ar), the QR code, no secret on viewer pages,
+and what an address with nothing at it answers."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from fastapi.testclient import TestClient
 
 from referee.server.i18n import LANGUAGES, messages, pick_language
 from referee.server.i18n import plural_base as _base
@@ -260,3 +262,32 @@ def test_a_page_names_the_box_address_that_phones_open(client, monkeypatch):
     # opened by its network address, the page keeps that address
     html = client.get("/", headers={"host": "192.0.2.7:8000"}).text
     assert '<meta name="referee-base" content="http://192.0.2.7:8000">' in html
+
+
+def test_unknown_routes_answer_in_the_servers_error_shape(c: TestClient) -> None:
+    """No such route (404) or a method a route does not take (405): `detail` in plain words
+    and an `error` kind that every language has words for, like every other error."""
+    for path, method, status, kind in (("/api/nothing", "GET", 404, "UnknownRouteError"),
+                                       ("/static/nothing.js", "GET", 404, "UnknownRouteError"),
+                                       ("/api/games", "DELETE", 405, "MethodNotAllowedError")):
+        r = c.request(method, path)
+        assert r.status_code == status, (path, r.text)
+        body = r.json()
+        assert body["error"] == kind and body["detail"] != "Not Found", body
+        assert set(body) == {"detail", "error"}
+        assert all(f"err.kind.{kind}" in messages(lang) for lang in LANGUAGES)
+
+
+def test_an_address_with_nothing_at_it_is_a_page_for_a_browser(c: TestClient) -> None:
+    """A phone that opens a mistyped link reads a page in its language with a way back to
+    the tables (404), not the API's JSON; a script, or any /api/ address, keeps the JSON."""
+    for lang in LANGUAGES:
+        r = c.get(f"/nope?lang={lang}", headers={"accept": "text/html,*/*;q=0.8"})
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+        t = messages(lang)
+        assert t["err.no_page"] in r.text and t["err.no_page_detail"] in r.text
+        assert f'href="/?lang={lang}"' in r.text
+    for path in ("/games/nosuch/x", "/nope"):  # no HTML asked: JSON
+        assert c.get(path).json()["error"] == "UnknownRouteError"
+    r = c.get("/api/nothing", headers={"accept": "text/html"})
+    assert r.status_code == 404 and r.json()["error"] == "UnknownRouteError"

@@ -20,7 +20,7 @@ def test_a_standing_bar_is_pinned_where_its_lightness_ends():
     """G03-03: snow in shade takes a grey stone's colour, so the mask runs on below the
     stone's foot; its lightness does not. A face placed a unit low, half on the snow, is not
     even, and pins nothing; a face without the bar's colour in every segment neither."""
-    from referee.vision.fit import lightness_pinned
+    from referee.vision.ends import lightness_pinned
     from referee.vision.rectify import FrontView
 
     view = FrontView.for_settings(2.0, 200.0)
@@ -58,7 +58,7 @@ def test_a_lying_bar_is_pinned_where_its_lightness_ends_under_a_gradient():
     one end and 41 at the other. Both ends are pinned where the lightness steps past
     them; a face placed a unit to the right, one segment on the shadow, is not even and
     pins nothing; without `lying` a lying bar is left to its top edge."""
-    from referee.vision.fit import lightness_pinned
+    from referee.vision.ends import lightness_pinned
     from referee.vision.rectify import FrontView
 
     view = FrontView.for_settings(2.0, 200.0)
@@ -87,7 +87,7 @@ def test_a_face_whose_end_unit_is_unlike_the_rest_is_odd():
     on the shadow (L 28 against its own 12–20). An end segment stepping away from its
     neighbour by more than twice the steps inside is odd (the fit is then weak); a lamp's
     gradient along a bar, or an even bar, is not."""
-    from referee.vision.fit import odd_end
+    from referee.vision.ends import odd_end
     from referee.vision.rectify import FrontView
 
     view = FrontView.for_settings(2.0, 200.0)
@@ -133,7 +133,7 @@ def test_a_standing_bar_cannot_slide_below_the_table():
     """V08-03: the shadow in front of a grey bar standing on the table is as grey as the bar,
     so the bar seemed free to slide a unit down, under the table, and was called hidden. A
     bar slides only where it could stand (`floor_mm`); upward the shadow does not help it."""
-    from referee.vision.fit import length_slack_u
+    from referee.vision.ends import length_slack_u
     from referee.vision.rectify import FrontView
 
     view = FrontView.for_settings(2.0, 120.0)
@@ -258,7 +258,7 @@ def test_colour_beyond_a_bars_end_without_its_top_edge_is_no_more_of_the_bar():
     smoothly there. Where the bar's own top edge shows and the grey beyond has none, the
     bar cannot slide that way."""
     from referee.vision.choose import pin
-    from referee.vision.fit import edge_pinned
+    from referee.vision.ends import edge_pinned
     from referee.vision.mat import PAPER_BEYOND
     from referee.vision.rectify import FrontView
 
@@ -294,7 +294,7 @@ def test_a_bar_whose_top_edge_stops_at_its_end_is_pinned_there_whatever_lies_bey
     top edge would still show above it if the bar ran on; where the edge stops at the fitted
     end, the bar ends there. W08-03: a fit placed 0.4 u beyond the bar's end, where the edge
     had already stopped, is not pinned on that side (it stays `stone:hidden`)."""
-    from referee.vision.fit import edge_pinned
+    from referee.vision.ends import edge_pinned
     from referee.vision.mat import PAPER_BEYOND
     from referee.vision.rectify import FrontView
 
@@ -381,7 +381,7 @@ def test_a_standing_bar_whose_top_face_does_not_show_is_weak():
     its colour there, its hue lit pale (D01-04), a face lit off its hue but unlike what is
     behind (NU02-03), a stone or snow on it, a band too thin to show, or a lying bar, is
     not."""
-    from referee.vision.fit import bare_top
+    from referee.vision.ends import bare_top
     from referee.vision.rectify import FrontView
 
     view = FrontView.for_settings(2.0, 200.0)

@@ -317,7 +317,7 @@ HARD = FIXTURES / "hard-scenes"
 # NH03-04 (correct, the twelfth session's unseen NH) and NC04-04 (wrong, the eleventh's NC):
 # a lying grey bar whose class runs on into a shadow of its shade beyond an end was an end
 # hidden (unsure) until a lying bar too was pinned where the lightness beyond its end steps
-# away from its own, a lamp's gradient along it allowed (`fit.lightness_pinned`).
+# away from its own, a lamp's gradient along it allowed (`ends.lightness_pinned`).
 # NH04-04 (correct, NH) and NM01-01 (wrong, the thirteenth session's unseen NM): under a
 # hard lamp the orange face's red clips and it reads yellow, outside every class, so the
 # orange stone was hidden (unsure) until a clipped channel was read as "at least this
@@ -362,7 +362,7 @@ def test_a_face_lit_into_a_tables_class_is_taken_back_and_weak():
     """NH04-05: a tan box behind the mat makes a table class near the orange's hue, which
     took the lit half of the orange bar's face (55 % seen: "hidden"). The pixels of its
     face that the table's class took within its colour's reach are its own again
-    (`choose.refit_lent`); the fit is `tinted`, so weak."""
+    (`refit.refit_lent`); the fit is `tinted`, so weak."""
     from referee.vision.pipeline import measure
     from referee.vision.settings import default_settings
     from referee.vision.station import load_station
