@@ -4,7 +4,8 @@ photo type.
 `BodyLimit` answers 413 as soon as a request declares (Content-Length) or streams (chunked)
 more than the limit, so a 50 MB upload is refused without being stored. `FormEnd` marks a
 form whose body was cut short. `check_photo_bytes` accepts JPEG, PNG, WebP and BMP by their
-first bytes, not by the name or the declared type, and refuses a JPEG cut short.
+first bytes (`vision.photo.photo_kind`), not by the name or the declared type, and refuses a
+photo cut short.
 """
 
 from __future__ import annotations
@@ -14,19 +15,6 @@ from typing import Any
 
 from referee.server.errors import INCOMPLETE, IncompleteUploadError, UnsupportedPhotoError
 from referee.server.text import file_label
-
-MAGIC: tuple[tuple[bytes, str], ...] = ((b"\xff\xd8\xff", "jpeg"), (b"\x89PNG\r\n\x1a\n", "png"),
-                                        (b"BM", "bmp"))
-
-
-def photo_kind(data: bytes) -> str | None:
-    """`jpeg`, `png`, `webp` or `bmp` from the first bytes, else None."""
-    for magic, kind in MAGIC:
-        if data.startswith(magic):
-            return kind
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "webp"
-    return None
 
 
 def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
@@ -39,9 +27,9 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
     if not data:
         raise UnsupportedPhotoError(f"The file {filename} is empty: send a JPEG, PNG, WebP "
                                     "or BMP photo.", "photo.empty", {"file": filename})
-    kind = photo_kind(data)
-    from referee.vision.photo import is_heif, photo_cut
+    from referee.vision.photo import is_heif, photo_cut, photo_kind
 
+    kind = photo_kind(data)
     if kind is None and is_heif(data):  # an iPhone's photo, sent from a laptop
         raise UnsupportedPhotoError(f"The file {filename} is a HEIC (or AVIF) photo, which "
                                     "the referee cannot read: send it as a JPEG (on an "

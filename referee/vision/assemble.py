@@ -135,6 +135,14 @@ OVER_EXPOSED = Unmeasured("photo:bright", "the photo is over-exposed where the s
                           "light")
 
 
+NOT_FOUND_BRIGHT = "was not found in the over-exposed photo"
+
+
+def _not_found(colours: Sequence[str], why: str) -> list[Unmeasured]:
+    """`stone:not-found:X` for each of `colours`: "the <name> stone <why>"."""
+    return [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone {why}") for c in colours]
+
+
 def _gone(f: BarFit, s: VisionSettings, chromatic: str) -> bool:
     """Whether the colour's best fit `f` is no stone of the build: its face shows less
     than `missing_fill` of its colour, or, for a colour with a hue (`chromatic`), less than
@@ -186,30 +194,26 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     absent = [f.colour for f in fits if _gone(f, s, chromatic)]
     absent += [c for c in colours if c not in {f.colour for f in fits}]
     if blown or (absent and paper_clipped):
-        problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
-                                "was not found in the over-exposed photo") for c in absent]
+        problems += _not_found(absent, NOT_FOUND_BRIGHT)
         problems.append(OVER_EXPOSED)
         absent = []
     if len(absent) > s.build.max_missing:
         # more stones gone than a builder forgets: more likely a covered build or a photo
         # whose colours are off (grey, washed out) than a build: let the lookout look
         if paper_bright:
-            problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
-                                    "was not found in the over-exposed photo") for c in absent]
+            problems += _not_found(absent, NOT_FOUND_BRIGHT)
             problems.append(Unmeasured("photo:bright", f"{len(absent)} stones were not "
                                        "found and the photo is over-exposed: lower the "
                                        "camera's exposure or the light"))
         else:
-            problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
-                                    "was not found; is the build covered, or the photo's "
-                                    "colour off?") for c in absent]
+            problems += _not_found(absent, "was not found; is the build covered, or the "
+                                   "photo's colour off?")
             # and what was found in such a photo is no ground for a verdict either
             problems.append(Unmeasured("photo:unclear", f"{len(absent)} stones were not "
                                        "found, so this photo cannot be judged"))
         absent = []  # named: not again below
     elif absent and unexplained:
-        problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
-                                "was not found") for c in absent]
+        problems += _not_found(absent, "was not found")
         problems.append(Unmeasured("photo:colours", "a stone is not found, and the photo's "
                                    "colours could not be checked (no colour calibration at "
                                    "this station, a stone-shaped thing of a colour the "
@@ -265,8 +269,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     if absent and any(p.code.startswith("stone:") for p in problems):
         # a stone not found beside another that could not be measured: the photo shows
         # trouble (a piece in front, colours washed out), no evidence the stone is absent
-        problems += [Unmeasured(f"stone:not-found:{c}", f"the {_name(c)} stone "
-                                "was not found, and another could not be measured") for c in absent]
+        problems += _not_found(absent, "was not found, and another could not be measured")
     unmeasured = {p.subject for p in problems if p.code.startswith("stone:") and p.subject}
     if len(unmeasured) > s.build.max_missing and not any(p.code.startswith("photo:")
                                                    for p in problems):

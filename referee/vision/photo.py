@@ -95,7 +95,7 @@ def header_size(data: bytes) -> tuple[int, int] | None:
     No checksum is checked: OpenCV's decoders ignore a bad one in an ancillary chunk, so
     the size must be known whether or not the file is whole.
     """
-    kind = _kind(data)
+    kind = photo_kind(data)
     try:
         if kind == "png":
             if data[12:16] != b"IHDR":
@@ -189,10 +189,11 @@ def jpeg_cut(data: bytes) -> bool:
     return end == "short"
 
 
-def _kind(data: bytes) -> str | None:
-    """`jpeg`, `png`, `webp` or `bmp` by the first bytes OpenCV's decoders know them by,
-    else None."""
-    if data.startswith(b"\xff\xd8"):
+def photo_kind(data: bytes) -> str | None:
+    """`jpeg`, `png`, `webp` or `bmp` by the first bytes OpenCV's decoders know them by
+    (a JPEG's start-of-image marker is always followed by another marker's 0xFF), else
+    None; never by a file's name or declared type."""
+    if data.startswith(b"\xff\xd8\xff"):
         return "jpeg"
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
         return "png"
@@ -207,9 +208,9 @@ def photo_cut(data: bytes) -> bool:
     closing IEND chunk (the PNG specification: the last chunk of every datastream); a
     WebP or BMP shorter than the file size its header declares (RIFF's chunk size + 8;
     the BITMAPFILEHEADER's bfSize, where it is not 0). Other bytes are not cut."""
-    kind = _kind(data)
-    if kind == "jpeg":
-        return jpeg_cut(data)
+    if jpeg_cut(data):  # its own test of the first bytes
+        return True
+    kind = photo_kind(data)
     if kind == "png":
         return data.rfind(b"IEND\xaeB`\x82") < 0  # the chunk's type and its fixed CRC
     if kind == "webp":

@@ -234,3 +234,17 @@ def submit_new_card_game(page, players=("Ava", "Ben")) -> None:
     for i, name in enumerate(players):
         names.nth(i).fill(name)
     page.click("button[type=submit]")
+
+
+def words_fit(code: str, params: dict) -> None:
+    """`refusal.<code>` reads in every language, translated, with no placeholder the server
+    leaves unfilled."""
+    import string
+
+    from referee.server.i18n import LANGUAGES, messages
+
+    en = messages("en")[f"refusal.{code}"]
+    for lang in LANGUAGES:
+        said = messages(lang)[f"refusal.{code}"]
+        assert {f for _, f, _, _ in string.Formatter().parse(said) if f} <= set(params), said
+        assert lang == "en" or said != en, (lang, code)

@@ -1,6 +1,6 @@
 """Card-game tables (TAKI, Tukki Tukki, Tokaido) on the server: creation, seats, bots, moves,
-restarts, the box's limits, the end of a game, strict request bodies
-(test_server_card_secrecy.py: what each key sees and may do)."""
+restarts, the end of a game, strict request bodies (test_server_card_secrecy.py: what each
+key sees and may do; test_server_card_limits.py: the box's limits)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from referee.server.app import create_app
 from referee.server.settings import Settings
 
-from .conftest import local_client, make_game, seat_key
+from .conftest import local_client, make_game, seat_key, words_fit
 
 
 def wait_for(pred, timeout_s: float = 10.0):
@@ -247,79 +247,6 @@ def test_a_table_survives_a_restart(csettings: Settings) -> None:
         assert health["damaged"] == 0  # the Tuki service left the card table alone
 
 
-def test_card_tables_count_against_the_limits(tmp_path: Path) -> None:
-    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0, max_tables_per_client=2)
-    with local_client(create_app(s)) as c:
-        make_game(c, players=["Ava", "Ben"])
-        body = {"players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
-        assert c.post("/api/tables", json=body).status_code == 201
-        assert c.post("/api/games", json={"game": "taki", "players": ["A", "B"]}
-                      ).status_code == 429
-        assert c.post("/api/tables", json=body).status_code == 429
-
-
-def _words_fit(code: str, params: dict) -> None:
-    """`refusal.<code>` reads in every language, translated, with no placeholder the server
-    leaves unfilled."""
-    import string
-
-    from referee.server.i18n import LANGUAGES, messages
-
-    en = messages("en")[f"refusal.{code}"]
-    for lang in LANGUAGES:
-        said = messages(lang)[f"refusal.{code}"]
-        assert {f for _, f, _, _ in string.Formatter().parse(said) if f} <= set(params), said
-        assert lang == "en" or said != en, (lang, code)
-
-
-def test_a_table_whose_links_were_lost_stops_counting_once_idle(tmp_path: Path) -> None:
-    """A family that lost a control link cannot end that game, so the limit per phone says
-    what to do in plain words (a code with words in every language: end one, or wait), and a
-    table where nothing has happened for the idle minutes no longer counts. It is not opened
-    to anyone by that: its keys stay its own, it can be played on, and then counts again."""
-    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0, max_tables_per_client=2)
-    with local_client(create_app(s)) as c:
-        lost, kept = make_game(c, players=["Ava", "Ben"]), make_game(c, players=["Ava", "Ben"])
-        r = c.post("/api/games", json={"game": "taki", "players": ["A", "B"]})
-        assert r.status_code == 429, r.text
-        body = r.json()
-        assert (body["code"], body["params"]) == ("table.too-many-mine",
-                                                  {"n": 2, "most": 2, "minutes": 30})
-        _words_fit(body["code"], body["params"])
-        c.app.state.cards.tables[lost["id"]].touched -= 31 * 60  # nothing for 31 minutes
-        third = make_game(c, players=["Ava", "Ben"])
-        # the idle table's keys open only what they opened: no key of another table does
-        r = c.post(f"/api/games/{lost['id']}/end", headers={"X-Table-Secret": third["secret"]})
-        assert r.status_code == 403
-        # played on, it is in play again: the limit holds once more
-        c.post(f"/api/games/{lost['id']}/seats/0/act", headers=seat_key(lost, 0),
-               json={"action": "draw"}).raise_for_status()
-        assert c.post("/api/games", json={"game": "taki", "players": ["A", "B"]}
-                      ).status_code == 429
-        # a Tuki table goes idle the same way (the limits count both kinds)
-        for g in (kept, third, lost):
-            c.post(f"/api/games/{g['id']}/end", headers={"X-Table-Secret": g["secret"]}
-                   ).raise_for_status()
-        make_game(c, players=["Ava", "Ben"])
-        body = {"players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
-        tuki = c.post("/api/tables", json=body)
-        assert tuki.status_code == 201
-        assert c.post("/api/tables", json=body).json()["code"] == "table.too-many-mine"
-        c.app.state.service.tables[tuki.json()["id"]].touched -= 31 * 60
-        assert c.post("/api/tables", json=body).status_code == 201
-
-
-def test_the_box_limit_says_what_to_do(tmp_path: Path) -> None:
-    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0, max_tables=1)
-    with local_client(create_app(s)) as c:
-        make_game(c, players=["Ava", "Ben"])
-        r = c.post("/api/games", json={"game": "taki", "players": ["A", "B"]})
-        assert r.status_code == 429
-        assert (r.json()["code"], r.json()["params"]) == ("table.too-many-box",
-                                                          {"n": 1, "most": 1, "minutes": 30})
-        _words_fit(r.json()["code"], r.json()["params"])
-
-
 @pytest.mark.parametrize("body, code, params", [
     ({"players": ["Ava", "Ben", "ava"]}, "table.same-name", {"a": 1, "b": 3}),
     ({"players": [None, "bot 1", "Cy"], "bots": {"0": "easy"}}, "table.same-name",
@@ -347,7 +274,7 @@ def test_a_new_table_the_rules_refuse_says_which_seats(c: TestClient, body, code
     out = r.json()
     assert (out["error"], out["code"], out["params"]) == ("TableSetupError", code, params)
     assert "ava" not in out["detail"].lower()
-    _words_fit(code, params)
+    words_fit(code, params)
 
 
 def test_final_ranks_put_the_winner_first() -> None:
@@ -402,19 +329,6 @@ def test_the_bot_pause_is_a_setting(monkeypatch) -> None:
     for bad in ("abc", "-1", "99"):
         monkeypatch.setenv("REFEREE_BOT_PAUSE_S", bad)
         with pytest.raises(SettingsError, match="REFEREE_BOT_PAUSE_S"):
-            Settings.from_env()
-
-
-def test_the_idle_minutes_are_a_setting(monkeypatch) -> None:
-    from referee.server.settings import SettingsError
-
-    monkeypatch.delenv("REFEREE_IDLE_MIN", raising=False)
-    assert Settings.from_env().idle_min == 30
-    monkeypatch.setenv("REFEREE_IDLE_MIN", "120")
-    assert Settings.from_env().idle_min == 120
-    for bad in ("abc", "0", "1.5"):
-        monkeypatch.setenv("REFEREE_IDLE_MIN", bad)
-        with pytest.raises(SettingsError, match="REFEREE_IDLE_MIN"):
             Settings.from_env()
 
 
@@ -483,7 +397,7 @@ def test_a_seat_cannot_restart_a_game_the_owner_ended(c: TestClient) -> None:
     r = c.post(f"/api/games/{gid}/rematch", headers=seat_key(g, 1))
     assert r.status_code == 409, r.text
     assert r.json()["code"] == "table.ended-by-owner"
-    _words_fit("table.ended-by-owner", {})
+    words_fit("table.ended-by-owner", {})
     v = c.get(f"/api/games/{gid}").json()
     assert v["ended"] and v["game_no"] == 1
     assert c.post(f"/api/games/{gid}/rematch", headers=owner).status_code == 200
@@ -545,7 +459,6 @@ def test_bots_play_on_after_a_restart(tmp_path: Path) -> None:
     with local_client(create_app(Settings(data_dir=data, demo=False, bot_pause_s=0))) as c:
         assert wait_for(lambda: c.get(f"/api/games/{g['id']}", headers=owner).json()
                         ["moves"] >= 3)
-
 
 
 def test_the_last_card_call_is_offered_where_it_counts(c: TestClient) -> None:
