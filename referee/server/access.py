@@ -11,7 +11,7 @@ from referee.server.errors import (
     ConflictError,
     ForbiddenError,
     MissingSecretError,
-    UnknownTableError,
+    UnknownSeatError,
     WrongSecretError,
 )
 from referee.server.keys import (
@@ -107,11 +107,11 @@ class KeysAndAccess(ServiceBase):
         """Give a seat a new key (its phone changed hands): the old one opens nothing more.
 
         :raises MissingSecretError, WrongSecretError: not the table's key;
-            UnknownTableError: no such seat.
+            UnknownSeatError: no such seat.
         """
         table = self._managed(table_id, table_key)
         if not 0 <= seat < len(table.state.players):
-            raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
+            raise UnknownSeatError(f"table {table_id!r} has no seat {seat}")
         assert self.store is not None
         with table.lock:
             gen = table.seat_keys.get(seat, (0, ""))[0] + 1
@@ -125,9 +125,11 @@ class KeysAndAccess(ServiceBase):
     def _may(self, table: Table, who: Access, seat: int | None = None,
              lookout: bool = False) -> None:
         """:raises ForbiddenError: `who` may not act for `seat` (or as the lookout);
-        ConflictError: the table is archived."""
+        ConflictError: the table is archived; UnknownSeatError: the table has no `seat`."""
         if table.archived:
             raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")
+        if seat is not None and not 0 <= seat < len(table.state.players):
+            raise UnknownSeatError(f"table {table.id!r} has no seat {seat}")
         if who.role == "table":
             return
         st = table.state

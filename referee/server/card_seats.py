@@ -27,6 +27,7 @@ from referee.server.errors import (
     ForbiddenError,
     MissingSecretError,
     TableLimitError,
+    UnknownSeatError,
     UnknownTableError,
     WrongSecretError,
 )
@@ -174,11 +175,11 @@ class CardSeats(CardServiceBase):
         to a person (also a person's seat whose phone lost its link), the owner gets a new
         invitation, which opens the seat only once a phone takes it (`claim`).
 
-        :raises MissingSecretError, WrongSecretError; UnknownTableError: no such seat."""
+        :raises MissingSecretError, WrongSecretError; UnknownSeatError: no such seat."""
         table = self._managed(table_id, table_key)
         assert table_key is not None
         if not 0 <= seat < len(table.seats):
-            raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
+            raise UnknownSeatError(f"table {table_id!r} has no seat {seat}")
         with table.lock:
             self._playable(table)
             s = table.seats[seat]

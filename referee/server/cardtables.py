@@ -70,7 +70,7 @@ from referee.server.errors import (
     MissingSecretError,
     ServerError,
     TableSetupError,
-    UnknownTableError,
+    UnknownSeatError,
     WrongSecretError,
     find_table,
 )
@@ -339,10 +339,10 @@ class CardTableService(CardViews, CardBots, CardSeats):
                        self.admin_key, table.view_token)
 
     def _seat_of(self, table: CardTable, seat: int, seat_key_text: str | None) -> None:
-        """:raises UnknownTableError: no such seat; MissingSecretError: no seat key;
+        """:raises UnknownSeatError: no such seat; MissingSecretError: no seat key;
         ForbiddenError / WrongSecretError: the key is not this seat's."""
         if not 0 <= seat < len(table.seats):
-            raise UnknownTableError(f"table {table.id!r} has no seat {seat}")
+            raise UnknownSeatError(f"table {table.id!r} has no seat {seat}")
         if not seat_key_text:
             raise MissingSecretError("this needs the seat's own key (open the seat's link)")
         who = self.access(table.id, Credentials(seat=seat_key_text))

@@ -34,6 +34,18 @@ class UnknownTableError(ServerError):
     """No table has this id."""
 
 
+class UnknownSeatError(UnknownTableError):
+    """The table has no such seat (a number past its players)."""
+
+
+class UnknownPlaceError(UnknownTableError):
+    """The table has no such build place (camera place)."""
+
+
+class UnknownPhotoError(UnknownTableError):
+    """The table has no photo of this name."""
+
+
 class MissingSecretError(ServerError):
     """A control request came without the table's secret."""
 

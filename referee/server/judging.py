@@ -23,7 +23,7 @@ import numpy as np
 
 from referee.errors import RefereeError
 from referee.server.cameras import Frame
-from referee.server.errors import ConflictError, UnknownTableError, UploadTooLargeError
+from referee.server.errors import ConflictError, UnknownPhotoError, UploadTooLargeError
 from referee.server.files import sync_dir, write_synced
 from referee.server.service_base import ServiceBase, log, plain_words
 from referee.server.stations import station_path
@@ -321,10 +321,10 @@ class JudgingWorker(ServiceBase):
             log.warning("the mat poses could not be written: %s", e)
 
     def photo_path(self, table_id: str, name: str) -> Path:
-        """:raises UnknownTableError: also for a photo name that is not the table's."""
+        """:raises UnknownTableError: no such table; UnknownPhotoError: no such photo there."""
         table = self.get(table_id)
         known = {s.photo for s in table.shots.values()} | {
             s.overlay for s in table.shots.values() if s.overlay}
         if name not in known:
-            raise UnknownTableError(f"no photo {shown(name)} at table {table_id!r}")
+            raise UnknownPhotoError(f"no photo {shown(name)} at table {table_id!r}")
         return self._photo_dir(table) / name

@@ -21,7 +21,7 @@ from referee.server.cameras import (
 )
 from referee.server.errors import (
     ConflictError,
-    UnknownTableError,
+    UnknownPlaceError,
 )
 from referee.server.judging import JudgingWorker
 from referee.server.service_base import log, plain_words
@@ -148,12 +148,12 @@ class Places(JudgingWorker):
 
     def preview(self, table_id: str, place: int) -> bytes:
         """The newest frame of a place's camera as a small JPEG (for aiming the camera); it
-        never waits on the camera. :raises UnknownTableError, ConflictError: no frame."""
+        never waits on the camera. :raises UnknownPlaceError, ConflictError: no frame."""
         import cv2
 
         table = self.get(table_id)
         if not 0 <= place < len(table.sources):
-            raise UnknownTableError(f"table {table_id!r} has no place {place}")
+            raise UnknownPlaceError(f"table {table_id!r} has no place {place}")
         frame = table.sources[place].latest()
         if frame is None:  # a dead camera's code says why in the phone's language
             st = table.sources[place].status()
@@ -183,7 +183,7 @@ class Places(JudgingWorker):
         the model, the mat's pose and the camera's kind and pixel format in the station's
         profile (calibration/stations/<id>.yaml). The admin's only.
 
-        :raises UnknownStationError, UnknownTableError; ConflictError: the camera has no
+        :raises UnknownStationError, UnknownPlaceError; ConflictError: the camera has no
             frame; StationError, CalibrationError: a bad order, or no mat or stack in view.
         """
         from referee.vision.calibration import learn_colours
@@ -192,7 +192,7 @@ class Places(JudgingWorker):
         path = station_path(station_id)
         table = self.get(table_id)
         if not 0 <= place < len(table.sources):
-            raise UnknownTableError(f"table {table_id!r} has no place {place + 1}")
+            raise UnknownPlaceError(f"table {table_id!r} has no place {place + 1}")
         src = table.sources[place]
         frame = (src.latest() if src.still
                  else src.frame_after(time.time(), self.settings.camera_stale_s))

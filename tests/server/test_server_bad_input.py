@@ -116,6 +116,19 @@ def test_photo_names_are_not_paths(client, make_table):
     table_id, _ = make_table()
     r = client.get(f"/api/tables/{table_id}/photos/..%2F..%2Freferee.sqlite3")
     assert r.status_code == 404
+    r = client.get(f"/api/tables/{table_id}/photos/r1-s0.jpg")  # a name, not the table's
+    assert r.status_code == 404 and r.json()["error"] == "UnknownPhotoError"
+
+
+def test_a_seat_past_the_players_is_no_such_seat_and_changes_nothing(client, make_table):
+    """`done` for seat 2 of a two-player table: not the rules' refusal (409), no such seat."""
+    table_id, h = started_table(client, make_table)
+    before = client.get(f"/api/tables/{table_id}").json()
+    for seat in (2, 3):
+        r = client.post(f"/api/tables/{table_id}/done/{seat}", headers=h)
+        assert r.status_code == 404 and r.json()["error"] == "UnknownSeatError", seat
+        assert f"no seat {seat}" in r.json()["detail"]
+    _unchanged(client, table_id, before, h)
 
 
 @pytest.mark.parametrize("after", ["99999999999999999999999", "-1", str(2**62 + 1), "x"])

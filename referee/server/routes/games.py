@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from referee.errors import RefereeError
 from referee.server.cardtables import BOT_LEVELS, CardTableService
-from referee.server.errors import UnknownTableError
+from referee.server.errors import UnknownSeatError
 from referee.server.keys import Access, Credentials
 from referee.server.net import public_base
 from referee.server.routes.deps import (
@@ -332,7 +332,7 @@ def seat_qr(game_id: GameId, seat: Seat, cards: CardsDep, request: Request,
 
     links = cards.seats(game_id, x_table_secret)
     if seat >= len(links) or links[seat]["key"] is None:
-        raise UnknownTableError(f"table {game_id!r} has no seat {seat} with a link")
+        raise UnknownSeatError(f"table {game_id!r} has no seat {seat} with a link")
     token = cards.get(game_id).view_token
     return _qr(public_base(request) + f"/g/{game_id}?v={token}#s={links[seat]['key']}")
 

@@ -268,8 +268,8 @@ def seat_qr(table_id: TableId, seat: Seat, service: ServiceDep, request: Request
     """A QR code of a seat's private link (the table's key only)."""
     links = service.seats(table_id, x_table_secret or "")
     if seat >= len(links):
-        from referee.server.errors import UnknownTableError
+        from referee.server.errors import UnknownSeatError
 
-        raise UnknownTableError(f"table {table_id!r} has no seat {seat}")
+        raise UnknownSeatError(f"table {table_id!r} has no seat {seat}")
     token = service.get(table_id).view_token
     return _qr(public_base(request) + f"/t/{table_id}?v={token}#s={links[seat]['key']}")
