@@ -363,8 +363,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     why = colour_doubt(m.channel_fit, model.source, s)
     if why and clipped_faces(front, view, unit, fits, masks, s):
         # the stones' colours are off because the photo clipped them, not because the
-        # light or the camera changed: what to do about it is to lower the exposure
-        m.build = replace(m.build, problems=(*m.build.problems, OVER_EXPOSED))
+        # light or the camera changed: what to do about it is to lower the exposure (said
+        # once: assemble may have said it already, with the stones not found)
+        if not any(p.code == OVER_EXPOSED.code for p in m.build.problems):
+            m.build = replace(m.build, problems=(*m.build.problems, OVER_EXPOSED))
     elif why:
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")

@@ -340,7 +340,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "NH03-04": "correct", "NC04-04": "wrong",
                  "NH04-04": "correct", "NM01-01": "wrong", "NO04-05": "unsure",
                  "NH04-05": "correct", "NC01-05": "unsure", "NS03-01": "unsure",
-                 "NS01-04": "correct"}
+                 "NS01-04": "correct", "NX02-03": "unsure"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
@@ -356,6 +356,19 @@ def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
             assert subject & {f.rsplit(":", 1)[-1] for f in r.faults}, (r.id, r.faults)
     clipped = result.groups("condition")["paper-clipped"]
     assert {r.id for r in clipped.results} >= {"F05-01", "F05-05", "F05-07"}
+
+
+def test_an_over_exposed_photo_says_so_once():
+    """NX02-03 (measured unseen): under a yellow lamp two stones are not found in the
+    clipped photo (assemble says `photo:bright`), and the faces found are clipped too (the
+    colour check said it again): each reason once."""
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    st = load_station(HARD / "stations/NX02/station.json")
+    codes = [p.code for p in measure(read_photo(HARD / "scenes/NX02-03/image.jpg"),
+                                     st).build.problems]
+    assert codes.count("photo:bright") == 1 and len(codes) == len(set(codes)), codes
 
 
 def test_a_face_lit_into_a_tables_class_is_taken_back_and_weak():
