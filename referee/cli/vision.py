@@ -139,11 +139,21 @@ def calibrate_level_cmd(
         console.print(f"{name} is already set up for the {level} level")
         return
     station = replace(station, level=level)
-    missing = [c for c in station.colours if c not in station.colour_model.centres]
-    if missing:
-        station = replace(station, colour_model=ColourModel.priors())
+    # colours learnt at either level stay: the model that has every stone of the new level
+    # is used, and one that lacks some is kept for the way back (a new user's trial: normal
+    # → advanced → normal threw the learnt colours away, and verdicts went unsure)
+    aside = station.kept_colour_model
+    learnt = [m for m in (station.colour_model, aside) if m is not None and m.source == "photo"]
+    usable = next((m for m in learnt if all(c in m.centres for c in station.colours)), None)
+    kept = next((m for m in learnt if m is not usable), None)
+    station = replace(station, colour_model=usable or ColourModel.priors(),
+                      kept_colour_model=kept)
+    missing = [c for c in station.colours if c not in learnt[0].centres] \
+        if learnt and usable is None else []
     out = _save_profile(name, station.to_profile())
     console.print(f"wrote {out}: {name} is set up for the {level} level")
+    if usable is not None and usable is aside:
+        console.print("its colours learnt before at this level are used again")
     if missing:
         console.print(f"its colours lack {', '.join(missing)}: the default colours are used "
                       f"until you run `referee calibrate colours {name} PHOTO --order "

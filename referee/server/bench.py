@@ -27,7 +27,8 @@ class BenchError(RefereeError):
 def run(rounds: int = 10) -> dict[str, Any]:
     """Play `rounds` demo rounds (a new game when one ends); milliseconds per round.
 
-    :raises BenchError: fewer than 1 round.
+    :raises BenchError: fewer than 1 round, or no httpx (the `dev` extra) for the in-process
+        client.
     """
     import warnings
 
@@ -36,7 +37,10 @@ def run(rounds: int = 10) -> dict[str, Any]:
 
     with warnings.catch_warnings():  # starlette's note about httpx is no user's concern
         warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
+        try:
+            from fastapi.testclient import TestClient
+        except (ImportError, RuntimeError):  # starlette says so with a RuntimeError
+            raise BenchError("this bench needs httpx (pip install -e '.[dev]')") from None
 
     from referee.server.app import create_app
     from referee.server.settings import Settings

@@ -36,7 +36,9 @@ class Station:
     float64 (px); dist_coeffs (k,) float64, k = 4, 5, 8, 12 or 14 (OpenCV's order, WORLD.md
     §6); colour_model (learned or priors); mat_pose: (rvec, tvec), each (3,) float64, of this
     station's mat as calibrated (board → camera, Rodrigues and mm), or None: it tells the
-    station's own mat from a neighbour's identical one."""
+    station's own mat from a neighbour's identical one; kept_colour_model: colours learnt at
+    the other level, kept while this level's are not learnt (`referee calibrate level`
+    turns to a level whose stones they lack, and back again), or None."""
 
     id: str
     level: str
@@ -46,6 +48,7 @@ class Station:
     dist_coeffs: np.ndarray
     colour_model: ColourModel
     mat_pose: tuple[np.ndarray, np.ndarray] | None = None
+    kept_colour_model: ColourModel | None = None
 
     @property
     def colours(self) -> str:
@@ -69,7 +72,9 @@ class Station:
                 "colour_model": self.colour_model.to_dict(),
                 **({"mat_pose": {"rvec": self.mat_pose[0].round(6).tolist(),
                                  "tvec": self.mat_pose[1].round(3).tolist()}}
-                   if self.mat_pose is not None else {})}
+                   if self.mat_pose is not None else {}),
+                **({"kept_colour_model": self.kept_colour_model.to_dict()}
+                   if self.kept_colour_model is not None else {})}
 
 
 def focal_range(side_px: float) -> tuple[float, float]:
@@ -191,8 +196,18 @@ def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = 
                 and np.isfinite(colour_model.max_distance) and colour_model.max_distance > 0):
             raise StationError(f"{where}: colour_model's lightness_weight and max_distance "
                                "must be positive numbers; calibrate the colours again")
+    kept = None
+    if raw.get("kept_colour_model") is not None:
+        try:
+            kept = ColourModel.from_dict(raw["kept_colour_model"])
+            if not all(len(lab) == 3 and all(np.isfinite(lab)) for lab in kept.centres.values()):
+                raise ValueError
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise StationError(f"{where}: kept_colour_model must hold centres of three "
+                               "numbers (L, a, b) each; delete it, or calibrate the colours "
+                               "again") from None
     return Station(str(raw.get("id", Path(where).stem)), level, unit, size, k, d,
-                   colour_model or ColourModel.priors(), mat_pose)
+                   colour_model or ColourModel.priors(), mat_pose, kept)
 
 
 def load_station(path: str | Path, learn_colours: bool = True) -> Station:
@@ -296,7 +311,7 @@ def save_colour_calibration(station: Station, model: ColourModel,
 
     :raises StationError, OSError: as save_profile.
     """
-    profile = replace(station, colour_model=model,
+    profile = replace(station, colour_model=model, kept_colour_model=None,  # superseded
                       mat_pose=(np.asarray(mat_pose[0], np.float64).reshape(3),
                                 np.asarray(mat_pose[1], np.float64).reshape(3))).to_profile()
     profile["colour_source"] = source

@@ -410,6 +410,35 @@ def test_changing_a_stations_level_does_not_dead_end(client, monkeypatch, tmp_pa
     assert r.exit_code != 0 and "normal or advanced" in str(r.exception)  # main() prints it
 
 
+def test_a_level_there_and_back_keeps_the_learnt_colours(client, monkeypatch, tmp_path):
+    """A new user's trial: `calibrate level` to advanced and back to normal threw away the
+    colours learnt for normal (the profile went to the defaults, a photo judged correct came
+    back unsure). The learnt colours are kept aside and used again on the way back."""
+    from typer.testing import CliRunner
+
+    import referee.paths
+    import referee.server.stations
+    from referee.cli import app
+    from referee.vision.station import load_station, profile_path
+
+    folder = tmp_path / "calibration"
+    monkeypatch.setattr(referee.paths, "CALIBRATION", folder)
+    monkeypatch.setattr(referee.server.stations, "CALIBRATION", folder)
+    colours = lambda: {s["id"]: s["colours"]  # noqa: E731
+                       for s in client.get("/api/stations").json()}["D03"]
+    assert colours() == "calibrated"
+    r = CliRunner().invoke(app, ["calibrate", "level", "D03", "advanced"])
+    assert r.exit_code == 0 and "calibrate colours" in r.output
+    assert colours() == "default"  # orange was never learnt: the defaults, until it is
+    learnt = load_station(profile_path("D03")).kept_colour_model
+    assert learnt is not None and learnt.source == "photo" and "O" not in learnt.centres
+    r = CliRunner().invoke(app, ["calibrate", "level", "D03", "normal"])
+    assert r.exit_code == 0 and "learnt before at this level are used again" in r.output
+    assert colours() == "calibrated"
+    back = load_station(profile_path("D03"))
+    assert back.colour_model.centres == learnt.centres and back.kept_colour_model is None
+
+
 def _judging_error_shown(client, make_table, wait_view, monkeypatch, error) -> tuple[str, str]:
     """Judging raises `error` on a done: (the builder's error as shown, the stored events)."""
     from referee.server import judging

@@ -99,6 +99,8 @@ def test_a_file_too_large_to_be_a_photo_is_refused_unread(huge_file):
     ("image_size", [True, True], "image_size"),
     ("image_size", [10**12, 10**12], "image_size"),
     ("colour_model", {"centres": "x"}, "colour_model needs centres"),  # an AttributeError's
+    ("kept_colour_model", {"centres": {"G": [50, 1]}}, "kept_colour_model must hold"),
+    ("kept_colour_model", {"centres": "x"}, "kept_colour_model must hold"),
     ("colour_model", {**ColourModel.priors().to_dict(), "lightness_weight": float("nan")},
      "colour_model"),
     # a camera matrix must be a camera's: [[fx, s, cx], [0, fy, cy], [0, 0, 1]]
