@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None,
                                  others=service.live_clients)
         service.other_clients = cards.live_clients
         cards.creating = service._creating  # one creation at a time on the whole box
+        cards.new_tables = service.new_tables  # and one count of new tables per client
         cards.open()
         app.state.hub, app.state.service, app.state.cards = hub, service, cards
         if on_ready is not None:

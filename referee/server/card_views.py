@@ -112,16 +112,19 @@ class CardViews(CardServiceBase):
             return {"type": "view", "view": self._public(table)}
 
     def summaries(self, everything: bool = False) -> list[dict[str, Any]]:
-        """The listed card tables, with their view links (for the start page); `everything`
-        (the admin's list): every card table, also archived ones and those set aside at
-        start (with `damaged`: why, in plain words)."""
+        """The listed card tables, with their view links (for the start page): not those
+        archived or ended by their owner (a break-it trial filled the start page with tables
+        made and ended at once, each said to be "playing"); `everything` (the admin's list):
+        every card table, also archived and ended ones and those set aside at start (with
+        `damaged`: why, in plain words)."""
         out: list[dict[str, Any]] = [
             {"id": t.id, "name": _listed_name(t),
-             "players": [s.name or "?" for s in t.seats], "phase": "over" if t.over
-             else "playing", "demo": False, "damaged": None, "archived": t.archived,
+             "players": [s.name or "?" for s in t.seats],
+             "phase": "over" if t.over else "ended" if t.ended else "playing", "demo": False,
+             "damaged": None, "archived": t.archived,
              "view_path": f"/g/{t.id}?v={t.view_token}"}
             for t in list(self.tables.values())
-            if everything or (t.config.get("listed") and not t.archived)]
+            if everything or (t.config.get("listed") and not t.archived and not t.ended)]
         if everything:
             out += [{"id": tid, "name": tid[:60], "players": [], "phase": "damaged",
                      "demo": False, "damaged": why, "archived": False, "view_path": None}

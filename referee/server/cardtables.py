@@ -84,7 +84,7 @@ from referee.server.keys import (
     same,
     seat_entry,
 )
-from referee.server.limits import check_limits
+from referee.server.limits import NewTables, check_limits
 from referee.server.live import LiveHub
 from referee.server.settings import Settings
 from referee.server.storage import EventStore, StorageError
@@ -141,6 +141,7 @@ class CardTableService(CardViews, CardBots, CardSeats):
         # one table creation at a time on the whole box (the Tuki service shares it), so
         # that requests arriving together cannot pass the limits
         self.creating = threading.Lock()
+        self.new_tables = NewTables()  # each client's tables of the last hour (shared too)
         self._joins: dict[str, deque[float]] = {}
         self._bots = BotQueue(self._bot_move)
         self._closed = False
@@ -258,6 +259,7 @@ class CardTableService(CardViews, CardBots, CardSeats):
         options = self._options(game, n, options)
         with self.creating:
             self._check_limits(client)
+            self.new_tables.take(client, self.settings.max_new_tables_per_hour, time.time())
             return self._create(game, names, bots, options, name, language, listed, client)
 
     def _create(self, game: GameInfo, names: list[str | None], bots: dict[int, str],

@@ -67,6 +67,10 @@ class UnknownHostError(ServerError):
     """A request whose Host header is not one of the box's own names or addresses."""
 
 
+class HeadersTooLargeError(ServerError):
+    """A request whose headers hold more than the box takes (guard.MAX_HEAD_BYTES: 431)."""
+
+
 class UploadTooLargeError(ServerError):
     """An upload over the size limit."""
 

@@ -89,6 +89,7 @@ class Settings:
     camera_stale_s: float = 2.0  # a live camera's newest frame older than this is stalled
     max_tables: int = 20  # tables in play on the box (finished, archived, demo not counted)
     max_tables_per_client: int = 5  # ... created from one address
+    max_new_tables_per_hour: int = 60  # tables one address may make in an hour (ended too)
     # a table where nothing happened for this long (its link lost, say) no longer counts
     idle_min: int = 30
     allowed_hosts: tuple[str, ...] = ()  # host names besides the box's own (and IPs)
@@ -117,6 +118,8 @@ class Settings:
                                       "REFEREE_MAX_TABLES")
         values["max_tables_per_client"] = _count(
             env.get("REFEREE_MAX_TABLES_PER_CLIENT", "5"), "REFEREE_MAX_TABLES_PER_CLIENT")
+        values["max_new_tables_per_hour"] = _count(
+            env.get("REFEREE_MAX_NEW_TABLES_PER_HOUR", "60"), "REFEREE_MAX_NEW_TABLES_PER_HOUR")
         values["idle_min"] = _count(env.get("REFEREE_IDLE_MIN", "30"), "REFEREE_IDLE_MIN")
         values["allowed_hosts"] = tuple(
             h.strip().lower() for h in env.get("REFEREE_ALLOWED_HOSTS", "").split(",")

@@ -42,7 +42,7 @@ from referee.server.keys import (
     new_key,
     seat_entry,
 )
-from referee.server.limits import check_limits
+from referee.server.limits import NewTables, check_limits
 from referee.server.live import LiveHub
 from referee.server.rounds import Rounds
 from referee.server.schemas import TableCreate
@@ -92,6 +92,7 @@ class TableService(Rounds):
         self.mat_poses: dict[str, list[list[float]]] = {}
         self._lock = threading.Lock()
         self._creating = threading.Lock()  # one table creation at a time (the limits)
+        self.new_tables = NewTables()  # each client's tables of the last hour (the limits)
         # the client addresses of the box's other tables in play (the card games'), which
         # count against the same limits
         self.other_clients: Callable[[], list[str]] = list
@@ -245,6 +246,7 @@ class TableService(Rounds):
             self.check_admin(creds.admin)
         with self._creating:  # the count and the new table together: no race past the limits
             self._check_limits(client)
+            self.new_tables.take(client, self.settings.max_new_tables_per_hour, time.time())
             secret = new_key()
             table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
             self._create(table_id, body, secret, client)

@@ -83,3 +83,54 @@ def test_the_idle_minutes_are_a_setting(monkeypatch) -> None:
         monkeypatch.setenv("REFEREE_IDLE_MIN", bad)
         with pytest.raises(SettingsError, match="REFEREE_IDLE_MIN"):
             Settings.from_env()
+
+
+def test_tables_made_and_ended_at_once_are_bounded_too(tmp_path: Path) -> None:
+    """A break-it trial made and ended 30 listed tables in 0.2 s: ended ones count against no
+    limit of tables in play, yet each stays on the box's disk (and was on its start page). One
+    address may make `max_new_tables_per_hour`, Tuki and card tables together; another
+    address is not held back by it, and the refusal says when to try again."""
+    import time
+
+    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0, max_new_tables_per_hour=3)
+    with local_client(create_app(s)) as c:
+        for _ in range(2):
+            g = make_game(c, players=["Ava", "Ben"])
+            c.post(f"/api/games/{g['id']}/end", headers={"X-Table-Secret": g["secret"]}
+                   ).raise_for_status()
+        body = {"players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
+        assert c.post("/api/tables", json=body).status_code == 201  # the third of the hour
+        r = c.post("/api/games", json={"game": "taki", "players": ["A", "B"]})
+        assert r.status_code == 429, r.text
+        code, params = r.json()["code"], r.json()["params"]
+        assert code == "table.too-many-new" and params["n"] == 3 and params["most"] == 3
+        assert 1 <= params["minutes"] <= 61
+        words_fit(code, params)
+        assert c.post("/api/tables", json=body).json()["code"] == "table.too-many-new"
+        made = c.app.state.service.new_tables
+        made.take("192.0.2.7", 3, time.time())  # another phone makes its own
+        for q in made._made.values():  # an hour on, the address may make tables again
+            for i in range(len(q)):
+                q[i] -= 3601
+        assert c.post("/api/games", json={"game": "taki", "players": ["A", "B"]}
+                      ).status_code == 201
+
+
+def test_a_game_its_owner_ended_leaves_the_public_list(tmp_path: Path) -> None:
+    """The break-it trial's ended tables stayed on the start page, each said to be "playing".
+    An owner-ended game leaves the public list and the page; the admin's list keeps it, as
+    "ended"."""
+    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0)
+    with local_client(create_app(s)) as c:
+        kept = make_game(c, players=["Ava", "Ben"], listed=True, name="Kept game")
+        gone = make_game(c, players=["Ava", "Ben"], listed=True, name="Gone game")
+        public = lambda: {g["id"]: g["phase"] for g in c.get("/api/games").json()}  # noqa
+        assert public() == {kept["id"]: "playing", gone["id"]: "playing"}
+        c.post(f"/api/games/{gone['id']}/end", headers={"X-Table-Secret": gone["secret"]}
+               ).raise_for_status()
+        assert public() == {kept["id"]: "playing"}
+        page = c.get("/").text
+        assert "Kept game" in page and "Gone game" not in page
+        admin = {"X-Admin-Key": c.app.state.service.admin_key}
+        every = {g["id"]: g["phase"] for g in c.get("/api/games", headers=admin).json()}
+        assert every == {kept["id"]: "playing", gone["id"]: "ended"}

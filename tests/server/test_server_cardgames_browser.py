@@ -195,6 +195,47 @@ def test_the_owner_sees_a_seat_link_only_until_its_phone_takes_it(base):
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_owner_is_asked_before_a_game_in_play_is_lost(base):
+    """A new user's trial: the owner's Rematch in the middle of a game started a new one at
+    once, the game in play gone. A game in play is lost by a new game or by ending it only
+    when the owner says so again; cancelled, it plays on."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    g = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", "Ben"]},
+                   timeout=30).json()
+    game = lambda: httpx.get(base + f"/api/games/{g['id']}",  # noqa: E731
+                             headers={"X-Table-Secret": g["secret"]}, timeout=30).json()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        owner = browser.new_page(viewport={"width": 360, "height": 640})
+        owner.goto(base + g["control"])
+        expect(owner.locator("#seat-links a")).to_have_count(2, timeout=15000)
+        asked: list[str] = []
+        answer = {"yes": False}
+
+        def on_dialog(d) -> None:
+            asked.append(d.message)
+            d.accept() if answer["yes"] else d.dismiss()
+
+        owner.on("dialog", on_dialog)
+        for button in ("#owner-rematch", "#owner-end"):
+            owner.click(button)
+            owner.wait_for_timeout(500)
+        assert len(asked) == 2 and all(a for a in asked)
+        assert game()["game_no"] == 1 and not game()["ended"]  # cancelled: it plays on
+        answer["yes"] = True
+        owner.click("#owner-rematch")
+        for _ in range(50):
+            if game()["game_no"] == 2:
+                break
+            owner.wait_for_timeout(100)
+        assert game()["game_no"] == 2 and len(asked) == 3
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_the_join_page_takes_its_language_to_the_seat(base):
     """A Persian phone joining an English table: its seat's page is in Persian (its browser's
     language wins over the table's); a Hebrew choice made on the join page goes on to the

@@ -219,8 +219,9 @@ def create_game(body: GameCreate, cards: CardsDep, request: Request,
 @router.get("", responses=errors(403, 422))
 def list_games(cards: CardsDep, service: ServiceDep,
                x_admin_key: AdminHeader = None) -> list[TableSummary]:
-    """The card tables that chose to be listed, with their view links. With the box's admin
-    key, every card table (also archived ones and those set aside as damaged)."""
+    """The card tables that chose to be listed, with their view links, but for those archived
+    or ended by their owner. With the box's admin key, every card table (also archived and
+    ended ones, and those set aside as damaged)."""
     if x_admin_key:
         service.check_admin(x_admin_key)
         return [TableSummary.model_validate(x) for x in cards.summaries(everything=True)]

@@ -384,8 +384,15 @@
     const r = await fetch("/api/games/" + gameId + "/rematch", {method: "POST", headers: {"X-Seat-Key": seatKey}});
     if (!r.ok) $("act-error").textContent = window.refereeErrorWords(T, await r.json(), String(r.status));
   });
-  $("owner-rematch").addEventListener("click", () => ownerCall("/rematch", null));
-  $("owner-end").addEventListener("click", () => ownerCall("/end", null));
+  // a game still in play is lost by a new game or by ending it: one tap on the owner's phone
+  // is asked again first (a new user's trial: a rematch mid-game wiped it without a word)
+  const inPlay = () => Boolean(state && !state.view.over && !state.view.ended);
+  $("owner-rematch").addEventListener("click", () => {
+    if (!inPlay() || window.confirm(tr("g.rematch_confirm"))) ownerCall("/rematch", null);
+  });
+  $("owner-end").addEventListener("click", () => {
+    if (!inPlay() || window.confirm(tr("g.end_confirm"))) ownerCall("/end", null);
+  });
 
   // ---- a seat's link: this phone takes the seat -------------------------------------------
   // The link the owner hands out holds an invitation: the phone exchanges it for a key of its
