@@ -140,7 +140,8 @@ def play_command(game: str = typer.Argument(..., help="taki, tukki or tokaido.")
                  players: int = typer.Option(2, help="Number of seats; you are seat 0."),
                  bots: str = typer.Option("", help="Bots for the other seats, comma separated: "
                                           "random, heuristic, or a level easy, medium, hard "
-                                          "(e.g. easy,hard)."),
+                                          "(e.g. easy,hard); seats left without one get "
+                                          "heuristic."),
                  seed: int = typer.Option(None, help="Seed for the shuffle (default: a new "
                                           "one each game, shown at the start).")) -> None:
     """Play a game in the terminal against bots."""

@@ -331,3 +331,13 @@ def test_calibrate_camera_refuses_a_focal_length_no_camera_has(tmp_path, monkeyp
         assert f"focal length of {f:g} px, which no real camera has" in str(r.exception)
         assert "take the photos again" in str(r.exception)
         assert not (tmp_path / "stations" / "kitchen.yaml").exists()
+
+
+def test_an_accuracy_is_rounded_once():
+    """A new user's trial: 14 of 17 right printed as 82.3 % (0.8235, rounded to 4 places, then
+    to 0.1 %); it is 82.35... %, so 82.4 %."""
+    from referee.evaluate import EvalSummary, SceneResult
+
+    results = [SceneResult(f"S{i:02d}", "correct", "correct" if i < 14 else "unsure", [], [],
+                           10.0) for i in range(17)]
+    assert f"{EvalSummary(results).to_dict()['accuracy']:.1%}" == "82.4%"
