@@ -424,6 +424,11 @@ def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
                         plain = page.locator("#mine button:enabled:has(span.num)").filter(
                             has_not_text="+")  # a number card, in any language
                         (plain if plain.count() else enabled).first.click()
+                        swatches = page.locator("#colours button")
+                        if swatches.count():  # a Change Color tapped asks its colour first:
+                            # no move until one is tapped (a failed run tapped Change Color
+                            # over and over, counting each as a move, and nothing was played)
+                            swatches.first.click()
                         # the tap's answer is shown (waited for, not slept on: the box may be
                         # busy); until then "your turn" is the old view's, and a second tap
                         # would be dropped
