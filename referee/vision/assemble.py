@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, is_colour, with_gaps
+from referee.vision.choose import face_rect
 from referee.vision.fit import BarFit
 from referee.vision.settings import VisionSettings
 
@@ -148,16 +149,13 @@ def _over_a_stone(f: BarFit, fits: Sequence[BarFit], unit: float) -> bool:
     along half a unit or more of it: where a stone of the build would lie, fitted a little
     high (a lamp-lit top face taken for part of the front: OA02-05), not a patch of its
     colour far from the build."""
-    def rect(b: BarFit) -> tuple[float, float, float, float]:
-        w, h = (BAR, 1.0) if b.orientation == "H" else (1.0, BAR)
-        return b.x_mm / unit, b.h_mm / unit, w, h
-
-    x, z, w, _ = rect(f)
+    x, z, w, _ = face_rect(f, unit)
     for t in fits:
         if t is f or not t.supported:
             continue
-        tx, tz, tw, th = rect(t)
-        if min(x + w, tx + tw) - max(x, tx) >= 0.5 and -0.25 <= z - (tz + th) <= 1.0:
+        tx, tz, tw, th = face_rect(t, unit)
+        if (min(x + w, tx + tw) - max(x, tx) >= 0.5 * unit
+                and -0.25 * unit <= z - (tz + th) <= unit):
             return True
     return False
 
