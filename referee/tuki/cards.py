@@ -38,7 +38,7 @@ from referee.tuki.grid import (
     trim,
     where,
 )
-from referee.tuki.pieces import level_stones, pieces
+from referee.tuki.pieces import a_level, level_stones, pieces
 
 DECKS = MODELS / "tuki" / "decks"
 DEFAULT_EDGES: tuple[tuple[str, str], ...] = (("bear", "bottom"), ("fish", "left"),
@@ -76,9 +76,9 @@ def parse_grid(text_or_rows: str | Iterable[str], level: str | None = None) -> R
     if extra:
         k = extra[0]
         raise CardError(f"{where(*cells[k][0])}: stone {k} is not a stone of the {lv} level; "
-                        f"a {lv} card holds {' '.join(stones)}")
+                        f"{a_level(lv)} card holds {' '.join(stones)}")
     missing = [k for k in stones if k not in have]
-    raise CardError(f"the card lacks stone {' '.join(missing)}; a {lv} card holds "
+    raise CardError(f"the card lacks stone {' '.join(missing)}; {a_level(lv)} card holds "
                     f"{' '.join(stones)}")
 
 

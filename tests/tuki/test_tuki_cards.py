@@ -74,6 +74,7 @@ def test_wrong_level_for_the_deck():
     assert "row 7, column 1" in msg and "not a stone of the normal level" in msg
     msg = _err(EXAMPLE, "advanced")
     assert "lacks stone O" in msg
+    assert "an advanced card holds G B P O" in msg  # a new user's trial: "a advanced card"
 
 
 def test_unknown_letter():
