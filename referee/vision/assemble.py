@@ -214,7 +214,8 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     255 255 239, the stones washed out to its tint).
     """
     problems, stones = [], []
-    absent = [f.colour for f in fits if _gone(f, s, chromatic, fits, unit)]
+    gone_fits = [f for f in fits if _gone(f, s, chromatic, fits, unit)]  # asked once each
+    absent = [f.colour for f in gone_fits]
     absent += [c for c in colours if c not in {f.colour for f in fits}]
     if blown or (absent and paper_clipped):
         problems += _not_found(absent, NOT_FOUND_BRIGHT)
@@ -244,7 +245,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                    "them on): calibrate the colours through this camera"))
         absent = []
     for f in fits:
-        if _gone(f, s, chromatic, fits, unit):
+        if f in gone_fits:
             continue
         # a standing bar placed from its top end (grooves.anchor_top) is placed whatever
         # hides its lower part; its face's fill and score count that part as missing
