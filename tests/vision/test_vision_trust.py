@@ -322,6 +322,9 @@ HARD = FIXTURES / "hard-scenes"
 # hard lamp the orange face's red clips and it reads yellow, outside every class, so the
 # orange stone was hidden (unsure) until a clipped channel was read as "at least this
 # bright" (`colour.unclipped`).
+# OA03-03 (correct, the sixteenth session's unseen OA): a dark grey bar's end fitted 0.21 u
+# into the dark purple bar beside it, unsure (grey band) until overlapping faces were pushed
+# apart (`assemble.part`).
 # NO04-05 (correct, the thirteenth session's unseen NO, judged wrong there, also by the
 # session's start code): a dark grey bar's left unit behind a snow piece in front, the
 # shadow under the blue's overhang as dark beside its right end; fitted a unit right, it
@@ -340,7 +343,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "NH03-04": "correct", "NC04-04": "wrong",
                  "NH04-04": "correct", "NM01-01": "wrong", "NO04-05": "unsure",
                  "NH04-05": "correct", "NC01-05": "unsure", "NS03-01": "unsure",
-                 "NS01-04": "correct", "NX02-03": "unsure", "OA02-05": "unsure"}
+                 "NS01-04": "correct", "NX02-03": "unsure", "OA02-05": "unsure",
+                 "OA03-03": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
@@ -502,20 +506,56 @@ def test_a_settled_standing_stone_moves_along_its_camera_ray():
     further left, and the offsets between stones left the grey band once that was undone."""
     s = default_settings()
     camera = (300.0, 500.0, -400.0)  # mm, board frame: right of the build, 400 mm up
-    fits = [fit("G", "V", 5, 0.2), fit("B", "H", 0, 0.0)]
+    fits = [fit("G", "V", 5, 0.2), fit("B", "H", -1, 0.0)]  # B's end a unit off G
     b = assemble(fits, U, 5.0, s, "GB", camera_mm=camera)
     g = next(st for st in b.stones if st.colour == "G")
     # the ray from (300, -400) through (80 mm, 3.2 mm up) meets the table at x = 78.23 mm
     assert g.z_u == 0.0 and g.x_u == pytest.approx(78.23 / U, abs=1e-3)
     # a lying stone moves so only where the edge between its faces placed it (E06-01);
     # one placed by its template keeps its x; and without the camera nothing moves
-    lying = [fit("G", "V", 5, 0.0), replace(fit("B", "H", 0, 0.2), edge=True)]
+    lying = [fit("G", "V", 5, 0.0), replace(fit("B", "H", -1, 0.2), edge=True)]
     b_edge = next(st for st in assemble(lying, U, 5.0, s, "GB", camera_mm=camera).stones
                   if st.colour == "B")
-    assert b_edge.z_u == 0.0 and b_edge.x_u != 0.0
+    assert b_edge.z_u == 0.0 and b_edge.x_u != -1.0
     lying[1] = replace(lying[1], edge=False)
     assert next(st for st in assemble(lying, U, 5.0, s, "GB", camera_mm=camera).stones
-                if st.colour == "B").x_u == 0.0
-    assert next(st for st in b.stones if st.colour == "B").x_u == 0.0
+                if st.colour == "B").x_u == -1.0
+    assert next(st for st in b.stones if st.colour == "B").x_u == -1.0
     assert next(st for st in assemble(fits, U, 5.0, s, "GB").stones
                 if st.colour == "G").x_u == 5.0
+
+
+def test_stones_measured_inside_each_other_are_pushed_apart():
+    """OA03-03 (an unseen set): two dark stones side by side, a lying grey bar beside a standing
+    purple one, the grey one's end fitted 0.21 u into the purple: the offsets fell in the grey
+    band. Stones cannot stand in each other, so the overlap is pushed out, each stone by its
+    share of the variance (an anchored fit, sigma 0.08 u, moves more than a clean one)."""
+    s = default_settings()
+    x = {st.colour: st.x_u for st in
+         assemble([fit("P", "V", 0, 0), fit("G", "H", 0.79, 4)], U, 2.0, s, "PG").stones}
+    # overlap 0.21 u, 0.02 u allowed: 0.19 u shared equally by two clean fits
+    assert x["P"] == pytest.approx(-0.095) and x["G"] == pytest.approx(0.885)
+    b = assemble([fit("P", "V", 0, 0), fit("G", "H", 0.79, 4, anchored=True)], U, 2.0, s, "PG")
+    x = {st.colour: st.x_u for st in b.stones}
+    share = 0.08 ** 2 / (0.08 ** 2 + 0.042 ** 2)
+    assert x["G"] - 0.79 == pytest.approx(0.19 * share) and x["G"] - x["P"] == pytest.approx(0.98)
+    # stones apart stay apart, and an overlap of half a unit is no slip of an end: both left
+    # as measured
+    apart = [fit("P", "V", 0, 0), fit("G", "H", 1.2, 4)]
+    deep = [fit("P", "V", 0, 0), fit("G", "H", 0.5, 4)]
+    for fits in (apart, deep):
+        got = {st.colour: st.x_u for st in assemble(fits, U, 2.0, s, "PG").stones}
+        assert got == {f.colour: f.x_mm / U for f in fits}
+    # NY01-05: stacked, a standing purple bar whose foot a piece in front hides, placed from
+    # its top end 0.28 u into the blue one standing on it: pushed apart up and down
+    b = assemble([fit("P", "V", 0, 1.284, anchored=True), fit("B", "V", 0, 6)], U, 2.0, s, "PB")
+    z = {st.colour: st.z_u for st in b.stones}
+    assert z["B"] - z["P"] == pytest.approx(4.98) and z["B"] - 6 == pytest.approx(0.264 * (1 - share))
+    # a stone on the table goes no lower: the one on it takes the whole push
+    b = assemble([fit("P", "V", 0, 0), fit("B", "V", 0.05, 4.7)], U, 2.0, s, "PB")
+    assert {st.colour: st.z_u for st in b.stones} == pytest.approx({"P": 0.0, "B": 4.98})
+    # and with part_max_u 0 the rule is off
+    off = replace(s, build=replace(s.build, part_max_u=0.0))
+    got = {st.colour: st.x_u for st in
+           assemble([fit("P", "V", 0, 0), fit("G", "H", 0.79, 4)], U, 2.0, off, "PG").stones}
+    assert got == {"P": 0.0, "G": 0.79}
