@@ -132,6 +132,12 @@ def _read_text(path: Path, what: str) -> str:
     except FileTooLargeError as e:
         raise RefereeError(f"the {what} file: {e}") from None
     except UnicodeDecodeError as e:
+        from referee.vision.photo import is_photo_file
+
+        if is_photo_file(path):
+            raise RefereeError(f"{path} is a photo, not a {what} file: a {what} is a text "
+                               "file of rows of letters (README, \"Cards, die faces and "
+                               "build grids\")") from None
         raise RefereeError(f"the {what} file {path} is not UTF-8 text (byte {e.start}); "
                            f"save it as plain text") from None
 

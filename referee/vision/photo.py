@@ -189,6 +189,17 @@ def jpeg_cut(data: bytes) -> bool:
     return end == "short"
 
 
+def is_photo_file(path: str | Path) -> bool:
+    """Whether the file at `path` starts as a photo does (`photo_kind`, `is_heif`): for
+    saying so when one is named where a text file belongs. False when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        return False
+    return photo_kind(head) is not None or is_heif(head)
+
+
 def photo_kind(data: bytes) -> str | None:
     """`jpeg`, `png`, `webp` or `bmp` by the first bytes OpenCV's decoders know them by
     (a JPEG's start-of-image marker is always followed by another marker's 0xFF), else

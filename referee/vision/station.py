@@ -19,6 +19,7 @@ from referee.errors import yaml_error_sentence
 from referee.files import FileTooLargeError, read_small_text
 from referee.vision.colour import ColourModel
 from referee.vision.errors import StationError, VisionError
+from referee.vision.photo import is_photo_file
 
 LEVELS = ("normal", "advanced")
 MAX_SIDE_PX = 65_535  # a camera's image side at most (JPEG's own limit)
@@ -226,6 +227,10 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
     except FileTooLargeError as e:
         raise StationError(str(e)) from None
     except UnicodeDecodeError as e:
+        if is_photo_file(path):
+            raise StationError(f"{path} is a photo, not a station file: give the station's "
+                               "file (its station.json, or calibration/stations/NAME.yaml "
+                               "that `referee calibrate` writes)") from None
         raise StationError(f"{path} is not UTF-8 text (byte {e.start}); save it as plain "
                            "text") from None
     try:

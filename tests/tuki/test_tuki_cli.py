@@ -163,6 +163,15 @@ def test_judge_grid_files_that_are_not_utf8_are_plain_errors(tmp_path, which):
     assert f"the {which} grid file" in str(r.exception) and "not UTF-8" in str(r.exception)
 
 
+def test_a_photo_given_as_the_card_grid_is_named_a_photo(tmp_path):
+    """A new user's trial: a photo as --card-grid read "not UTF-8 text (byte 0)"."""
+    b, c = _files(tmp_path, ["BBBBB"], ["BBBBB"])
+    c.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+    r = run("judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b))
+    assert isinstance(r.exception, RefereeError)
+    assert "is a photo, not a card grid file" in str(r.exception)
+
+
 def test_a_label_json_given_as_the_card_grid_says_what_a_card_grid_is(tmp_path):
     """A new user's trial passed a photo set's label.json as --card-grid and read "row 1,
     column 1: unknown letter '{'"."""

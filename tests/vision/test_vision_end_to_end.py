@@ -183,6 +183,17 @@ def test_a_station_file_saved_by_notepad_is_read(tmp_path):
         load_station(tmp_path / "latin.json")
 
 
+def test_a_photo_given_as_the_station_file_is_named_a_photo(tmp_path):
+    """A new user's trial passed a photo as --station and read "is not UTF-8 text (byte 0);
+    save it as plain text": true, and no help. A photo (JPEG, PNG, HEIC) is named one."""
+    jpeg = sorted(NOMAT.glob("*.jpg"))[0]
+    with pytest.raises(StationError, match="is a photo, not a station file"):
+        load_station(jpeg)
+    (tmp_path / "iphone.json").write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00\xff")
+    with pytest.raises(StationError, match="is a photo, not a station file"):
+        load_station(tmp_path / "iphone.json")
+
+
 def test_station_file_missing_a_field_or_not_json(tmp_path):
     raw = json.loads((NOMAT / "station.json").read_text())
     del raw["camera_matrix"]
