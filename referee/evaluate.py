@@ -7,6 +7,7 @@ user's setup would. Time is counted from the decoded image to the verdict.
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -77,17 +78,47 @@ def scenes(root: Path, bad: list[tuple[str, str]] | None = None) -> Iterator[Sce
             bad.append((d.name, str(e)))
 
 
+STATION_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}")  # a folder of stations/
+VERDICTS = ("correct", "wrong", "unsure")
+
+
 def _scene(d: Path) -> Scene:
-    lab = _read_json(d / "label.json")
+    """One scene of a set, its label checked: a station named as a folder of the set's
+    stations/ (never a path), a known level and die face (`DieFace.parse`), a target that is
+    a card grid of that level (`parse_grid`), and a verdict of WORLD.md §4.
+
+    :raises DatasetError: the label is unreadable or a field is missing or wrong (named).
+    """
+    from referee.errors import RefereeError
+    from referee.tuki.cards import parse_grid
+    from referee.tuki.die import DieFace
+
+    where = d / "label.json"
+    lab = _read_json(where)
     try:
         die = lab["die"]
         face = die["animal"] + ("+white" if die.get("white_square") else "")
         conditions = tuple(str(c) for c in lab.get("conditions") or ()) or ("plain",)
-        return Scene(lab.get("id", d.name), lab["station"], lab.get("level", "normal"),
-                     d / "image.jpg", tuple(lab["target"]), face, lab["verdict"],
-                     tuple(lab.get("faults", [])), conditions)
+        sc = Scene(lab.get("id", d.name), lab["station"], lab.get("level", "normal"),
+                   d / "image.jpg", tuple(lab["target"]), face, lab["verdict"],
+                   tuple(lab.get("faults", [])), conditions)
     except (KeyError, TypeError, AttributeError) as e:
-        raise DatasetError(f"{d / 'label.json'}: missing or wrong field {e}") from None
+        raise DatasetError(f"{where}: missing or wrong field {e}") from None
+    if not isinstance(sc.station, str) or not STATION_NAME.fullmatch(sc.station) or \
+            ".." in sc.station:
+        raise DatasetError(f"{where}: station must name a folder of stations/, not "
+                           f"{sc.station!r}")
+    if sc.level not in ("normal", "advanced"):
+        raise DatasetError(f"{where}: level must be normal or advanced, not {sc.level!r}")
+    if sc.verdict not in VERDICTS:
+        raise DatasetError(f"{where}: verdict must be correct, wrong or unsure, not "
+                           f"{sc.verdict!r}")
+    try:
+        DieFace.parse(face)
+        parse_grid(sc.target, sc.level)
+    except (RefereeError, TypeError, AttributeError) as e:
+        raise DatasetError(f"{where}: {e}") from None
+    return sc
 
 
 @dataclass

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 MAX_TEXT_BYTES = 1_000_000  # such a file is a few kB; a megabyte is no profile or grid
 
@@ -44,3 +47,27 @@ def read_small_text(path: str | Path, encoding: str = "utf-8") -> str:
                                 "a text file the referee reads (a photo or video named by "
                                 "mistake?)") from None
     return data.decode(encoding)
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """PyYAML's safe loader without aliases: `*name` may repeat an anchored list in every
+    place it names, so 800 bytes of nested aliases expand to billions of items ("billion
+    laughs"). A station profile or a settings file has no use for them."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "it repeats a part by an alias (*name), which the referee does "
+                "not read: write the values out", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def load_user_yaml(text: str) -> Any:
+    """A user's YAML text (a station profile, vision settings) as Python data, safely: no
+    tags that make objects (`yaml.safe_load`'s rule) and no aliases (`_NoAliasLoader`).
+
+    :raises yaml.YAMLError: not valid YAML, or it holds an alias. ValueError: an integer of
+        more digits than Python converts (4300).
+    """
+    return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 (a SafeLoader subclass)

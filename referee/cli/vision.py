@@ -90,9 +90,10 @@ def calibrate_camera_cmd(
         import yaml
 
         from referee.errors import yaml_error_sentence
+        from referee.files import load_user_yaml
 
         try:
-            old = yaml.safe_load(_profile_path(name).read_text(encoding="utf-8")) or {}
+            old = load_user_yaml(_profile_path(name).read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as e:
             raise RefereeError(yaml_error_sentence(_profile_path(name), e)) from None
         except RecursionError:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from referee.files import read_small_text
+from referee.files import load_user_yaml, read_small_text
 from referee.paths import CALIBRATION, MODELS
 from referee.server.errors import ServerError
 
@@ -65,7 +65,7 @@ def describe() -> list[dict]:
         with contextlib.suppress(OSError, ValueError, yaml.YAMLError, AttributeError,
                                  RecursionError):
             text = read_small_text(path)
-            raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+            raw = json.loads(text) if path.suffix == ".json" else load_user_yaml(text)
             level = str(raw.get("level", "?"))
             colours = colours_of(raw)
         rows.append({"id": sid, "level": level, "colours": colours,

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from referee.errors import yaml_error_sentence
-from referee.files import FileTooLargeError, read_small_text
+from referee.files import FileTooLargeError, load_user_yaml, read_small_text
 from referee.paths import MODELS
 from referee.vision.errors import VisionError
 
@@ -243,7 +243,7 @@ def load_settings(path: str | Path) -> VisionSettings:
     """
     path = Path(path)
     try:
-        raw = yaml.safe_load(read_small_text(path)) or {}
+        raw = load_user_yaml(read_small_text(path)) or {}
     except FileTooLargeError as e:
         raise SettingsError(f"the vision settings: {e}") from None
     except UnicodeDecodeError as e:
@@ -251,6 +251,8 @@ def load_settings(path: str | Path) -> VisionSettings:
                             ) from None
     except yaml.YAMLError as e:
         raise SettingsError(f"the vision settings {yaml_error_sentence(path, e)}") from None
+    except ValueError:  # an integer of more than 4300 digits
+        raise SettingsError(f"the vision settings {path} hold a number far too long") from None
     except OSError as e:
         raise SettingsError(f"cannot read the vision settings {path}: {e.strerror}") from None
     return _node(VisionSettings, raw, path.name)

@@ -16,7 +16,7 @@ import numpy as np
 import yaml
 
 from referee.errors import yaml_error_sentence
-from referee.files import FileTooLargeError, read_small_text
+from referee.files import FileTooLargeError, load_user_yaml, read_small_text
 from referee.vision.colour import ColourModel
 from referee.vision.errors import StationError, VisionError
 from referee.vision.photo import is_photo_file
@@ -126,8 +126,17 @@ def _field(raw: dict, name: str, where: str):
 def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = None) -> Station:
     """Check and convert a station mapping.
 
-    :raises StationError: a field is missing or of the wrong kind (named in the message).
+    :raises StationError: a field is missing or of the wrong kind (named in the message), or
+        a number too large for a float anywhere (a 400-digit integer).
     """
+    try:
+        return _station_from_dict(raw, where, colour_model)
+    except (OverflowError, TypeError):  # an integer past float's range, in any field
+        raise StationError(f"{where}: a number in it is far too large for a station's "
+                           "(or a field holds something that is not a number)") from None
+
+
+def _station_from_dict(raw: dict, where: str, colour_model: ColourModel | None) -> Station:
     if not isinstance(raw, dict):
         raise StationError(f"{where}: expected a mapping of station fields")
     level = _field(raw, "level", where)
@@ -234,11 +243,13 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
         raise StationError(f"{path} is not UTF-8 text (byte {e.start}); save it as plain "
                            "text") from None
     try:
-        raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        raw = json.loads(text) if path.suffix == ".json" else load_user_yaml(text)
     except json.JSONDecodeError as e:
         raise StationError(f"{path}, line {e.lineno}, is not valid JSON ({e.msg})") from None
     except yaml.YAMLError as e:
         raise StationError(yaml_error_sentence(path, e)) from None
+    except ValueError:  # an integer of more than 4300 digits (Python's int limit)
+        raise StationError(f"{path} holds a number far too long to be a station's") from None
     except RecursionError:  # brackets nested thousands deep: no station file
         raise StationError(f"{path} is not a station file (its lists are nested too "
                            "deep)") from None

@@ -255,6 +255,56 @@ def test_eval_goes_on_past_a_label_nested_too_deep(tmp_path):
     assert got["D03-02"] == ("unsure", ["label:unreadable"])
 
 
+@pytest.mark.parametrize("field,value", [
+    ("station", 5), ("station", None), ("station", "../D03"), ("level", "expert"),
+    ("die", {"animal": "lion"}), ("target", ["GGGGX"]), ("verdict", "maybe")])
+def test_eval_goes_on_past_a_label_with_a_wrong_field(tmp_path, field, value):
+    """A break-it trial: a label whose station was a number stopped `referee eval` with a
+    TypeError's traceback; an unknown die, level or a malformed target stopped the run in
+    words, without the summary; a station may not be a path out of the set."""
+    import json
+    import shutil
+
+    shutil.copytree(DEV / "stations" / "D03", tmp_path / "stations" / "D03")
+    for sc in ("D03-05", "D03-02"):
+        shutil.copytree(DEV / "scenes" / sc, tmp_path / "scenes" / sc)
+    path = tmp_path / "scenes" / "D03-02" / "label.json"
+    lab = json.loads(path.read_text())
+    lab[field] = value
+    path.write_text(json.dumps(lab))
+    got = {r.id: (r.got, r.reasons) for r in evaluate(tmp_path).results}
+    assert got["D03-05"][0] == "wrong"
+    assert got["D03-02"] == ("unsure", ["label:unreadable"])
+
+
+def test_station_files_with_aliases_or_numbers_too_large_are_refused(tmp_path):
+    """A break-it trial: 828 bytes of nested YAML aliases ("billion laughs") as a station
+    profile ran past 60 s and 2.4 GB; a 401-digit integer in camera_matrix or unit_mm, or one
+    of 5001 digits anywhere, ended in a traceback."""
+    import json
+
+    lines = ["a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    (tmp_path / "laughs.yaml").write_text("\n".join(lines) + "\nlevel: normal\n"
+                                          "camera_matrix: *a9\n")
+    with pytest.raises(StationError, match="alias"):
+        load_station(tmp_path / "laughs.yaml")
+    raw = json.loads((NOMAT / "station.json").read_text())
+    for field, value in (("unit_mm", 10 ** 400), ("image_size", [10 ** 400, 540])):
+        (tmp_path / "big.json").write_text(json.dumps({**raw, field: value}))
+        with pytest.raises(StationError, match="far too large"):
+            load_station(tmp_path / "big.json")
+    k = raw["camera_matrix"]
+    (tmp_path / "big.json").write_text(json.dumps({**raw, "camera_matrix":
+                                                   [[10 ** 400, 0, k[0][2]], *k[1:]]}))
+    with pytest.raises(StationError, match="far too large"):
+        load_station(tmp_path / "big.json")
+    (tmp_path / "huge.json").write_text(json.dumps(raw)[:-1] + ', "unit_mm": ' + "9" * 5001 +
+                                        "}")
+    with pytest.raises(StationError, match="far too long"):
+        load_station(tmp_path / "huge.json")
+
+
 def test_a_huge_image_is_refused_before_it_is_decoded():
     import io
 
