@@ -6,6 +6,7 @@ WORLD.md §6 asks), the mat of WORLD.md §5, and the colour photo of WORLD.md §
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,12 +82,20 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
 
     The principal point stays at the centre unless asked (few, alike views are
     ill-conditioned: WORLD.md §6).
+    A photo whose mat's corners all lie within `pose.duplicate_view_px` of another's is the
+    same view again (a copy): it counts once. Each view's own focal length (a one-view fit,
+    `intrinsics_from_mat`) must agree with the others' within their doubts
+    (`pose.max_calib_focal_chi2`): photos of different cameras or zoom settings fit one
+    camera badly, and every verdict made with it could be wrong.
     :raises CalibrationError: a photo missing or unreadable (named), fewer than MIN_VIEWS
-        usable views, photos of different sizes, or a focal length no real camera has
+        usable views, photos of different sizes, views that disagree on the focal length
+        (naming the two furthest apart), or a focal length no real camera has
         (`station.FOV_DEG`: the views too alike for the fit).
     """
     obj: list[np.ndarray] = []
     img: list[np.ndarray] = []
+    own_f: list[tuple[Path, float, float]] = []  # (photo, its own focal length, 1σ) px
+    copies = 0
     size: tuple[int, int] | None = None
     s = default_settings()
     for p in photos:
@@ -102,11 +111,34 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
         det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
         if is_weak(det, s) or det.n_charuco < 6:
             continue
-        obj.append(det.object_points.astype(np.float32))
-        img.append(det.image_points.astype(np.float32))
+        o, i = det.object_points.astype(np.float32), det.image_points.astype(np.float32)
+        if any(oo.shape == o.shape and np.array_equal(oo, o) and
+               float(np.max(np.abs(ii - i))) < s.pose.duplicate_view_px
+               for oo, ii in zip(obj, img, strict=True)):
+            copies += 1
+            continue
+        obj.append(o)
+        img.append(i)
+        with contextlib.suppress(CalibrationError):
+            k1, doubt, _ = intrinsics_from_mat(det, hw)
+            own_f.append((p, float(k1[0, 0]), max(doubt * float(k1[0, 0]), 1e-6)))
     if len(obj) < MIN_VIEWS or size is None:
+        again = f" ({copies} the same view as another)" if copies else ""
         raise CalibrationError(f"only {len(obj)} of {len(photos)} photos show the mat well "
-                               f"enough; at least {MIN_VIEWS} are needed, from varied angles")
+                               f"enough{again}; at least {MIN_VIEWS} are needed, from varied "
+                               "angles")
+    if len(own_f) >= 2:
+        fs = np.array([v[1] for v in own_f])
+        sd = np.array([v[2] for v in own_f])
+        mean = float(np.sum(fs / sd ** 2) / np.sum(1 / sd ** 2))
+        chi2 = float(np.sum(((fs - mean) / sd) ** 2)) / (len(fs) - 1)
+        if chi2 > s.pose.max_calib_focal_chi2:
+            least, most = own_f[int(np.argmin(fs))], own_f[int(np.argmax(fs))]
+            raise CalibrationError(
+                f"the photos disagree on the camera: {least[0]} shows a focal length of "
+                f"{least[1]:.0f} px, {most[0]} {most[1]:.0f} px; they look like photos of "
+                "different cameras or zoom settings. Take them all with this station's "
+                "camera, without zooming")
     w, h = size
     f0 = 1.2 * max(w, h)
     k0 = np.array([[f0, 0, (w - 1) / 2], [0, f0, (h - 1) / 2], [0, 0, 1]], np.float64)

@@ -47,6 +47,11 @@ class PoseSettings:
     max_focal_doubt_checked: float = 0.15
     focal_check_sigmas: float = 2.0
     max_single_view_rms_px: float = 2.0  # the one-view fit's RMS, per 1000 px of photo
+    # `referee calibrate camera`: each view's own focal length (one-view fit) must agree
+    # with the others' within their doubts: chi²/dof above this, the photos are of different
+    # cameras or zoom settings (one camera's views: 0.4; five stations' photos: 38)
+    max_calib_focal_chi2: float = 9.0
+    duplicate_view_px: float = 1.0  # a view whose corners all lie this near another's: a copy
 
 
 @dataclass(frozen=True)

@@ -341,3 +341,32 @@ def test_an_accuracy_is_rounded_once():
     results = [SceneResult(f"S{i:02d}", "correct", "correct" if i < 14 else "unsure", [], [],
                            10.0) for i in range(17)]
     assert f"{EvalSummary(results).to_dict()['accuracy']:.1%}" == "82.4%"
+
+
+def test_calibration_refuses_photos_of_several_cameras_and_counts_a_copy_once(tmp_path,
+                                                                              monkeypatch):
+    """A break-it trial calibrated one station from five photos of four cameras (focal
+    lengths 717–976 px): accepted (RMS 1.36 px, as one camera's renders give), and a correct
+    build was then judged wrong with it. Five copies of one photo counted as five views.
+    Each view's own focal length must agree with the others' (chi²/dof 38 there, 0.4 for
+    one camera's views), and a copy is the same view."""
+    import pytest
+
+    import referee.paths
+    from referee.paths import FIXTURES
+    from referee.vision.calibration import calibrate_camera
+    from referee.vision.errors import CalibrationError
+
+    monkeypatch.setattr(referee.paths, "CALIBRATION", tmp_path)
+    hard = FIXTURES / "hard-scenes" / "scenes"
+    mixed = [hard / s / "image.jpg" for s in ("E01-01", "E01-04", "F05-02", "G04-01", "B01-04")]
+    with pytest.raises(CalibrationError, match="different cameras or zoom"):
+        calibrate_camera(mixed)
+    r = runner.invoke(app, ["calibrate", "camera", "mixed", *map(str, mixed)])
+    assert r.exit_code != 0 and "different cameras" in str(r.exception)
+    assert not (tmp_path / "stations" / "mixed.yaml").exists()
+    one = sorted((DEV / "stations" / "D01").glob("calib*.jpg"))
+    with pytest.raises(CalibrationError, match=r"only 1 of 5 .*\(4 the same view as another\)"):
+        calibrate_camera([one[0]] * 5)
+    cal = calibrate_camera(one)  # one camera's own views still calibrate it
+    assert cal.views_used == 5 and 950 < cal.camera_matrix[0, 0] < 1080
