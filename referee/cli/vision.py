@@ -234,6 +234,10 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
 
     if overlay is not None and overlay.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise RefereeError(f"--overlay must end in .png or .jpg, not {overlay.name!r}")
+    if overlay is not None and overlay.exists() and any(
+            overlay.resolve() == p.resolve() for p in (photo, station, card_grid) if p):
+        raise RefereeError(f"--overlay {overlay} is one of the files given: it would be "
+                           "written over; name a new file (why.png)")
     st = load_station(station)
     c, face, target = _resolve_target(card, card_grid, die, st.level)
     image = read_photo(photo)
@@ -242,8 +246,9 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
             not cv2.imwrite(str(overlay), chk.overlay_bgr):
         raise RefereeError(f"could not write the overlay to {overlay} (does its folder "
                            "exist?)")
+    source = st.colour_model.source
     if as_json:
-        print(json.dumps(chk.to_dict() | {"target": list(target)}))
+        print(json.dumps(chk.to_dict() | {"target": list(target), "colours": source}))
         return
     v = chk.verdict
     console.print(f"[bold {VERDICT_STYLE[v.verdict]}]{v.verdict}[/]  ({chk.timings_ms['total']:.0f}"
@@ -252,6 +257,9 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
         console.print(f"  fault {f.code}: {f.text}")
     for r in v.reasons:
         console.print(f"  unsure {r.code}: {r.text}")
+    if source.startswith("priors ("):  # the station names a colour photo it could not use
+        console.print(f"note: default colours, since the station's colour photo could not be "
+                      f"used: {source[len('priors ('):-1]}", highlight=False)
     if overlay is not None:
         console.print(f"overlay: {overlay}")
 

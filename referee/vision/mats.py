@@ -51,7 +51,11 @@ def no_mat_reason(image: np.ndarray, gray: np.ndarray, station: Station, n_seen:
     """The reason code and words for a photo in which no mat was found (WORLD.md §4); those
     of a photo in which nothing is dark (`washed_out`: the mat lost in a washed-out photo,
     or a photo of something light) say what to do if the mat is in it."""
-    if float(gray.max()) < s.pose.black_level or float(gray.std()) < s.pose.flat_std:
+    flat = float(gray.std()) < s.pose.flat_std
+    if flat and float(gray.min()) >= s.pose.white_level:  # all white: blinded, not off
+        return "photo:bright", ("the picture is all white: the camera is blinded by a light "
+                                f"or far over-exposed; {_LOWER_LIGHT}")
+    if float(gray.max()) < s.pose.black_level or flat:
         return "camera:black", ("the camera sends a black (or blank) picture: is its lens "
                                 "covered, or the camera off?")
     if mirrored(gray, station, s):

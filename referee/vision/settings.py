@@ -39,6 +39,7 @@ class PoseSettings:
     #                                 photo's bottom centre) are within this factor: unsure
     black_level: float = 20.0       # a photo whose brightest pixel is below this: black
     flat_std: float = 2.0           # a photo this uniform (grey-level std) shows nothing
+    white_level: float = 200.0      # ... and this bright everywhere: blinded (photo:bright)
     # a phone's photo (intrinsics from the mat in it, pipeline.phone_station): its focal
     # length's 1σ doubt, as a share of it, up to `max_focal_doubt` is taken as it is; up to
     # `max_focal_doubt_checked` the verdict must also hold with the focal length moved by

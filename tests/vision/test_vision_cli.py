@@ -33,6 +33,38 @@ def test_judge_prints_json_and_writes_the_overlay(tmp_path):
     assert out.stat().st_size > 10_000
 
 
+def test_judge_never_writes_its_overlay_over_a_file_it_was_given(tmp_path):
+    """A break-it trial named the photo itself as --overlay: the photo was overwritten."""
+    import shutil
+
+    card, die = _card_file(tmp_path, "D06-01")
+    photo = tmp_path / "photo.jpg"
+    shutil.copy(DEV / "scenes/D06-01/image.jpg", photo)
+    before = photo.read_bytes()
+    r = runner.invoke(app, ["judge", str(photo), "--station",
+                            str(DEV / "stations/D06/station.json"), "--card-grid", str(card),
+                            "--die", die, "--overlay", str(tmp_path / "." / "photo.jpg")])
+    assert r.exit_code != 0 and "would be written over" in str(r.exception)
+    assert photo.read_bytes() == before
+
+
+def test_judge_says_when_the_station_colour_photo_could_not_be_used(tmp_path):
+    """A break-it trial: a station.json whose colour photo is missing (or broken) was judged
+    on default colours without a word about the file."""
+    import shutil
+
+    card, die = _card_file(tmp_path, "D06-01")
+    (tmp_path / "st").mkdir()
+    shutil.copy(DEV / "stations/D06/station.json", tmp_path / "st" / "station.json")
+    args = ["judge", str(DEV / "scenes/D06-01/image.jpg"), "--station",
+            str(tmp_path / "st" / "station.json"), "--card-grid", str(card), "--die", die]
+    r = runner.invoke(app, args)
+    assert r.exit_code == 0, r.output
+    assert "note: default colours" in r.output and "colours.jpg" in r.output
+    d = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    assert d["colours"].startswith("priors (") and "colours.jpg" in d["colours"]
+
+
 def _run(*args):
     return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
                           text=True, timeout=120)

@@ -53,6 +53,9 @@ def test_two_mats_equally_placed_is_mat_several():
     (lambda im: np.ascontiguousarray(np.rot90(im)), "photo:rotated"),
     (lambda im: cv2.flip(im, 1), "photo:mirrored"),
     (lambda im: np.full_like(im, 3), "camera:black"),
+    # an all-white picture (a camera blinded by a lamp) was "camera:black" (a break-it trial)
+    (lambda im: np.full_like(im, 255), "photo:bright"),
+    (lambda im: np.full_like(im, 128), "camera:black"),
     # a thumbnail (a chat app's preview) was "the referee mat was not found: is it in the
     # photo, flat, lit and sharp"; a 1×1 image "the camera sends a black picture"
     (lambda im: cv2.resize(im, (96, 54), interpolation=cv2.INTER_AREA), "photo:small"),
