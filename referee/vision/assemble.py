@@ -27,9 +27,11 @@ def _size(s: StoneMeasurement) -> tuple[float, float]:
     return (BAR, 1.0) if s.orientation == "H" else (1.0, BAR)
 
 
-def _overlap_u(a: StoneMeasurement, b: StoneMeasurement) -> float:
-    """How far (u) the two stones' faces overlap along the build line (negative: apart)."""
-    return min(a.x_u + _size(a)[0], b.x_u + _size(b)[0]) - max(a.x_u, b.x_u)
+def _overlap_u(a: StoneMeasurement, b: StoneMeasurement, axis: int = 0) -> float:
+    """How far (u) the two stones' faces overlap along the build line (axis 0) or up it
+    (axis 1); negative: apart."""
+    lo_a, lo_b = (a.x_u, b.x_u) if axis == 0 else (a.z_u, b.z_u)
+    return min(lo_a + _size(a)[axis], lo_b + _size(b)[axis]) - max(lo_a, lo_b)
 
 
 def _name(colour: str) -> str:
@@ -121,14 +123,13 @@ def part(stones: list[StoneMeasurement], margin_u: float, max_u: float,
         moved = False
         for i, j in itertools.combinations(range(len(out)), 2):
             a, b = out[i], out[j]
-            ox = _overlap_u(a, b)
-            oz = min(a.z_u + _size(a)[1], b.z_u + _size(b)[1]) - max(a.z_u, b.z_u)
+            ox, oz = _overlap_u(a, b, 0), _overlap_u(a, b, 1)
             k = 0 if ox < oz else 1   # the axis to push along: x (0) or z (1)
             over = min(ox, oz)
             if not margin_u < over <= max_u:
                 continue
-            lo = [a.x_u, a.z_u][k] + _size(a)[k] / 2 > [b.x_u, b.z_u][k] + _size(b)[k] / 2
-            if lo:
+            if (a.x_u - b.x_u if k == 0 else a.z_u - b.z_u) > \
+                    (_size(b)[k] - _size(a)[k]) / 2:   # a's centre beyond b's
                 i, j, a, b = j, i, b, a   # a is the left (lower) one
             va, vb = a.sigma_u ** 2, b.sigma_u ** 2
             push = over - margin_u
