@@ -142,11 +142,11 @@ def _station_from_dict(raw: dict, where: str, colour_model: ColourModel | None) 
     level = _field(raw, "level", where)
     if level not in LEVELS:
         raise StationError(f"{where}: level must be normal or advanced, not {level!r}")
-    try:
-        unit = float(raw.get("unit_mm", 16.0))
-    except (TypeError, ValueError):
-        raise StationError(f"{where}: unit_mm must be a number, "
-                           f"not {raw.get('unit_mm')!r}") from None
+    given_unit = raw.get("unit_mm", 16.0)
+    if not isinstance(given_unit, (int, float)) or isinstance(given_unit, bool):
+        # "16" in quotes is text: a hand edit gone astray, said so rather than guessed at
+        raise StationError(f"{where}: unit_mm must be a number, not {given_unit!r}")
+    unit = float(given_unit)
     if not 5.0 <= unit <= 60.0:
         raise StationError(f"{where}: unit_mm {unit} is not a plausible piece size (5-60 mm)")
     bad_size = StationError(f"{where}: image_size must be [width, height] in px, each 1 to "

@@ -93,6 +93,8 @@ def test_a_file_too_large_to_be_a_photo_is_refused_unread(huge_file):
     ("camera_matrix", [[1, 2], [3, 4]], "camera_matrix"),
     ("image_size", "big", "image_size"),
     ("unit_mm", "sixteen", "unit_mm"),
+    ("unit_mm", "16", "unit_mm must be a number, not '16'"),  # text, not taken as 16 mm
+    ("unit_mm", True, "unit_mm must be a number"),
     ("dist_coeffs", [1, 2, 3], "dist_coeffs"),
     ("image_size", [float("inf"), 480], "image_size"),  # was an OverflowError's traceback
     ("image_size", "12", "image_size"),  # a string was read letter by letter: 1×2 px
