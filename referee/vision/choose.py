@@ -472,12 +472,17 @@ def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: fl
     fitted with the bar template (fit.py), as a stone's colour would be; a fit of at least
     `min_unknown_score` that is held up as a stone is (`grounded`, or touching a stone) is a
     bar in a colour the calibration does not know (a photo whose colours came through
-    another path, or light that changed): a stone not found may be it.
+    another path, or light that changed): a stone not found may be it. Not so a fit whose
+    colour spills around it (fill − score over `build.max_spill`, as `assemble` reads a
+    groove-less fit): a patch of a larger thing, a box behind the build (OK04-01, measured
+    unseen: a green box 12 u up held the "stone", and a blue stone lying off the mat was
+    not called missing).
     """
     odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.colour.neutral_chroma)
     cands = bar_candidates(odd, "?", view, unit, band, regions, None,
                            **{**template_settings(s), "per_orientation": 3})
     good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
     return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
+               c.fill - c.score <= s.build.max_spill and
                (grounded(c, support, view, unit, table_band_mm) or
                 _touches(c, good, unit, s.fit.touch_reach_u * unit)) for c in cands)
