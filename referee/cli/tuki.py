@@ -171,7 +171,8 @@ def resolve_target(card: str | None, card_grid: Path | None, die: str, level: st
 
 def judge_grid(card: str = typer.Option(None, "--card", help="Card id, e.g. N01."),
                card_grid: Path = typer.Option(None, "--card-grid", help="A card grid file."),
-               die: str = typer.Option(..., "--die", help="Die face, e.g. bear or fish+white."),
+               die: str = typer.Option(..., "--die", help="Die face: bear, fish or eagle, "
+                                       "+white when the white square is up (fish+white)."),
                build_grid: Path = typer.Option(..., "--build-grid", help="The build as a grid."),
                lifted: float = typer.Option(0, "--lifted", help="Units the lowest row stands "
                                             "above the table, on snow."),

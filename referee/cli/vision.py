@@ -220,10 +220,12 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
                                              "a photo set's station.json."),
                 card: str = typer.Option(None, "--card", help="Card id, e.g. N01."),
                 card_grid: Path = typer.Option(None, "--card-grid", help="A card grid file."),
-                die: str = typer.Option(..., "--die", help="Die face, e.g. bear or fish+white."),
+                die: str = typer.Option(..., "--die", help="Die face: bear, fish or eagle, "
+                                       "+white when the white square is up (fish+white)."),
                 as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
                 overlay: Path = typer.Option(None, "--overlay", help="Write the photo with the "
-                                             "fitted stones and faults drawn (.png).")) -> None:
+                                             "fitted stones and faults drawn (.png, .jpg)."),
+                ) -> None:
     """Judge the build in a photo against a card turned by the die."""
     import cv2
 

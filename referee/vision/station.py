@@ -138,7 +138,8 @@ def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = 
 
 def _station_from_dict(raw: dict, where: str, colour_model: ColourModel | None) -> Station:
     if not isinstance(raw, dict):
-        raise StationError(f"{where}: expected a mapping of station fields")
+        raise StationError(f"{where}: is not a station profile (it holds no fields such as "
+                           "level, unit_mm and camera_matrix; `referee calibrate` writes one)")
     level = _field(raw, "level", where)
     if level not in LEVELS:
         raise StationError(f"{where}: level must be normal or advanced, not {level!r}")
