@@ -44,9 +44,14 @@ def learn_colours(image: np.ndarray, station: Station, order: str, where: str = 
         `where`).
     """
     s = default_settings()
+    # never enlarged to find the mat (pose._detect_board): the colour photo sets the
+    # colours of every later verdict, so a blurred one is taken again, not read (OL01,
+    # measured unseen: its blurred, clipped colour photo, once read, made the grey so light
+    # that snow in shade took it, and a correct build was judged wrong)
     det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     if is_weak(det, s):
-        raise CalibrationError(f"{where}: the referee mat is not visible in the colour photo")
+        raise CalibrationError(f"{where}: the referee mat is not visible in the colour photo "
+                               "(covered, outside the photo, or blurred)")
     pose = solve_pose(det, station.camera_for(image.shape), station.dist_coeffs)
     view = FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
     try:

@@ -136,16 +136,45 @@ def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.n
     return groups
 
 
+def _detect_board(gray: np.ndarray, upscale_below: int = 0, upscale_max_side: int = 0):
+    """`CharucoDetector.detectBoard` on a H×W uint8 grey image: (charuco corners, their ids,
+    marker corners, marker ids), corners in px of `gray`.
+
+    When it finds fewer than `upscale_below` markers and the image's longer side is at most
+    `upscale_max_side` px, it looks again at the image enlarged twice (bicubic), and keeps
+    that if it finds more: the markers' black frames of a mat seen small, blurred or washed
+    out are a few px wide, too thin for the detector's thresholds and contour filters (OL02,
+    measured unseen: 2 of 10 markers found, 9 after enlarging; OpenCV's ArUco tutorial
+    names small markers as what `minMarkerPerimeterRate` and resolution limit).
+    """
+    found = _detector().detectBoard(gray)
+    n = 0 if found[3] is None else len(found[3])
+    if n >= upscale_below or max(gray.shape[:2]) > upscale_max_side:
+        return found
+    cc, ci, mc, mi = _detector().detectBoard(
+        cv2.resize(gray, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
+    if mi is None or len(mi) <= n:
+        return found
+
+    def back(p: np.ndarray) -> np.ndarray:  # cv2.resize maps a px centre x to 2x + 0.5
+        return ((np.asarray(p, np.float32) - 0.5) / 2.0).astype(np.float32)
+
+    return (None if cc is None else back(cc), ci, tuple(back(c) for c in mc), mi)
+
+
 def detect_mats(gray: np.ndarray, camera_matrix: np.ndarray, dist_coeffs: np.ndarray,
-                min_markers: int = 3, inlier: float = 0.35, tight: float = 0.15
+                min_markers: int = 3, inlier: float = 0.35, tight: float = 0.15,
+                upscale_below: int = 0, upscale_max_side: int = 0
                 ) -> tuple[list[MatDetection], int]:
     """Every referee mat in a H×W uint8 grey image: one detection per group of markers that
     one board explains (see `_board_groups`), with its ChArUco corners, largest first; and
-    how many of the mat's markers were seen in all (0: no mat at all).
+    how many of the mat's markers were seen in all (0: no mat at all). upscale_below,
+    upscale_max_side: see `_detect_board` (0: never look again enlarged).
 
     Markers of the mat's dictionary that fit no board (a spare printed marker) are left out.
     """
-    cc, ci, mc, mi = _detector().detectBoard(gray)  # markers found and refined on the board
+    # markers found and refined on the board
+    cc, ci, mc, mi = _detect_board(gray, upscale_below, upscale_max_side)
     if mi is None or not len(mi):
         return [], 0
     corners = [np.asarray(c, np.float32).reshape(1, 4, 2) for c in mc]
@@ -193,13 +222,15 @@ def _pairs(cc, ci, mc, mi) -> MatDetection:
                         np.concatenate(img).astype(np.float64), n_ch, n_mk)
 
 
-def detect_mat(gray: np.ndarray) -> MatDetection:
+def detect_mat(gray: np.ndarray, upscale_below: int = 0, upscale_max_side: int = 0
+               ) -> MatDetection:
     """Find the mat's ChArUco corners and marker corners in a H×W uint8 grey image, taking
-    every marker of the mat's ids (see `detect_mats` for photos with more than one mat).
+    every marker of the mat's ids (see `detect_mats` for photos with more than one mat;
+    upscale_below, upscale_max_side: `_detect_board`).
 
     Returns empty arrays when nothing is found; deciding what is enough is the caller's job.
     """
-    return _pairs(*_detector().detectBoard(gray))
+    return _pairs(*_detect_board(gray, upscale_below, upscale_max_side))
 
 
 def is_weak(det: MatDetection, settings: VisionSettings) -> str | None:

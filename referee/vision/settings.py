@@ -35,6 +35,8 @@ class PoseSettings:
     max_pose_rms_px: float = 3.0    # reprojection error above this: the pose is not trusted
     marker_inlier: float = 0.35     # a marker's corner error (× its size) to join a board ...
     marker_inlier_tight: float = 0.15  # ... and after the board's pose is refitted
+    upscale_below_markers: int = 5  # fewer markers found: look again at the photo
+    upscale_max_side_px: int = 2000  # enlarged twice, if its longer side is at most this
     several_ratio: float = 2.0      # two mats whose distances (to the stored pose or the
     #                                 photo's bottom centre) are within this factor: unsure
     black_level: float = 20.0       # a photo whose brightest pixel is below this: black

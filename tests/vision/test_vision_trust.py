@@ -347,7 +347,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "NH04-04": "correct", "NM01-01": "wrong", "NO04-05": "unsure",
                  "NH04-05": "correct", "NC01-05": "unsure", "NS03-01": "unsure",
                  "NS01-04": "correct", "NX02-03": "unsure", "OA02-05": "unsure",
-                 "OA03-03": "correct", "OC03-01": "wrong"}
+                 "OA03-03": "correct", "OC03-01": "wrong",
+                 "OL02-01": "unsure"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
