@@ -35,6 +35,7 @@ class PoseSettings:
     max_pose_rms_px: float = 3.0    # reprojection error above this: the pose is not trusted
     marker_inlier: float = 0.35     # a marker's corner error (× its size) to join a board ...
     marker_inlier_tight: float = 0.15  # ... and after the board's pose is refitted
+    max_aspect_change: float = 0.02  # a station photo's width/height off its camera's: cropped
     upscale_below_markers: int = 5  # fewer markers found: look again at the photo
     upscale_max_side_px: int = 2000  # enlarged twice, if its longer side is at most this
     several_ratio: float = 2.0      # two mats whose distances (to the stored pose or the

@@ -68,6 +68,10 @@ def test_two_mats_equally_placed_is_mat_several():
     # the mat's black squares; with the mat still found this was "two stones not found,
     # photo unclear"
     (lambda im: cv2.addWeighted(im, 0.4, np.full_like(im, 255), 0.6, 0), "photo:bright"),
+    # cropped (a break-it trial: D03-02 cropped to 800×450 or 700×600, a correct build judged
+    # wrong): the station's camera matrix scaled to the crop's size puts every stone off
+    (lambda im: im[im.shape[0] // 8:-im.shape[0] // 8].copy(), "photo:cropped"),
+    (lambda im: im[:, :im.shape[1] * 7 // 8].copy(), "photo:cropped"),
 ])
 def test_a_refused_photo_names_its_own_fault(make, code):
     v, reasons, _ = verdict(make(photo("D03-04")))
