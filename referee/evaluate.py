@@ -99,9 +99,10 @@ def _scene(d: Path) -> Scene:
         die = lab["die"]
         face = die["animal"] + ("+white" if die.get("white_square") else "")
         conditions = tuple(str(c) for c in lab.get("conditions") or ()) or ("plain",)
-        sc = Scene(lab.get("id", d.name), lab["station"], lab.get("level", "normal"),
-                   d / "image.jpg", tuple(lab["target"]), face, lab["verdict"],
-                   tuple(lab.get("faults", [])), conditions)
+        sid = lab.get("id")
+        sc = Scene(sid if isinstance(sid, str) and sid else d.name, lab["station"],
+                   lab.get("level", "normal"), d / "image.jpg", tuple(lab["target"]), face,
+                   lab["verdict"], tuple(lab.get("faults", [])), conditions)
     except (KeyError, TypeError, AttributeError) as e:
         raise DatasetError(f"{where}: missing or wrong field {e}") from None
     if not isinstance(sc.station, str) or not STATION_NAME.fullmatch(sc.station) or \

@@ -248,7 +248,7 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
             not cv2.imwrite(str(overlay), chk.overlay_bgr):
         raise RefereeError(f"could not write the overlay to {overlay} (does its folder "
                            "exist?)")
-    source = st.colour_model.source
+    source = str(st.colour_model.source)  # a hand-edited profile may hold anything there
     if as_json:
         print(json.dumps(chk.to_dict() | {"target": list(target), "colours": source}))
         return
@@ -256,14 +256,14 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
     console.print(f"[bold {VERDICT_STYLE[v.verdict]}]{v.verdict}[/]  ({chk.timings_ms['total']:.0f}"
                   " ms)")
     for f in v.faults:
-        console.print(f"  fault {f.code}: {f.text}")
+        console.print(f"  fault {f.code}: {escape(f.text)}")
     for r in v.reasons:
-        console.print(f"  unsure {r.code}: {r.text}")
+        console.print(f"  unsure {r.code}: {escape(r.text)}")
     if source.startswith("priors ("):  # the station names a colour photo it could not use
         console.print(f"note: default colours, since the station's colour photo could not be "
-                      f"used: {source[len('priors ('):-1]}", highlight=False)
+                      f"used: {escape(source[len('priors ('):-1])}", highlight=False)
     if overlay is not None:
-        console.print(f"overlay: {overlay}")
+        console.print(f"overlay: {escape(str(overlay))}")
 
 
 def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6 format)."),
@@ -291,8 +291,9 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
         if as_json:
             return
         mark = "ok " if r.got == r.expected else "MISS"
-        console.print(f"{mark} {r.id:<10} expected {r.expected:<7} got "
-                      f"[{VERDICT_STYLE[r.got]}]{r.got:<7}[/] {','.join(r.faults + r.reasons)}"
+        console.print(f"{mark} {escape(str(r.id)):<10} expected {r.expected:<7} got "
+                      f"[{VERDICT_STYLE[r.got]}]{r.got:<7}[/] "
+                      f"{escape(','.join(r.faults + r.reasons))}"
                       f"  {r.ms:.0f} ms")
         why = r.stage_ms.get("error")
         if why and why not in told:  # a bad station file or photo: said once, in words
@@ -310,7 +311,7 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
         console.print(f"\n{by:<16} {'scenes':>6} {'accuracy':>9} {'conf. wrong':>12} "
                       f"{'unsure':>7}")
         for k, g in groups.items():
-            console.print(f"{k:<16} {g['scenes']:>6} {g['accuracy']:>9.1%} "
+            console.print(f"{escape(str(k)):<16} {g['scenes']:>6} {g['accuracy']:>9.1%} "
                           f"{g['confidently_wrong']:>12} {g['unsure']:>7}")
         if by == "condition":  # a new user's trial read the groups as parts of the whole
             console.print("(a scene counts in each of its conditions: `plain` is a scene "
