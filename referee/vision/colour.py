@@ -336,6 +336,26 @@ def hue_deg(lab: Any) -> np.ndarray:
     return np.degrees(np.arctan2(lab[..., 2], lab[..., 1])) % 360.0
 
 
+def check_centres(centres: dict[str, Any]) -> None:
+    """A colour model's stone centres, as a station profile holds them (`referee calibrate
+    colours` wrote them, a hand edit may have changed them): each three numbers, L 0–110,
+    a and b within ±128, and the colours the stones are named for (`_check_stack`: hues
+    in their families, the grey without colour, blue below purple, no two alike).
+
+    :raises ValueError: saying which.
+    """
+    for colour, lab in centres.items():
+        if not (isinstance(lab, (list, tuple)) and len(lab) == 3 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in lab)):
+            raise ValueError(f"{colour} is not three numbers (L, a, b)")
+        if not (0.0 <= lab[0] <= 110.0 and abs(lab[1]) <= 128.0 and abs(lab[2]) <= 128.0):
+            raise ValueError(f"{colour} = {list(lab)} lies outside Lab (L 0-100, a and b ±128)")
+    try:
+        _check_stack({c: (float(v[0]), float(v[1]), float(v[2])) for c, v in centres.items()})
+    except ValueError as e:  # its words are for a colour photo: say what they mean here
+        raise ValueError(str(e).split(":")[0].replace(" of the colour stack", "")) from None
+
+
 def _check_stack(centres: dict[str, tuple[float, float, float]],
                  uniform: dict[str, float] | None = None) -> None:
     """The stack's colours look like the stones they are named for: each band one colour

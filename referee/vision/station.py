@@ -11,13 +11,14 @@ import json
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import yaml
 
 from referee.errors import yaml_error_sentence
 from referee.files import FileTooLargeError, load_user_yaml, read_small_text
-from referee.vision.colour import ColourModel
+from referee.vision.colour import ColourModel, check_centres
 from referee.vision.errors import StationError, VisionError
 from referee.vision.photo import is_photo_file
 
@@ -123,6 +124,17 @@ def _field(raw: dict, name: str, where: str):
     return raw[name]
 
 
+def _numbers(value: Any) -> Any:
+    """`value` (a number or nested lists of them) as it is. :raises TypeError: something in
+    it is not a number: text ("700"), true or false, null (numpy took "700" for 700 where
+    `unit_mm: "16"` is refused)."""
+    if isinstance(value, (list, tuple)):
+        return [_numbers(v) for v in value]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{value!r} is not a number")
+    return value
+
+
 def station_from_dict(raw: dict, where: str, colour_model: ColourModel | None = None) -> Station:
     """Check and convert a station mapping.
 
@@ -164,19 +176,24 @@ def _station_from_dict(raw: dict, where: str, colour_model: ColourModel | None) 
     bad_k = StationError(f"{where}: camera_matrix must be 3×3 numbers with positive focal "
                          "lengths")
     try:
-        k = np.asarray(_field(raw, "camera_matrix", where), np.float64)
-    except (TypeError, ValueError):
+        k = np.asarray(_numbers(_field(raw, "camera_matrix", where)), np.float64)
+    except (TypeError, ValueError, RecursionError):
         raise bad_k from None
     if k.shape != (3, 3) or not np.all(np.isfinite(k)) or k[0, 0] <= 0 or k[1, 1] <= 0:
         raise bad_k
+    if not (0 <= k[0, 2] <= size[0] and 0 <= k[1, 2] <= size[1]):
+        # a break-it trial's cx of -1e6 read as "two referee mats are in view"
+        raise StationError(f"{where}: camera_matrix's principal point ({k[0, 2]:g}, "
+                           f"{k[1, 2]:g}) px lies outside the {size[0]}×{size[1]} image; "
+                           "calibrate the camera again")
     if k[1, 0] != 0 or k[2, 0] != 0 or k[2, 1] != 0 or k[2, 2] != 1:  # a pinhole camera's
         raise StationError(f"{where}: camera_matrix must be a camera's, [[fx, 0, cx], "
                            "[0, fy, cy], [0, 0, 1]] (as `referee calibrate camera` writes it)")
     check_focal_lengths(k, size, where)
     bad_d = StationError(f"{where}: dist_coeffs must be 4, 5, 8, 12 or 14 finite numbers")
     try:
-        d = np.asarray(raw.get("dist_coeffs") or [0, 0, 0, 0, 0], np.float64).ravel()
-    except (TypeError, ValueError):
+        d = np.asarray(_numbers(raw.get("dist_coeffs") or [0, 0, 0, 0, 0]), np.float64).ravel()
+    except (TypeError, ValueError, RecursionError):
         raise bad_d from None
     if d.size not in (4, 5, 8, 12, 14) or not np.all(np.isfinite(d)):
         raise bad_d
@@ -203,6 +220,11 @@ def _station_from_dict(raw: dict, where: str, colour_model: ColourModel | None) 
             raise bad_model from None
         if any(len(lab) != 3 or not all(np.isfinite(lab)) for lab in centres):
             raise bad_model
+        try:  # a hand edit (B and P swapped: a break-it trial's card judged the other way)
+            check_centres({c: raw["colour_model"]["centres"][c] for c in colours})
+        except ValueError as e:
+            raise StationError(f"{where}: colour_model does not hold the stones' colours "
+                               f"({e}); calibrate the colours again") from None
         if not (np.isfinite(colour_model.lightness_weight) and colour_model.lightness_weight > 0
                 and np.isfinite(colour_model.max_distance) and colour_model.max_distance > 0):
             raise StationError(f"{where}: colour_model's lightness_weight and max_distance "

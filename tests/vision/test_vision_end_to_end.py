@@ -95,6 +95,11 @@ def test_a_file_too_large_to_be_a_photo_is_refused_unread(huge_file):
     ("unit_mm", "sixteen", "unit_mm"),
     ("unit_mm", "16", "unit_mm must be a number, not '16'"),  # text, not taken as 16 mm
     ("unit_mm", True, "unit_mm must be a number"),
+    # numbers as text were taken as numbers here, and refused in unit_mm (a break-it trial)
+    ("camera_matrix", [["700", 0, 480], [0, 700, 270], [0, 0, 1]], "camera_matrix"),
+    ("dist_coeffs", ["0.1", 0, 0, 0, 0], "dist_coeffs"),
+    # a principal point far outside the photo read as "two referee mats are in view"
+    ("camera_matrix", [[700, 0, -1e6], [0, 700, 270], [0, 0, 1]], "principal point"),
     ("dist_coeffs", [1, 2, 3], "dist_coeffs"),
     ("image_size", [float("inf"), 480], "image_size"),  # was an OverflowError's traceback
     ("image_size", "12", "image_size"),  # a string was read letter by letter: 1×2 px
@@ -105,6 +110,16 @@ def test_a_file_too_large_to_be_a_photo_is_refused_unread(huge_file):
     ("kept_colour_model", {"centres": "x"}, "kept_colour_model must hold"),
     ("colour_model", {**ColourModel.priors().to_dict(), "lightness_weight": float("nan")},
      "colour_model"),
+    # hand edits a break-it trial made: B and P swapped judged the card's build wrong and the
+    # swapped card's correct; a grey of booleans, or of L 8300, made the grey stone missing
+    ("colour_model", {**ColourModel.priors().to_dict(), "centres": {
+        **ColourModel.priors().to_dict()["centres"], "B": ColourModel.priors().centres["P"],
+        "P": ColourModel.priors().centres["B"]}}, "does not hold the stones' colours"),
+    ("colour_model", {**ColourModel.priors().to_dict(), "centres": {
+        **ColourModel.priors().to_dict()["centres"], "G": [True, False, True]}},
+     r"G is not three numbers"),
+    ("colour_model", {**ColourModel.priors().to_dict(), "centres": {
+        **ColourModel.priors().to_dict()["centres"], "G": [8300, 0, 0]}}, "outside Lab"),
     # a camera matrix must be a camera's: [[fx, s, cx], [0, fy, cy], [0, 0, 1]]
     ("camera_matrix", [[700, 0, 480], [0, 700, 270], [0, 0, 0]], "camera_matrix"),
     ("camera_matrix", [[700, 700, 700], [700, 700, 700], [700, 700, 700]], "camera_matrix"),
@@ -259,7 +274,8 @@ def test_eval_goes_on_past_a_label_nested_too_deep(tmp_path):
 
 @pytest.mark.parametrize("field,value", [
     ("station", 5), ("station", None), ("station", "../D03"), ("level", "expert"),
-    ("die", {"animal": "lion"}), ("target", ["GGGGX"]), ("verdict", "maybe")])
+    ("die", {"animal": "lion"}), ("target", ["GGGGX"]), ("verdict", "maybe"),
+    ("die", {"animal": "bear", "white_square": "false"})])
 def test_eval_goes_on_past_a_label_with_a_wrong_field(tmp_path, field, value):
     """A break-it trial: a label whose station was a number stopped `referee eval` with a
     TypeError's traceback; an unknown die, level or a malformed target stopped the run in
@@ -277,6 +293,25 @@ def test_eval_goes_on_past_a_label_with_a_wrong_field(tmp_path, field, value):
     got = {r.id: (r.got, r.reasons) for r in evaluate(tmp_path).results}
     assert got["D03-05"][0] == "wrong"
     assert got["D03-02"] == ("unsure", ["label:unreadable"])
+
+
+def test_eval_refuses_a_label_of_another_level_than_its_stations(tmp_path):
+    """A break-it trial: an advanced card labelled at a normal station was judged wrong
+    (`missing:O`: the station never looks for orange), where `judge` refuses it."""
+    import json
+    import shutil
+
+    shutil.copytree(DEV / "stations" / "D03", tmp_path / "stations" / "D03")
+    for sc in ("D03-05", "D03-02"):
+        shutil.copytree(DEV / "scenes" / sc, tmp_path / "scenes" / sc)
+    path = tmp_path / "scenes" / "D03-02" / "label.json"
+    lab = json.loads(path.read_text())
+    lab["level"], lab["target"] = "advanced", ["GGGGG", "BBBBB", "PPPPP", "OOOOO"]
+    path.write_text(json.dumps(lab))
+    res = {r.id: r for r in evaluate(tmp_path).results}
+    assert res["D03-05"].got == "wrong"
+    assert (res["D03-02"].got, res["D03-02"].reasons) == ("unsure", ["label:unreadable"])
+    assert "set up for the normal level" in res["D03-02"].stage_ms["error"]
 
 
 def test_station_files_with_aliases_or_numbers_too_large_are_refused(tmp_path):
@@ -357,3 +392,25 @@ def test_an_over_exposed_photo_is_unsure_with_its_reason():
     v = check_photo(bright, station("D03"), lab["target"], die_text(lab), overlay=False).verdict
     assert v.verdict == "unsure" and "photo:bright" in [r.code for r in v.reasons]
 
+
+
+def test_a_named_pipe_with_no_writer_is_an_empty_photo_not_a_hang(tmp_path):
+    """A break-it trial: a FIFO given as the photo (or a colour photo, or a label) blocked
+    `referee judge` at open() until killed. It now reads as empty, at once."""
+    import os
+    import threading
+
+    fifo = tmp_path / "photo.jpg"
+    os.mkfifo(fifo)
+    said: list[str] = []
+
+    def read() -> None:
+        try:
+            read_photo(fifo)
+        except PhotoError as e:
+            said.append(str(e))
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(20)
+    assert not t.is_alive() and said and "empty" in said[0]
