@@ -97,7 +97,10 @@ def _scene(d: Path) -> Scene:
     lab = _read_json(where)
     try:
         die = lab["die"]
-        face = die["animal"] + ("+white" if die.get("white_square") else "")
+        white = die.get("white_square", False)
+        if not isinstance(white, bool):  # "false" in quotes is text, and was taken as true
+            raise TypeError("die.white_square must be true or false")
+        face = die["animal"] + ("+white" if white else "")
         conditions = tuple(str(c) for c in lab.get("conditions") or ()) or ("plain",)
         sid = lab.get("id")
         sc = Scene(sid if isinstance(sid, str) and sid else d.name, lab["station"],
@@ -218,9 +221,14 @@ def evaluate(root: Path, limit: int | None = None,
         try:
             if isinstance(station, VisionError):
                 raise station
+            if station.level != sc.level:  # `judge` refuses it; a card of the other level
+                # judged at this station had stones "missing" (a break-it trial: wrong)
+                raise DatasetError(f"{sc.id}: the label's level is {sc.level}, but station "
+                                   f"{sc.station} is set up for the {station.level} level")
             image = read_photo(sc.image)
         except VisionError as e:  # one bad file is an unsure scene, not the end of the run
-            code = "photo:unreadable" if isinstance(e, PhotoError) else "station:unreadable"
+            code = ("photo:unreadable" if isinstance(e, PhotoError) else "label:unreadable"
+                    if isinstance(e, DatasetError) else "station:unreadable")
             res = SceneResult(sc.id, sc.verdict, "unsure", [], [code], 0.0,
                               list(sc.faults), {"error": str(e)}, sc.station, sc.conditions)
         else:
