@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.files import FileTooLargeError, read_bounded
+from referee.files import FileTooLargeError, open_for_reading, read_bounded
 from referee.vision.errors import PhotoError
 
 MAX_PIXELS = 40_000_000  # larger images are refused before decoding them in full
@@ -193,7 +193,7 @@ def is_photo_file(path: str | Path) -> bool:
     """Whether the file at `path` starts as a photo does (`photo_kind`, `is_heif`): for
     saying so when one is named where a text file belongs. False when it cannot be read."""
     try:
-        with open(path, "rb") as f:
+        with open_for_reading(path) as f:
             head = f.read(16)
     except OSError:
         return False
