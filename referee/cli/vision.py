@@ -236,10 +236,8 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
 
     if overlay is not None and overlay.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise RefereeError(f"--overlay must end in .png or .jpg, not {overlay.name!r}")
-    if overlay is not None and overlay.exists() and any(
-            overlay.resolve() == p.resolve() for p in (photo, station, card_grid) if p):
-        raise RefereeError(f"--overlay {overlay} is one of the files given: it would be "
-                           "written over; name a new file (why.png)")
+    if overlay is not None:
+        _check_overlay_path(overlay, photo, station, card_grid)
     st = load_station(station)
     c, face, target = _resolve_target(card, card_grid, die, st.level)
     image = read_photo(photo)
@@ -264,6 +262,30 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
                       f"used: {escape(source[len('priors ('):-1])}", highlight=False)
     if overlay is not None:
         console.print(f"overlay: {escape(str(overlay))}")
+
+
+def _check_overlay_path(overlay: Path, photo: Path, station: Path, card_grid: Path | None
+                        ) -> None:
+    """Refuse an --overlay that would write over what the referee reads: a file given, a
+    photo in the station's folder (its colour photo: a break-it trial overwrote it, and the
+    station fell back on default colours), a link (followed, it wrote over its target), or
+    a folder. :raises RefereeError: saying which."""
+    from referee.errors import RefereeError
+    from referee.vision.photo import is_photo_file
+
+    new = "name a new file (why.png)"
+    if overlay.is_symlink():
+        raise RefereeError(f"--overlay {overlay} is a link: {new}")
+    if overlay.is_dir():
+        raise RefereeError(f"--overlay {overlay} is a folder: {new}")
+    if not overlay.exists():
+        return
+    if any(overlay.resolve() == p.resolve() for p in (photo, station, card_grid) if p):
+        raise RefereeError(f"--overlay {overlay} is one of the files given: it would be "
+                           f"written over; {new}")
+    if overlay.resolve().parent == station.resolve().parent and is_photo_file(overlay):
+        raise RefereeError(f"--overlay {overlay} is a photo beside the station's profile (its "
+                           f"colour photo?): it would be written over; {new}")
 
 
 def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6 format)."),

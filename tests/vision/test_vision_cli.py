@@ -48,6 +48,43 @@ def test_judge_never_writes_its_overlay_over_a_file_it_was_given(tmp_path):
     assert photo.read_bytes() == before
 
 
+def test_judge_never_writes_its_overlay_over_the_stations_colour_photo_or_a_link(tmp_path):
+    """A break-it trial wrote the overlay over the station's colour photo (the station then
+    judged on default colours), and through a dangling link over the link's target."""
+    import shutil
+
+    card, die = _card_file(tmp_path, "D06-01")
+    st = tmp_path / "st"
+    shutil.copytree(DEV / "stations/D06", st)
+    colours = st / "colours.jpg"
+    before = colours.read_bytes()
+    args = ["judge", str(DEV / "scenes/D06-01/image.jpg"), "--station",
+            str(st / "station.json"), "--card-grid", str(card), "--die", die, "--overlay"]
+    r = runner.invoke(app, [*args, str(colours)])
+    assert r.exit_code != 0 and "beside the station's profile" in str(r.exception)
+    assert colours.read_bytes() == before
+    link = tmp_path / "why.png"
+    link.symlink_to(tmp_path / "elsewhere.png")
+    r = runner.invoke(app, [*args, str(link)])
+    assert r.exit_code != 0 and "is a link" in str(r.exception)
+    assert not (tmp_path / "elsewhere.png").exists()
+    r = runner.invoke(app, [*args, str(tmp_path / "new.png")])  # a new file is written
+    assert r.exit_code == 0 and (tmp_path / "new.png").stat().st_size > 10_000
+
+
+def test_judge_prints_paths_and_names_with_brackets_as_they_are(tmp_path):
+    """A break-it trial: an overlay path with `[/]` in it ended in rich's MarkupError
+    traceback (after writing the file); `why[b].png` was printed as `why.png`."""
+    card, die = _card_file(tmp_path, "D06-01")
+    (tmp_path / "x[").mkdir()
+    out = tmp_path / "x[" / "]why[b].png"  # the path holds "[/]" and "[b]"
+    r = runner.invoke(app, ["judge", str(DEV / "scenes/D06-01/image.jpg"), "--station",
+                            str(DEV / "stations/D06/station.json"), "--card-grid", str(card),
+                            "--die", die, "--overlay", str(out)])
+    assert r.exit_code == 0, r.output
+    assert f"overlay: {out}" in r.output.replace("\n", "")
+
+
 def test_judge_says_when_the_station_colour_photo_could_not_be_used(tmp_path):
     """A break-it trial: a station.json whose colour photo is missing (or broken) was judged
     on default colours without a word about the file."""
