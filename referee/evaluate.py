@@ -46,7 +46,7 @@ class Scene:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        return json.loads(read_small_text(path))
+        return json.loads(read_small_text(path, "utf-8-sig"))  # a BOM, as editors write
     except (OSError, ValueError) as e:  # not JSON (JSONDecodeError), not UTF-8, too large
         raise DatasetError(f"cannot read {path}: {e}") from None
     except RecursionError:

@@ -414,3 +414,15 @@ def test_a_named_pipe_with_no_writer_is_an_empty_photo_not_a_hang(tmp_path):
     t.start()
     t.join(20)
     assert not t.is_alive() and said and "empty" in said[0]
+
+
+def test_eval_reads_a_label_saved_with_a_byte_order_mark(tmp_path):
+    """A break-it trial: a label.json an editor saved with a BOM was label:unreadable, where
+    station and card grid files with one are read."""
+    import shutil
+
+    shutil.copytree(DEV / "stations" / "D03", tmp_path / "stations" / "D03")
+    shutil.copytree(DEV / "scenes" / "D03-05", tmp_path / "scenes" / "D03-05")
+    path = tmp_path / "scenes" / "D03-05" / "label.json"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert [r.got for r in evaluate(tmp_path).results] == ["wrong"]
