@@ -201,8 +201,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         # every stone off (a break-it trial: D03-02 cropped to 800×450, judged wrong)
         lap("pose")
         return _problem("photo:cropped", f"the photo is {image.shape[1]}×{image.shape[0]} px, "
-                        f"not the shape of the station camera's {w0}×{h0}: was it cropped? "
-                        "Send the photo as the camera took it", unit, m)
+                        f"not the shape of the station camera's {w0}×{h0}: was it cropped, or "
+                        "is the camera set to another picture size? Send it uncropped, in the "
+                        "shape the station was calibrated with", unit, m)
     m.mats_seen = len(dets)
     if not dets or n_seen == 0:
         lap("pose")
