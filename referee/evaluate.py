@@ -97,6 +97,8 @@ def _scene(d: Path) -> Scene:
     lab = _read_json(where)
     try:
         die = lab["die"]
+        if not isinstance(die, dict):  # was "'str' object has no attribute 'get'"
+            raise TypeError('die must be {"animal": "bear", "white_square": false} or alike')
         white = die.get("white_square", False)
         if not isinstance(white, bool):  # "false" in quotes is text, and was taken as true
             raise TypeError("die.white_square must be true or false")

@@ -5,7 +5,9 @@ vision settings) hold at most `MAX_TEXT_BYTES`; photos are bounded by `vision.ph
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -28,6 +30,8 @@ def open_for_reading(path: str | Path) -> BinaryIO:
     """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):  # named by its path, not by the fd number
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
         os.set_blocking(fd, True)  # opened without waiting; read as usual
         return os.fdopen(fd, "rb")
     except BaseException:

@@ -280,6 +280,8 @@ def _check_overlay_path(overlay: Path, photo: Path, station: Path, card_grid: Pa
         raise RefereeError(f"--overlay {overlay} is a folder: {new}")
     if not overlay.exists():
         return
+    if not overlay.is_file():  # a named pipe or a device: opening it to write would block
+        raise RefereeError(f"--overlay {overlay} is not a plain file: {new}")
     if any(overlay.resolve() == p.resolve() for p in (photo, station, card_grid) if p):
         raise RefereeError(f"--overlay {overlay} is one of the files given: it would be "
                            f"written over; {new}")

@@ -23,6 +23,7 @@ from referee.vision.errors import StationError, VisionError
 from referee.vision.photo import is_photo_file
 
 LEVELS = ("normal", "advanced")
+MAX_DIST_COEFF = 1000.0  # |a distortion coefficient| of a real lens, even a fisheye's
 MAX_SIDE_PX = 65_535  # a camera's image side at most (JPEG's own limit)
 # A real camera's field of view across a side of its image, in degrees. The narrowest aimed
 # at a mat: a phone's 10x periscope telephoto (about 240 mm equivalent) sees 8.6° across a
@@ -197,13 +198,18 @@ def _station_from_dict(raw: dict, where: str, colour_model: ColourModel | None) 
         raise bad_d from None
     if d.size not in (4, 5, 8, 12, 14) or not np.all(np.isfinite(d)):
         raise bad_d
+    if np.abs(d).max(initial=0.0) > MAX_DIST_COEFF:
+        # 1e30 ended in a traceback from solvePnP, 3e6 in 30 s of drawing the paper's
+        # margins far outside the photo (a break-it trial)
+        raise StationError(f"{where}: dist_coeffs hold {np.abs(d).max():g}, which no lens "
+                           f"has (at most {MAX_DIST_COEFF:g}); calibrate the camera again")
     mat_pose = None
     if raw.get("mat_pose") is not None:
         try:
             mp = raw["mat_pose"]
-            mat_pose = (np.asarray(mp["rvec"], np.float64).reshape(3),
-                        np.asarray(mp["tvec"], np.float64).reshape(3))
-        except (TypeError, ValueError, KeyError):
+            mat_pose = (np.asarray(_numbers(mp["rvec"]), np.float64).reshape(3),
+                        np.asarray(_numbers(mp["tvec"]), np.float64).reshape(3))
+        except (TypeError, ValueError, KeyError, RecursionError):
             raise StationError(f"{where}: mat_pose must hold rvec and tvec, three numbers "
                                "each") from None
         if not all(np.all(np.isfinite(v)) for v in mat_pose):
@@ -225,10 +231,14 @@ def _station_from_dict(raw: dict, where: str, colour_model: ColourModel | None) 
         except ValueError as e:
             raise StationError(f"{where}: colour_model does not hold the stones' colours "
                                f"({e}); calibrate the colours again") from None
-        if not (np.isfinite(colour_model.lightness_weight) and colour_model.lightness_weight > 0
-                and np.isfinite(colour_model.max_distance) and colour_model.max_distance > 0):
-            raise StationError(f"{where}: colour_model's lightness_weight and max_distance "
-                               "must be positive numbers; calibrate the colours again")
+        given = raw["colour_model"]
+        weight, dist = given.get("lightness_weight", 0.4), given.get("max_distance", 22.0)
+        # numbers, and of a colour distance's size (1e30 made every stone "over-exposed")
+        if not (all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                    for v in (weight, dist)) and 0 < weight <= 10 and 0 < dist <= 200):
+            raise StationError(f"{where}: colour_model's lightness_weight (0-10) and "
+                               "max_distance (0-200) must be positive numbers; calibrate the "
+                               "colours again")
     kept = None
     if raw.get("kept_colour_model") is not None:
         try:

@@ -1,6 +1,7 @@
 """The vision commands as a user runs them: plain output, JSON, and plain errors."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -68,6 +69,10 @@ def test_judge_never_writes_its_overlay_over_the_stations_colour_photo_or_a_link
     r = runner.invoke(app, [*args, str(link)])
     assert r.exit_code != 0 and "is a link" in str(r.exception)
     assert not (tmp_path / "elsewhere.png").exists()
+    fifo = tmp_path / "pipe.png"  # opening a named pipe to write blocked for good
+    os.mkfifo(fifo)
+    r = runner.invoke(app, [*args, str(fifo)])
+    assert r.exit_code != 0 and "is not a plain file" in str(r.exception)
     r = runner.invoke(app, [*args, str(tmp_path / "new.png")])  # a new file is written
     assert r.exit_code == 0 and (tmp_path / "new.png").stat().st_size > 10_000
 
@@ -121,6 +126,12 @@ def test_bad_input_gives_plain_words_and_exit_2(tmp_path):
     r = _run("judge", str(tmp_path / "missing.jpg"), "--station", str(NOMAT / "station.json"),
              "--card", "N01", "--die", "bear")
     assert r.returncode == 2 and "cannot read" in r.stderr
+    # a folder as the card grid was "cannot use 3: Is a directory" (the file descriptor's
+    # number); it is named by its path (a break-it trial)
+    r = _run("judge", str(DEV / "scenes/D03-02/image.jpg"), "--station",
+             str(NOMAT / "station.json"), "--card-grid", str(tmp_path), "--die", "bear")
+    assert r.returncode == 2 and str(tmp_path) in r.stderr.replace("\n", "")
+    assert "Traceback" not in r.stderr
     # asked for JSON, a script gets JSON on stdout too (a new user's trial: plain text)
     r = _run("judge", str(text), "--station", str(NOMAT / "station.json"), "--card", "N01",
              "--die", "bear", "--json")

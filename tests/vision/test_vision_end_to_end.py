@@ -98,6 +98,13 @@ def test_a_file_too_large_to_be_a_photo_is_refused_unread(huge_file):
     # numbers as text were taken as numbers here, and refused in unit_mm (a break-it trial)
     ("camera_matrix", [["700", 0, 480], [0, 700, 270], [0, 0, 1]], "camera_matrix"),
     ("dist_coeffs", ["0.1", 0, 0, 0, 0], "dist_coeffs"),
+    # distortion no lens has: 1e30 ended in solvePnP's traceback, 3e6 took 30 s to load
+    ("dist_coeffs", [1e30, 0, 0, 0, 0], "which no lens has"),
+    ("dist_coeffs", [3e6, 0, 0, 0, 0], "which no lens has"),
+    ("mat_pose", {"rvec": ["0", 0, 0], "tvec": [0, 0, 500]}, "mat_pose"),
+    ("colour_model", {**ColourModel.priors().to_dict(), "lightness_weight": 1e30},
+     "lightness_weight"),
+    ("colour_model", {**ColourModel.priors().to_dict(), "max_distance": "26"}, "max_distance"),
     # a principal point far outside the photo read as "two referee mats are in view"
     ("camera_matrix", [[700, 0, -1e6], [0, 700, 270], [0, 0, 1]], "principal point"),
     ("dist_coeffs", [1, 2, 3], "dist_coeffs"),
@@ -275,7 +282,7 @@ def test_eval_goes_on_past_a_label_nested_too_deep(tmp_path):
 @pytest.mark.parametrize("field,value", [
     ("station", 5), ("station", None), ("station", "../D03"), ("level", "expert"),
     ("die", {"animal": "lion"}), ("target", ["GGGGX"]), ("verdict", "maybe"),
-    ("die", {"animal": "bear", "white_square": "false"})])
+    ("die", {"animal": "bear", "white_square": "false"}), ("die", "bear")])
 def test_eval_goes_on_past_a_label_with_a_wrong_field(tmp_path, field, value):
     """A break-it trial: a label whose station was a number stopped `referee eval` with a
     TypeError's traceback; an unknown die, level or a malformed target stopped the run in
