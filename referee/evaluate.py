@@ -90,7 +90,7 @@ def _scene(d: Path) -> Scene:
     :raises DatasetError: the label is unreadable or a field is missing or wrong (named).
     """
     from referee.errors import RefereeError
-    from referee.tuki.cards import parse_grid
+    from referee.tuki.cards import parse_grid, turn
     from referee.tuki.die import DieFace
 
     where = d / "label.json"
@@ -122,8 +122,16 @@ def _scene(d: Path) -> Scene:
     try:
         DieFace.parse(face)
         parse_grid(sc.target, sc.level)
+        card = lab.get("card")
+        turned = None
+        if isinstance(card, dict) and card.get("grid") is not None:
+            turned = tuple(turn(parse_grid(card["grid"], sc.level), face))
     except (RefereeError, TypeError, AttributeError) as e:
         raise DatasetError(f"{where}: {e}") from None
+    if turned is not None and turned != tuple(parse_grid(sc.target, sc.level)):
+        # the target is the card turned by the die (WORLD.md §6): a label whose target says
+        # otherwise is judged against neither (a break-it trial: a confident "got wrong")
+        raise DatasetError(f"{where}: its target is not its card turned by its die ({face})")
     return sc
 
 

@@ -282,7 +282,9 @@ def test_eval_goes_on_past_a_label_nested_too_deep(tmp_path):
 @pytest.mark.parametrize("field,value", [
     ("station", 5), ("station", None), ("station", "../D03"), ("level", "expert"),
     ("die", {"animal": "lion"}), ("target", ["GGGGX"]), ("verdict", "maybe"),
-    ("die", {"animal": "bear", "white_square": "false"}), ("die", "bear")])
+    ("die", {"animal": "bear", "white_square": "false"}), ("die", "bear"),
+    # a target that is not the card turned by the die: judged, it gave a confident "wrong"
+    ("target", [".GP..", ".GP..", ".GP..", ".GP..", ".GP..", "BBBBB"])])
 def test_eval_goes_on_past_a_label_with_a_wrong_field(tmp_path, field, value):
     """A break-it trial: a label whose station was a number stopped `referee eval` with a
     TypeError's traceback; an unknown die, level or a malformed target stopped the run in
