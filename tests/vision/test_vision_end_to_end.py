@@ -316,6 +316,7 @@ def test_eval_refuses_a_label_of_another_level_than_its_stations(tmp_path):
     path = tmp_path / "scenes" / "D03-02" / "label.json"
     lab = json.loads(path.read_text())
     lab["level"], lab["target"] = "advanced", ["GGGGG", "BBBBB", "PPPPP", "OOOOO"]
+    lab["card"] = {"grid": lab["target"]}  # the bear turns nothing
     path.write_text(json.dumps(lab))
     res = {r.id: r for r in evaluate(tmp_path).results}
     assert res["D03-05"].got == "wrong"
