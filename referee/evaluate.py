@@ -121,14 +121,14 @@ def _scene(d: Path) -> Scene:
                            f"{sc.verdict!r}")
     try:
         DieFace.parse(face)
-        parse_grid(sc.target, sc.level)
+        target = tuple(parse_grid(sc.target, sc.level))
         card = lab.get("card")
         turned = None
         if isinstance(card, dict) and card.get("grid") is not None:
             turned = tuple(turn(parse_grid(card["grid"], sc.level), face))
     except (RefereeError, TypeError, AttributeError) as e:
         raise DatasetError(f"{where}: {e}") from None
-    if turned is not None and turned != tuple(parse_grid(sc.target, sc.level)):
+    if turned is not None and turned != target:
         # the target is the card turned by the die (WORLD.md §6): a label whose target says
         # otherwise is judged against neither (a break-it trial: a confident "got wrong")
         raise DatasetError(f"{where}: its target is not its card turned by its die ({face})")

@@ -195,19 +195,20 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         return _problem("photo:rotated", "the photo is turned a quarter turn against the "
                         "station's camera: hold the phone the other way, or turn the camera",
                         unit, m)
+    m.mats_seen = len(dets)
+    if not dets or n_seen == 0:
+        lap("pose")
+        return _problem(*no_mat_reason(image, gray, station, n_seen, s), unit, m)
     if intrinsics == "station" and abs((image.shape[1] / image.shape[0]) / (w0 / h0) - 1.0) \
             > s.pose.max_aspect_change:
-        # a crop, not a resize: the station's camera matrix, scaled to this size, would put
-        # every stone off (a break-it trial: D03-02 cropped to 800×450, judged wrong)
+        # a crop, not a resize (a photo of something else was told so above): the station's
+        # camera matrix, scaled to this size, would put every stone off (a break-it trial:
+        # D03-02 cropped to 800×450, judged wrong)
         lap("pose")
         return _problem("photo:cropped", f"the photo is {image.shape[1]}×{image.shape[0]} px, "
                         f"not the shape of the station camera's {w0}×{h0}: was it cropped, or "
                         "is the camera set to another picture size? Send it uncropped, in the "
                         "shape the station was calibrated with", unit, m)
-    m.mats_seen = len(dets)
-    if not dets or n_seen == 0:
-        lap("pose")
-        return _problem(*no_mat_reason(image, gray, station, n_seen, s), unit, m)
     chosen = choose_mat(dets, image.shape, camera, station, s)
     if isinstance(chosen, str):
         lap("pose")
