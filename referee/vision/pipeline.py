@@ -373,7 +373,13 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                        (float(cam[0]), float(cam[1]), float(cam[2])), chromatic,
                        float(white.max()) >= s.exposure.clipped_level)
     why = colour_doubt(m.channel_fit, model.source, s)
-    if why and clipped_faces(front, view, unit, fits, masks, s):
+    if why and model.source != "photo":
+        # on the default colours the cure is the station's own colour photo, whatever else
+        # (a break-it trial: a clipped photo on defaults was told to lower the exposure)
+        m.build = replace(m.build, problems=(*m.build.problems, Unmeasured(
+            "photo:colours", "the stones' colours do not fit the default colours: take the "
+            "station's colour photo (`referee calibrate colours`)")))
+    elif why and clipped_faces(front, view, unit, fits, masks, s):
         # the stones' colours are off because the photo clipped them, not because the
         # light or the camera changed: what to do about it is to lower the exposure (said
         # once: assemble may have said it already, with the stones not found)
