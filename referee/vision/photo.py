@@ -12,6 +12,10 @@ from referee.files import FileTooLargeError, open_for_reading, read_bounded
 from referee.vision.errors import PhotoError
 
 MAX_PIXELS = 40_000_000  # larger images are refused before decoding them in full
+# a PNG is decoded whole, at its own depth and channels, before it becomes 8-bit BGR: one of
+# 16-bit RGBA at 40 megapixels peaked at 560 MB (a break-it trial), too much for a Pi
+MAX_DECODE_BYTES = 300_000_000
+_PNG_SAMPLES = {0: 1, 2: 3, 3: 3, 4: 2, 6: 4}  # IHDR colour type: samples per decoded pixel
 MAX_FILE_BYTES = 64_000_000  # a photo file at most (a 48 MP phone JPEG: about 25 MB)
 
 NOT_A_PHOTO = ("the file is not a photo the referee can read (a JPEG, PNG, WebP or BMP from a "
@@ -68,6 +72,13 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
     if w * h > MAX_PIXELS:
         raise PhotoTooLargeError(f"the photo is too large ({w}×{h} px; at most "
                                  f"{MAX_PIXELS // 1_000_000} megapixels)")
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 26:
+        depth, colour_type = data[24], data[25]
+        need = w * h * (_PNG_SAMPLES.get(colour_type, 4) * (2 if depth == 16 else 1) + 3)
+        if need > MAX_DECODE_BYTES:
+            raise PhotoTooLargeError(f"the photo is too large to decode ({w}×{h} px, a "
+                                     f"{depth}-bit PNG: about {need // 1_000_000} MB); send it "
+                                     "as a JPEG, or smaller")
     flag = cv2.IMREAD_COLOR
     if max_pixels is not None and data[:2] == b"\xff\xd8":
         for k, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),

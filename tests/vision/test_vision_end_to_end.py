@@ -2,6 +2,7 @@
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -361,6 +362,25 @@ def test_a_huge_image_is_refused_before_it_is_decoded():
     Image.new("L", (20000, 20000)).save(buf, "PNG")  # ~400 KB of file, 400 megapixels
     with pytest.raises(PhotoError, match="too large"):
         decode_photo(buf.getvalue())
+
+
+def test_a_deep_png_too_large_to_decode_is_refused_before_it_is_decoded():
+    """A break-it trial: a 300 KB 16-bit RGBA PNG of 6300×6300 px (under the megapixel
+    limit) peaked at 558 MB while decoding, too much for a Raspberry Pi. Its header says
+    so: refused before decoding. The same size at 8 bits per sample stays within bounds."""
+    import struct
+
+    def png(depth_dtype, channels):
+        ok, buf = cv2.imencode(".png", np.zeros((8, 8, channels), depth_dtype))
+        data = bytearray(buf.tobytes())
+        data[16:24] = struct.pack(">II", 6300, 6300)  # the size the header declares
+        return bytes(data)
+
+    with pytest.raises(PhotoError, match="16-bit PNG"):
+        decode_photo(png(np.uint16, 4))
+    with pytest.raises(PhotoError) as e:  # decoded (and refused by libpng's own checks)
+        decode_photo(png(np.uint8, 3))
+    assert "too large" not in str(e.value)
 
 
 def test_a_colourless_photo_is_unsure_not_wrong():
