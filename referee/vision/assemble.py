@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, is_colour, with_gaps
-from referee.vision.choose import face_rect
+from referee.vision.choose import face_rect, spills
 from referee.vision.fit import BarFit
 from referee.vision.settings import VisionSettings
 
@@ -313,7 +313,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        f"an end of the {_name(f.colour)} "
                                        "stone is hidden, so where it stands is not certain"))
             continue
-        if not f.grooves and f.fill - f.score > s.build.max_spill:
+        if not f.grooves and spills(f, s.build.max_spill):
             problems.append(Unmeasured(f"stone:unclear:{f.colour}",
                                        f"the {_name(f.colour)} stone "
                                        "cannot be told from things of its colour around it"))

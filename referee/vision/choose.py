@@ -316,6 +316,14 @@ def _refined(f: BarFit, lum: np.ndarray, view: FrontView, unit: float, s: Vision
                   g.notch_blur_mm) if g.use_grooves else f
 
 
+def spills(f: BarFit, max_spill: float) -> bool:
+    """Whether the colour around fit `f` runs on beyond its face: its face's fill exceeds its
+    template response (which the colour just outside the face lowers) by more than
+    `max_spill` (`build.max_spill`). Such a fit is a stone-sized part of a larger patch, a
+    box or a table of that colour, not a stone."""
+    return f.fill - f.score > max_spill
+
+
 def face_rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:
     """(x, h, width, height) mm of a fit's front face; unit: u in mm."""
     w, h = (5 * unit, unit) if f.orientation == "H" else (unit, 5 * unit)
@@ -483,6 +491,6 @@ def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: fl
                            **{**template_settings(s), "per_orientation": 3})
     good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
     return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
-               c.fill - c.score <= s.build.max_spill and
+               not spills(c, s.build.max_spill) and
                (grounded(c, support, view, unit, table_band_mm) or
                 _touches(c, good, unit, s.fit.touch_reach_u * unit)) for c in cands)

@@ -125,13 +125,18 @@ def _field(raw: dict, name: str, where: str):
     return raw[name]
 
 
+def _is_number(value: Any) -> bool:
+    """An int or a float as JSON or YAML gives it; not text ("16"), true/false or null."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _numbers(value: Any) -> Any:
     """`value` (a number or nested lists of them) as it is. :raises TypeError: something in
-    it is not a number: text ("700"), true or false, null (numpy took "700" for 700 where
-    `unit_mm: "16"` is refused)."""
+    it is not a number (`_is_number`; numpy took "700" for 700 where `unit_mm: "16"` is
+    refused)."""
     if isinstance(value, (list, tuple)):
         return [_numbers(v) for v in value]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if not _is_number(value):
         raise TypeError(f"{value!r} is not a number")
     return value
 
@@ -157,7 +162,7 @@ def _station_from_dict(raw: dict, where: str, colour_model: ColourModel | None) 
     if level not in LEVELS:
         raise StationError(f"{where}: level must be normal or advanced, not {level!r}")
     given_unit = raw.get("unit_mm", 16.0)
-    if not isinstance(given_unit, (int, float)) or isinstance(given_unit, bool):
+    if not _is_number(given_unit):
         # "16" in quotes is text: a hand edit gone astray, said so rather than guessed at
         raise StationError(f"{where}: unit_mm must be a number, not {given_unit!r}")
     unit = float(given_unit)
@@ -234,8 +239,8 @@ def _station_from_dict(raw: dict, where: str, colour_model: ColourModel | None) 
         given = raw["colour_model"]
         weight, dist = given.get("lightness_weight", 0.4), given.get("max_distance", 22.0)
         # numbers, and of a colour distance's size (1e30 made every stone "over-exposed")
-        if not (all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                    for v in (weight, dist)) and 0 < weight <= 10 and 0 < dist <= 200):
+        if not (_is_number(weight) and _is_number(dist) and 0 < weight <= 10
+                and 0 < dist <= 200):
             raise StationError(f"{where}: colour_model's lightness_weight (0-10) and "
                                "max_distance (0-200) must be positive numbers; calibrate the "
                                "colours again")
