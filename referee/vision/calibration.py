@@ -44,11 +44,12 @@ def learn_colours(image: np.ndarray, station: Station, order: str, where: str = 
         `where`).
     """
     s = default_settings()
-    # never enlarged to find the mat (pose._detect_board): the colour photo sets the
-    # colours of every later verdict, so a blurred one is taken again, not read (OL01,
-    # measured unseen: its blurred, clipped colour photo, once read, made the grey so light
-    # that snow in shade took it, and a correct build was judged wrong)
-    det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    # found on the photo enlarged when few markers show, as in a build photo
+    # (pose._detect_board): OL01's and OL02's far, blurred mats. A light grey learned so (OL01,
+    # L 73) is as light as snow in shade; a groove-less fit as light as the snow is then weak
+    # (`ends.snow_like`), not a stone a fault may rest on
+    det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), s.pose.upscale_below_markers,
+                     s.pose.upscale_max_side_px)
     if is_weak(det, s):
         raise CalibrationError(f"{where}: the referee mat is not visible in the colour photo "
                                "(covered, outside the photo, or blurred)")

@@ -6,7 +6,8 @@ its colour beyond an end).
 - `lightness_pinned`: what lies beyond an end is lit otherwise than the even face;
 - `length_slack_u`: how far the face slides, losing little of its colour;
 - `odd_end`: an end segment unlike the other four (the fit is weak);
-- `bare_top`: a standing bar's top face is not there (the fit is weak).
+- `bare_top`: a standing bar's top face is not there (the fit is weak);
+- `snow_like`: a groove-less grey face as light as the snow (the fit is weak).
 
 Each takes the front view (`rectify.FrontView`) and its H×W masks or lightness.
 """
@@ -159,6 +160,29 @@ def odd_end(lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit, min_s
     steps = np.abs(np.diff(segs))
     inner = float(steps[1:3].max())
     return any(s >= min_step and s >= k * inner for s in (steps[0], steps[3]))
+
+
+def snow_like(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,
+              grey_l: float, snow_l: float, split: float) -> bool:
+    """Whether a groove-less fit's face, where it shows its colour, is nearer the snow's
+    lightness than its own colour's: its median L lies past `split` of the way from `grey_l`
+    (the colour's centre) to `snow_l` (the snow's). Grey and snow differ only in lightness,
+    and a stone shows its grooves where a snow pillar shows none: such a fit may be a snow
+    pillar in shade (OL01-02, measured unseen: a light grey learned at L 73 from a clipped
+    colour photo, a snow pillar tinted by a red-clipped paper at L 90 taken for the grey
+    stone, 4 u from where it stood; of 130 groove-less grey fits on 37 render sets and the
+    dev scenes, the 4 others past half the way all scored under the sure score).
+
+    mask: the colour's front-view mask, H×W bool; lum: the front view's lightness, H×W
+    float32 (L, 0–100). False for a fit with grooves, or with no pixel of its colour.
+    """
+    if fit.grooves:
+        return False
+    sl, _ = face_slice(view, unit_mm, fit.orientation, fit.x_mm, fit.h_mm)
+    seen = lum[sl][mask[sl]]
+    if seen.size == 0:
+        return False
+    return float(np.median(seen)) > grey_l + split * (snow_l - grey_l)
 
 
 def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontView,

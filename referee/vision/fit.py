@@ -44,7 +44,9 @@ class BarFit:
     `refit.refit_lent`); odd_end: one end segment of its face is unlike the other four
     (`odd_end`), so it may end a unit short on a look-alike: weak too; bare_top: a standing
     bar whose top face shows none of its colour with nothing on it (`bare_top`), so its
-    fitted face may hold its top face, its foot hidden: weak too.
+    fitted face may hold its top face, its foot hidden: weak too; snow_like: a groove-less
+    grey fit whose face is nearer the snow's lightness than the grey's (`ends.snow_like`):
+    it may be a snow pillar, weak too.
     """
 
     colour: str
@@ -63,6 +65,7 @@ class BarFit:
     tinted: bool = False
     odd_end: bool = False
     bare_top: bool = False
+    snow_like: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float,

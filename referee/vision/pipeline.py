@@ -39,6 +39,7 @@ from referee.vision.choose import (
 )
 from referee.vision.colour import (
     TABLE,
+    WHITE,
     paper_white,
     table_centres,
     table_shade,
@@ -46,7 +47,7 @@ from referee.vision.colour import (
     unclipped,
 )
 from referee.vision.depth import fits_at_depth, structure_depth
-from referee.vision.ends import bare_top, odd_end
+from referee.vision.ends import bare_top, odd_end, snow_like
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale
 from referee.vision.mat import PAPER_BEYOND
@@ -337,6 +338,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
             s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
             s.colour.neutral_chroma, s.fit.bare_top_alike * model.max_distance,
             model.lightness_weight) else f for f in fits]
+    if s.fit.snow_split > 0:  # grey and snow differ only in lightness (WORLD.md §1)
+        snow_l = model.centres[WHITE][0]
+        fits = [replace(f, snow_like=True) if f.colour == "G" and snow_like(
+                    masks[f.colour], lab[..., 0], view, unit, f, model.centres[f.colour][0],
+                    snow_l, s.fit.snow_split) else f for f in fits]
     m.fits = fits
     lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the

@@ -126,6 +126,9 @@ class FitSettings:
     bare_top_hue_deg: float = 30.0  # ...its hue: within this of the front face's (a lit top face)
     bare_top_alike: float = 0.5     # ...and it is as alike what lies beyond it as this share of
     #                                    the colour model's max_distance (the same surface)
+    snow_split: float = 0.5         # a groove-less grey fit whose face's median L lies past
+    #                                    this share of the way from the grey's L to the snow's:
+    #                                    weak (ends.snow_like; 0: off)
     min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
     rest_on_grooves: bool = True    # a colour patch larger than a bar: find the stone by its
     rest_min_grooves: float = 4.0   # …grooves (this strong) where it rests on another stone

@@ -420,6 +420,43 @@ def test_a_standing_bar_whose_top_face_does_not_show_is_weak():
     assert [st.weak for st in b.stones] == [False, True]
 
 
+def test_a_grooveless_grey_face_as_light_as_the_snow_is_weak():
+    """OL01-02: a light grey learned at L 73 from a clipped colour photo; a snow pillar at
+    L 90, tinted like the grey by a paper clipped in red, was taken for the grey stone 4 u
+    from where it stood, and a correct build judged wrong. A groove-less grey face whose
+    pixels of its colour lie past half the way from the grey's L to the snow's may be snow:
+    weak. With grooves, darker, or without pixels of its colour, it is not."""
+    from referee.vision.ends import snow_like
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 200.0)
+    u = int(U * 2)
+    col, bottom = (int(round(float(v))) for v in view.to_px(100.0, 0.0))
+    pillar = BarFit("G", "V", 100.0, 0.0, 0.89, 0.86)
+    lum = np.full((view.height, view.width), 60.0, np.float32)
+    mask = np.zeros((view.height, view.width), bool)
+    mask[bottom - 5 * u:bottom, col:col + u] = True
+    lum[bottom - 5 * u:bottom, col:col + u] = 90.0
+    split = default_settings().fit.snow_split
+    assert snow_like(mask, lum, view, U, pillar, 73.0, 96.0, split)
+    assert not snow_like(mask, lum, view, U, replace(pillar, grooves=True), 73.0, 96.0, split)
+    assert not snow_like(mask, lum, view, U, pillar, 73.0, 110.0, split)  # nearer the grey
+    dark = lum.copy()
+    dark[bottom - 5 * u:bottom, col:col + u] = 59.0  # the grey stone itself, in shade
+    assert not snow_like(mask, dark, view, U, pillar, 73.0, 96.0, split)
+    # only its colour's pixels count: lit snow beside a dark grey face changes nothing
+    half = dark.copy()
+    half[bottom - 5 * u:bottom, col + u // 2:col + u] = 95.0
+    half_mask = mask.copy()
+    half_mask[bottom - 5 * u:bottom, col + u // 2:col + u] = False
+    assert not snow_like(half_mask, half, view, U, pillar, 73.0, 96.0, split)
+    assert not snow_like(np.zeros_like(mask), lum, view, U, pillar, 73.0, 96.0, split)
+    # weak, so that no fault rests on it alone
+    b = assemble([fit("B", "V", 0, 0), replace(fit("G", "V", 2, 1), snow_like=True)], U, 2.0,
+                 default_settings(), "GB")
+    assert [(st.colour, st.weak) for st in b.stones] == [("B", False), ("G", True)]
+
+
 def test_a_top_face_higher_up_shows_thinner():
     """NU04-01: a blue bar's top 146 mm up showed a top face of about 1 mm where the band at
     the build zone's centre (40 mm up) said 5.3 mm, so its top face "did not show" and a

@@ -358,6 +358,6 @@ def test_a_mat_seen_small_and_blurred_is_found_in_the_photo_enlarged():
     _, big = detect_mats(gray, camera, st.dist_coeffs, p.min_markers, p.marker_inlier,
                          p.marker_inlier_tight, p.upscale_below_markers, max(gray.shape) - 1)
     assert big == plain
-    # the station's colour photo, as blurred, is never read enlarged: it sets the colours of
-    # every later verdict (OL01: read so, its grey came out as light as snow in shade)
-    assert st.colour_model.source.startswith("priors") and "blurred" in st.colour_model.source
+    # the station's colour photo, as blurred, is read enlarged too (its stack's colours)
+    assert st.colour_model.source == "photo"
+    assert set(st.colour_model.centres) == {"G", "B", "P", "O", "white"}

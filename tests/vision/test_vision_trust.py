@@ -336,6 +336,10 @@ HARD = FIXTURES / "hard-scenes"
 # session's start code): a dark grey bar's left unit behind a snow piece in front, the
 # shadow under the blue's overhang as dark beside its right end; fitted a unit right, it
 # was 0.9 u off for certain. A face whose end unit is unlike the other four is weak now.
+# OL01-02 (correct, the eighteenth session's unseen OL): its clipped colour photo, read
+# enlarged, learns a light grey; a snow pillar as light as snow, groove-less, fitted as the
+# grey stone 4 u off, was judged wrong. A groove-less grey fit nearer the snow's lightness
+# than the grey's is weak now (`ends.snow_like`).
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-02": "correct", "NC01-01": "correct",
@@ -352,7 +356,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "NH04-05": "correct", "NC01-05": "unsure", "NS03-01": "unsure",
                  "NS01-04": "correct", "NX02-03": "unsure", "OA02-05": "unsure",
                  "OA03-03": "correct", "OC03-01": "wrong",
-                 "OL02-01": "unsure"}
+                 "OL01-02": "unsure", "OL02-01": "wrong"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
