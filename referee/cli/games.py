@@ -133,7 +133,21 @@ def _bench(game_name: str, games: int, players: int, seed: int, as_json: bool,
                   f"{r.games_per_s:,.0f} games/s, {r.actions_per_s:,.0f} actions/s (one core)",
                   highlight=False)
     for name, row in out.get("compare", {}).items():
-        console.print(f"  vs {name}: {row}", highlight=False)
+        console.print(f"  vs {name}: {_compare_line(row)}", highlight=False, markup=False)
+
+
+def _compare_line(row: dict | str) -> str:
+    """One `baselines.compare` row in words: its speed and ours against it (or why not)."""
+    if isinstance(row, str):
+        return row
+    words = f"{row['games_per_s']:,.0f} games/s, {row['actions_per_game']:,.0f} actions a game"
+    ratios = [f"ours {v}x in games/s against {k.removeprefix('ratio_games_per_s_vs_')}"
+              for k, v in row.items() if k.startswith("ratio_games_per_s_vs_")]
+    if "ratio_games_per_s" in row:
+        ratios = [f"ours {row['ratio_games_per_s']}x in games/s, "
+                  f"{row['ratio_actions_per_s']}x in actions/s "
+                  f"({row['ours_actions_per_game']:,.0f} actions a game)"]
+    return "; ".join([words, *ratios])
 
 
 def play_command(game: str = typer.Argument(..., help="taki, tukki or tokaido."),

@@ -82,6 +82,16 @@ def calibrate_camera_cmd(
     std = cal.std_intrinsics
     console.print(f"used {cal.views_used} of {len(images)} photos; RMS reprojection error "
                   f"{cal.rms_px:.2f} px")
+    if cal.views_used < len(images):
+        console.print(f"  {len(images) - cal.views_used} photo(s) left out: the mat not seen "
+                      "well enough, or the same view as another", highlight=False)
+    # the limit a build photo's pose is held to (pipeline.measure), for this photo size
+    from referee.vision.settings import default_settings
+
+    limit = default_settings().pose.max_pose_rms_px * max(1.0, max(cal.image_size) / 1280.0)
+    quality = "good" if cal.rms_px <= limit / 2 else "usable" if cal.rms_px <= limit else \
+        "poor: is the mat flat and are the photos sharp? take them again"
+    console.print(f"  {quality} (up to {limit / 2:.1f} px is good)", highlight=False)
     # with a fixed aspect ratio OpenCV reports the focal length's doubt on fx or on fy
     console.print(f"focal length {cal.camera_matrix[0, 0]:.1f} px ± {max(std[0], std[1]):.1f} "
                   "(1σ); principal point kept at the centre")
@@ -204,9 +214,18 @@ def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: s
     """The card's target at a station of `level`; a card of the other level is refused."""
     from referee.cli.tuki import resolve_target
     from referee.errors import RefereeError
+    from referee.tuki.cards import CardError
     from referee.tuki.pieces import a_level
 
-    c, face, target = resolve_target(card, card_grid, die, level)
+    try:
+        c, face, target = resolve_target(card, card_grid, die, level)
+    except CardError as e:
+        if "is not a stone of the" not in str(e):
+            raise
+        # a grid with the orange stone at a normal station (a new-user trial: calibrated
+        # before the level was set, then no way out was named)
+        raise CardError(f"{e}; if your game is the other level, set the station to it: "
+                        "referee calibrate level NAME advanced (or normal)") from None
     if c.level != level:
         raise RefereeError(f"card {c.id} is for the {c.level} level, but the station is set "
                            f"up for the {level} level; use {a_level(level)} card or the "
@@ -214,10 +233,25 @@ def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: s
     return c, face, target
 
 
+def _station_file(station: Path) -> Path:
+    """`--station` as given, or, when no such file exists and it is a bare name, the profile
+    that `referee calibrate` wrote under that name (calibration/stations/NAME.yaml)."""
+    from referee.vision.station import StationError, profile_path
+
+    if station.exists() or len(station.parts) != 1 or station.suffix:
+        return station
+    try:
+        named = profile_path(station.name)
+    except StationError:
+        return station
+    return named if named.is_file() else station
+
+
 def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, PNG, WebP or "
                                              "BMP)."),
-                station: Path = typer.Option(..., "--station", help="Station profile .yaml or "
-                                             "a photo set's station.json."),
+                station: Path = typer.Option(..., "--station", help="Station profile .yaml, "
+                                             "a photo set's station.json, or the name "
+                                             "given to referee calibrate."),
                 card: str = typer.Option(None, "--card", help="Card id, e.g. N01."),
                 card_grid: Path = typer.Option(None, "--card-grid", help="A card grid file."),
                 die: str = typer.Option(..., "--die", help="Die face: bear, fish or eagle, "
@@ -236,6 +270,7 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
 
     if overlay is not None and overlay.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise RefereeError(f"--overlay must end in .png or .jpg, not {overlay.name!r}")
+    station = _station_file(station)
     if overlay is not None:
         _check_overlay_path(overlay, photo, station, card_grid)
     st = load_station(station)

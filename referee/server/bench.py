@@ -27,7 +27,7 @@ class BenchError(RefereeError):
 def run(rounds: int = 10) -> dict[str, Any]:
     """Play `rounds` demo rounds (a new game when one ends); milliseconds per round.
 
-    :raises BenchError: fewer than 1 round, or no httpx (the `dev` extra) for the in-process
+    :raises BenchError: fewer than 1 round, or no httpx (a dependency) for the in-process
         client.
     """
     import warnings
@@ -40,7 +40,8 @@ def run(rounds: int = 10) -> dict[str, Any]:
         try:
             from fastapi.testclient import TestClient
         except (ImportError, RuntimeError):  # starlette says so with a RuntimeError
-            raise BenchError("this bench needs httpx (pip install -e '.[dev]')") from None
+            raise BenchError("this bench needs httpx: install the referee again "
+                             "(pip install -e .)") from None
 
     from referee.server.app import create_app
     from referee.server.settings import Settings

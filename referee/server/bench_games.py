@@ -16,7 +16,7 @@ address: the bench's own server is started with REFEREE_MAX_TABLES and
 REFEREE_MAX_TABLES_PER_CLIENT set to the tables asked for (never below the defaults); the
 defaults of every other server stay as they are.
 
-Needs `httpx` (the `dev` extra, as `referee bench server`) and `websockets` (uvicorn's
+Needs `httpx` (a dependency, as for `referee bench server`) and `websockets` (uvicorn's
 `standard` extra, a dependency).
 """
 
@@ -120,7 +120,8 @@ def run(tables: int = 20, phones: int = 4, moves: int = 25, game: str = "mixed",
         import httpx  # noqa: F401
         import websockets  # noqa: F401
     except ImportError as e:
-        raise BenchError(f"this bench needs {e.name} (pip install -e '.[dev]')") from None
+        raise BenchError(f"this bench needs {e.name}: install the referee again "
+                         "(pip install -e .)") from None
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
         port = _free_port()
         env = dict(os.environ)

@@ -96,18 +96,20 @@ def render_sheet(px_per_mm: float = 10.0) -> np.ndarray:
 
 
 def write_sheet(out: Path, px_per_mm: float = 10.0) -> Path:
-    """Write the sheet as PNG, or as a one-page A4 PDF at exact scale (by the suffix).
+    """Write the sheet as PNG, or as a one-page A4 PDF, each at exact scale (by the suffix):
+    the PNG carries its resolution (`px_per_mm` × 25.4 dpi), so that printed at 100 % it is
+    297 × 210 mm (a new-user trial: without it a viewer printed it at its own 72 or 96 dpi).
 
     :raises ValueError: the suffix is neither .png nor .pdf.
     """
+    from PIL import Image
+
     out = Path(out)
     sheet = render_sheet(px_per_mm)
+    dpi = px_per_mm * 25.4  # page size = pixels / dpi, so the print is 297 × 210 mm
     if out.suffix.lower() == ".png":
-        cv2.imwrite(str(out), sheet)
+        Image.fromarray(sheet).save(out, "PNG", dpi=(dpi, dpi))
     elif out.suffix.lower() == ".pdf":
-        from PIL import Image
-
-        dpi = px_per_mm * 25.4  # page size = pixels / dpi, so the print is 297 × 210 mm
         Image.fromarray(sheet).save(out, "PDF", resolution=dpi)
     else:
         raise ValueError(f"mat output must end in .png or .pdf, not {out.name!r}")

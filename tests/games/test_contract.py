@@ -134,3 +134,24 @@ def test_bench_refuses_a_bad_count(game, args, words):
     with pytest.raises(RulesError, match="at least 1"):
         bench_random_playouts(game.name, 0)
     assert bench_random_playouts(game.name, 1, players=game.max_players).games == 1
+
+
+def test_bench_compare_prints_plain_lines_and_the_whole_install_hint():
+    """A new-user trial: `--compare` without the baselines printed "pip install -e '.'" (rich
+    took `[bench]` for markup) and a raw dict for our own engine's other policy."""
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.cli.games import _compare_line
+    from referee.games.baselines import NOT_INSTALLED
+
+    assert _compare_line(NOT_INSTALLED) == NOT_INSTALLED
+    row = {"games": 4, "games_per_s": 812.3, "actions_per_s": 70_000.0,
+           "actions_per_game": 86.2, "ratio_games_per_s_vs_uno": 5.45}
+    assert _compare_line(row) == "812 games/s, 86 actions a game; ours 5.45x in games/s " \
+                                 "against uno"
+    res = CliRunner().invoke(app, ["bench", "taki", "--games", "2", "--compare"])
+    assert res.exit_code == 0, res.output
+    lines = [x for x in res.output.splitlines() if x.strip().startswith("vs ")]
+    assert len(lines) == 3 and not any("{" in x for x in lines)
+    assert all("'.[bench]'" in x or "games/s" in x for x in lines)

@@ -112,6 +112,32 @@ def _run(*args):
                           text=True, timeout=120)
 
 
+def test_judge_takes_a_station_by_the_name_calibrate_gave_it(tmp_path, monkeypatch):
+    """A new-user trial: `calibrate camera kitchen ...` named the station, then `judge
+    --station kitchen` could not read a file "kitchen". A bare name with no such file is
+    the profile under calibration/stations/; a card of the other level names the command
+    that sets the station's level."""
+    import shutil
+
+    import referee.paths
+
+    monkeypatch.setattr(referee.paths, "CALIBRATION", tmp_path)
+    (tmp_path / "stations").mkdir()
+    shutil.copy(DEV / "stations/D01/station.json", tmp_path / "stations/kitchen.yaml")
+    shutil.copy(DEV / "stations/D01/colours.jpg", tmp_path / "stations/colours.jpg")
+    card, die = _card_file(tmp_path, "D01-01")
+    r = runner.invoke(app, ["judge", str(DEV / "scenes/D01-01/image.jpg"), "--station",
+                            "kitchen", "--card-grid", str(card), "--die", die, "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["verdict"] == label("D01-01")["verdict"]
+    r = _run("judge", str(DEV / "scenes/D01-01/image.jpg"), "--station", "pantry",
+             "--card-grid", str(card), "--die", die)
+    assert r.returncode == 2 and "pantry" in r.stderr and "Traceback" not in r.stderr
+    r = _run("judge", str(DEV / "scenes/D03-02/image.jpg"), "--station",
+             str(NOMAT / "station.json"), "--card-grid", str(card), "--die", die)
+    assert r.returncode == 2 and "referee calibrate level" in r.stderr.replace("\n", " ")
+
+
 def test_bad_input_gives_plain_words_and_exit_2(tmp_path):
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo")

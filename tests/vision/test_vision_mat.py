@@ -39,6 +39,13 @@ def test_pdf_page_is_exactly_a4(tmp_path):
 
 
 def test_png_and_refusal_of_other_suffixes(tmp_path):
-    assert cv2.imread(str(write_sheet(tmp_path / "mat.png")), 0).shape == (2100, 2970)
+    from PIL import Image
+
+    png = write_sheet(tmp_path / "mat.png")
+    assert cv2.imread(str(png), 0).shape == (2100, 2970)
+    # it says its resolution, so that printed at 100 % it is A4 (2970 px / 254 dpi = 297 mm)
+    with Image.open(png) as im:
+        dpi = im.info["dpi"]
+    assert all(abs(2970 / d * 25.4 - 297) < 0.5 for d in dpi[:1]) and abs(dpi[0] - dpi[1]) < 1e-6
     with pytest.raises(ValueError, match="png or .pdf"):
         write_sheet(tmp_path / "mat.svg")
