@@ -154,14 +154,15 @@ class Places(JudgingWorker):
         table = self.get(table_id)
         if not 0 <= place < len(table.sources):
             raise UnknownPlaceError(f"table {table_id!r} has no place {place}")
+        cached = table.previews.get(place)
+        taken_at = table.sources[place].latest_time()
+        if cached is not None and taken_at is not None and cached[0] == taken_at:
+            return cached[1]  # (an upload's photo is decoded from its file only once)
         frame = table.sources[place].latest()
         if frame is None:  # a dead camera's code says why in the phone's language
             st = table.sources[place].status()
             raise ConflictError(f"place {place + 1} has no frame now: {st.detail}", st.code,
                                 st.params)
-        cached = table.previews.get(place)
-        if cached is not None and cached[0] == frame.taken_at:
-            return cached[1]
         img = frame.image_bgr
         scale = min(1.0, 480 / max(img.shape[:2]))
         if scale < 1.0:

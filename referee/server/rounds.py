@@ -151,10 +151,11 @@ class Rounds(Places, KeysAndAccess):
             for i, s in enumerate(seats):
                 src = self._place_source(table, s)
                 if i == 0 and frame is not None:  # the photo sent with "done"
-                    if isinstance(src, UploadSource):  # the phone is this place's camera
-                        src.put(frame)
-                    notes.append(("server:photo", self._save(table, rnd, s, frame)
-                                  | {"uploaded": True}))
+                    note = self._save(table, rnd, s, frame)
+                    if isinstance(src, UploadSource):  # the phone is this place's camera:
+                        # it keeps the stored file, never the decoded photo (memory)
+                        src.put_file(self._photo_dir(table) / note["photo"], frame.taken_at)
+                    notes.append(("server:photo", note | {"uploaded": True}))
                 elif isinstance(src, UploadSource):  # a phone place: its Photo button
                     if i == 0:
                         raise ConflictError(f"no photo for {st.players[s]}'s place; send a "
@@ -213,6 +214,19 @@ class Rounds(Places, KeysAndAccess):
             self._may(table, who, lookout=True)
             return self._commit(table, self._decide(table,
                                                     game.VoidRound(table.state.lookout)))
+
+    def end_game(self, table_id: str, who: Access) -> int:
+        """The table's owner ends the game before its rules do (no winner): it no longer
+        counts against the box's limits, and a rematch may follow (a break-it trial: the
+        limit said "end one from its control link", which only voided the round).
+
+        :raises ForbiddenError: not the table's key; IllegalCommandError: it has ended."""
+        table = self.get(table_id)
+        if who.role != "table":
+            raise ForbiddenError("ending the game needs the table's control link")
+        with table.lock:
+            self._may(table, who)
+            return self._commit(table, self._decide(table, game.EndGame()))
 
     def rematch(self, table_id: str, who: Access) -> int:
         """A new game at the same table once the last has ended: the same players, places

@@ -198,3 +198,30 @@ def test_a_huge_photo_is_judged_and_stored_at_a_phones_size(client, make_table, 
     shape = cv2.imdecode(np.frombuffer(stored, np.uint8), cv2.IMREAD_COLOR).shape
     assert shape[0] * shape[1] <= MAX_JUDGED_PIXELS
     assert abs(shape[1] / shape[0] - big.shape[1] / big.shape[0]) < 0.01
+
+
+def test_a_phone_places_camera_keeps_the_stored_file_not_the_decoded_photo(
+        client, make_table, wait_view):
+    """A break-it trial: each photo sent from a phone stayed decoded in its place's camera
+    (about 12 MB) until the table was archived, and tables nobody archived grew the box by
+    350 MB an hour. The place keeps the stored file; its preview still shows the photo."""
+    import cv2
+    import numpy as np
+
+    from .conftest import scene_photo
+
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    grid, die = scene_card("D03-02")
+    client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("p.jpg", scene_photo("D03-02"), "image/jpeg")})
+    assert r.status_code == 200, r.text
+    wait_view(table_id, lambda v: v["round"]["builders"][0]["verdict"] is not None)
+    src = client.app.state.service.tables[table_id].sources[0]
+    assert src._frame is None and src._file is not None and src._file[0].is_file()
+    r = client.get(f"/api/tables/{table_id}/places/0/preview.jpg")
+    assert r.status_code == 200
+    img = cv2.imdecode(np.frombuffer(r.content, np.uint8), cv2.IMREAD_COLOR)
+    assert max(img.shape[:2]) <= 480 and src._frame is None
+    assert src.status().state == "live"
