@@ -89,8 +89,10 @@ class IncompleteUploadError(ServerError):
     phone's connection dropped while it sent the photo), or its JPEG before its image does."""
 
 
+# a break-it trial: a damaged file was "send it again", again and again
 INCOMPLETE = ("The photo arrived incomplete (its end is missing: the connection may have "
-              "dropped while it was being sent): send it again.")
+              "dropped while it was being sent): send it again. If the same file is refused "
+              "again, the file itself is cut short or damaged: take the photo again.")
 
 
 NAME_TOO_LONG = ("The photo's file name is too long (thousands of letters): give the file a "

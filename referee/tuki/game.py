@@ -24,6 +24,8 @@ Commands (small dataclasses; players are seat indexes 0..n-1):
 - `NewGame` again once a game has ended: a rematch at the same table (round numbers go on).
 - `VoidRound(by)`: the lookout ends the round by hand; nobody takes the card, it goes under
   the deck, and the same lookout starts again.
+- `EndGame()`: the table stops before the rules end the game (the family goes home; our
+  ruling, the texts are silent): `game_ended` with no winner, the penalty cards stay taken.
 - `Retake(player)`: a build judged unsure because of the photo itself (`mat:`, `photo:`,
   `camera:` reasons) gets a new photo: the verdict is dropped (event `retake`) and the new
   photo's `Judge` follows.
@@ -138,9 +140,15 @@ class Retake:
     player: int
 
 
-PHOTO_REASONS = ("mat", "photo", "camera")
+@dataclass(frozen=True)
+class EndGame:
+    """The table ends the game before its rules do: no winner (our ruling)."""
 
-Command = NewGame | StartRound | Done | Judge | Decide | VoidRound | Overrule | Retake
+
+PHOTO_REASONS = ("mat", "photo", "camera")
+ENDED_BY_TABLE = "ended by the table"
+
+Command = NewGame | StartRound | Done | Judge | Decide | VoidRound | Overrule | Retake | EndGame
 
 
 @dataclass(frozen=True)
@@ -363,6 +371,8 @@ def decide(state: TukiState, cmd: Command) -> list[Event]:
         events = [_new_game(state, cmd)]
     elif state.phase == "setup":
         raise _refuse("no game yet; start one with NewGame")
+    elif isinstance(cmd, EndGame):  # nothing settles after it: the game is over
+        return [Event("game_ended", {"winners": [], "reason": ENDED_BY_TABLE})]
     elif isinstance(cmd, StartRound):
         events = [_start_round(state, cmd)]
     elif isinstance(cmd, Done):

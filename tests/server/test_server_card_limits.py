@@ -134,3 +134,25 @@ def test_a_game_its_owner_ended_leaves_the_public_list(tmp_path: Path) -> None:
         admin = {"X-Admin-Key": c.app.state.service.admin_key}
         every = {g["id"]: g["phase"] for g in c.get("/api/games", headers=admin).json()}
         assert every == {kept["id"]: "playing", gone["id"]: "ended"}
+
+
+def test_the_owner_of_a_tuki_table_can_end_its_game(tmp_path: Path) -> None:
+    """A break-it trial: the limit's words said to end a table from its control link, but a
+    Tuki table's control link could only void the round. Its owner ends the game now (no
+    winner); it then no longer counts, and a rematch may follow."""
+    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0, max_tables_per_client=1)
+    body = {"players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
+    with local_client(create_app(s)) as c:
+        made = c.post("/api/tables", json=body).json()
+        url, owner = f"/api/tables/{made['id']}", {"X-Table-Secret": made["secret"]}
+        assert c.post("/api/tables", json=body).json()["code"] == "table.too-many-mine"
+        seats = c.get(f"{url}/seats", headers=owner).json()
+        assert c.post(f"{url}/end-game", headers={"X-Seat-Key": seats[0]["key"]}
+                      ).status_code == 403
+        assert c.post(f"{url}/end-game").status_code in (401, 403)
+        assert c.post(f"{url}/end-game", headers=owner).status_code == 200
+        view = c.get(url).json()
+        assert view["over"] and view["winners"] == []
+        assert c.post(f"{url}/end-game", headers=owner).status_code == 409  # over already
+        assert c.post("/api/tables", json=body).status_code == 201
+        assert c.post(f"{url}/rematch", headers=owner).status_code == 200

@@ -10,6 +10,7 @@ from referee.tuki.cards import Deck, turn
 from referee.tuki.game import (
     Decide,
     Done,
+    EndGame,
     Event,
     IllegalCommandError,
     Judge,
@@ -470,3 +471,24 @@ def test_a_photo_caused_unsure_build_takes_a_new_photo():
     t2.start()
     t2.run(Done(0, U))  # band:table: the lookout's to decide, not the photo's
     t2.refused(Retake(0), "no verdict that a new photo could settle")
+
+
+def test_the_table_may_end_the_game_before_its_rules_do():
+    """Our ruling (the texts are silent): a family stops mid-game; the game ends with no
+    winner, the penalty cards stay taken, nothing more but a rematch is taken, and it
+    replays the same from its events."""
+    t = Table(3)
+    t.round([(0, C), (1, W), (2, C)])
+    taken = [len(p) for p in t.state.penalties]
+    t.start()
+    t.run(Done(0, C))
+    assert t.run(EndGame()) == ["game_ended"]
+    assert t.state.ended and t.state.winners == () and t.state.end_reason == "ended by the table"
+    assert [len(p) for p in t.state.penalties] == taken
+    t.refused(Done(1, C), "the game has ended")
+    t.refused(EndGame(), "the game has ended")
+    assert replay([Event.from_dict(e) for e in t.log]) == t.state
+    assert t.run(NewGame(("p0", "p1", "p2"))) == ["game_started"]
+    fresh = Table(2)
+    fresh.state = TukiState()
+    fresh.refused(EndGame(), "no game yet")

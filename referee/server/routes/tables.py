@@ -208,6 +208,13 @@ def end_round(table_id: TableId, who: TableAccess, service: ServiceDep) -> Accep
     return Accepted(seq=service.end_round(table_id, who))
 
 
+@router.post("/tables/{table_id}/end-game", responses=ACT)
+def end_game(table_id: TableId, who: TableAccess, service: ServiceDep) -> Accepted:
+    """The table's owner ends the game before its rules do: no winner; a rematch may
+    follow."""
+    return Accepted(seq=service.end_game(table_id, who))
+
+
 @router.post("/tables/{table_id}/archive", dependencies=[AdminOnly], responses=ACT)
 def archive(table_id: TableId, service: ServiceDep) -> Accepted:
     """The admin archives a table: kept to read, never played again, cameras stopped."""

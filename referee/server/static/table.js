@@ -431,8 +431,9 @@
     const w = $("winner");
     if (view.over) {
       const names = view.winners.map((s) => view.players[s].name);
-      w.textContent = tr("table.over") + SEP + (names.length === 1 ?
-        tr("table.winner", {name: names[0]}) : tr("table.winners", {names: window.refereeUI.names(names, T)}));
+      w.textContent = tr("table.over") + SEP + (names.length === 0 ? tr("table.ended_early") :
+        names.length === 1 ? tr("table.winner", {name: names[0]}) :
+        tr("table.winners", {names: window.refereeUI.names(names, T)}));
       w.hidden = false;
     } else w.hidden = true;
     $("rematch").hidden = !(view.over && canAct());
@@ -450,6 +451,7 @@
     if (canStart) loadCards(view.level);
     $("demo-round").hidden = !(canStart && view.demo);
     $("end-round").hidden = !(lookout && rd && !view.over && rd.status !== "over");
+    $("end-game").hidden = !(me.role === "table" && !view.over && !view.demo);
     $("me").textContent = me.role === "seat" && view.players[me.seat]
       ? tr("me.seat", {name: view.players[me.seat].name}) : "";
     if (me.role === "table") showSeats(view);
@@ -576,6 +578,11 @@
   // voiding loses the round: a tap by mistake is asked about first
   $("end-round").addEventListener("click", () => {
     if (window.confirm(tr("ctl.end_confirm"))) act("/end", {});
+  });
+  // the owner's way to stop before the rules end the game (it then no longer counts
+  // against the box's limit of tables): asked about first, as it cannot be undone
+  $("end-game").addEventListener("click", () => {
+    if (window.confirm(tr("ctl.end_game_confirm"))) act("/end-game", {});
   });
   $("rematch").addEventListener("click", () => act("/rematch", {}));
 
