@@ -52,13 +52,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         # that a failed start leaves no data folder behind
         _check_port(settings.host, settings.port)
         try:
-            settings.data_dir.mkdir(parents=True, exist_ok=True)
+            from referee.server.files import private_folder
+
+            private_folder(settings.data_dir)  # the seeds and photos: the box's user's only
         except OSError as e:
             raise StorageError(f"cannot make the data folder {str(settings.data_dir)!r}: "
                                f"{e.strerror}; choose another with --data") from None
         EventStore(settings.db_path).close()
         _record_port(settings.data_dir, settings.port)
         from referee.server.appliance import Announcer
+        from referee.server.connections import configure
 
         announcer = Announcer(settings.port)
         app = create_app(settings, on_ready=_tell)
@@ -67,8 +70,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             # (phones send only their hello); no X-Forwarded-For believed, even from the box
             # itself (uvicorn's default trusts it from 127.0.0.1), so that the limits per
             # phone count the phone that connected, not a header the caller wrote
+            # and what one address may hold open (connections.py)
+            _raise_open_files_limit()
             uvicorn.run(app, host=settings.host, port=settings.port, log_level="info",
-                        http="h11", h11_max_incomplete_event_size=64 * 1024,
+                        http=configure(settings.max_connections_per_client,
+                                       settings.stall_s),
+                        h11_max_incomplete_event_size=64 * 1024,
                         ws_max_size=64 * 1024, ws_per_message_deflate=False,
                         proxy_headers=False)
         finally:
@@ -376,3 +383,15 @@ def _check_port(host: str, port: int) -> None:
                                     f"with --port, e.g. --port {port + 1}") from None
             raise SettingsError(f"cannot listen on {host}:{port}: {e.strerror}; check "
                                 "--host") from None
+
+
+def _raise_open_files_limit(want: int = 8192) -> None:
+    """Raise this process's soft limit of open files towards `want` (within the hard limit):
+    every phone holds a WebSocket, and a Pi's default soft limit is 1024."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))

@@ -45,6 +45,8 @@ Environment=PYTHONUNBUFFERED=1
 ExecStart={cmd}
 Restart=on-failure
 RestartSec=3
+# a WebSocket per phone; the default soft limit of 1024 open files is small for a café
+LimitNOFILE=8192
 
 [Install]
 WantedBy=multi-user.target

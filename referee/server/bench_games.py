@@ -13,7 +13,8 @@ the box saturated, far beyond people's pace, so its times are queueing more than
 
 The box's limits (20 tables in play, 5 per address) would refuse 20 tables from one
 address: the bench's own server is started with REFEREE_MAX_TABLES and
-REFEREE_MAX_TABLES_PER_CLIENT set to the tables asked for (never below the defaults); the
+REFEREE_MAX_TABLES_PER_CLIENT set to the tables asked for, and
+REFEREE_MAX_CONNECTIONS_PER_CLIENT to the phones (never below the defaults); the
 defaults of every other server stay as they are.
 
 Needs `httpx` (a dependency, as for `referee bench server`) and `websockets` (uvicorn's
@@ -127,6 +128,8 @@ def run(tables: int = 20, phones: int = 4, moves: int = 25, game: str = "mixed",
         env = dict(os.environ)
         env.update({"REFEREE_MAX_TABLES": str(max(20, tables)),
                     "REFEREE_MAX_TABLES_PER_CLIENT": str(max(5, tables)),
+                    # every phone of the bench connects from this box's one address
+                    "REFEREE_MAX_CONNECTIONS_PER_CLIENT": str(max(48, tables * phones + 32)),
                     "REFEREE_DEMO": "0",
                     # this worktree's `referee`, whatever is installed
                     "PYTHONPATH": os.pathsep.join(

@@ -32,3 +32,17 @@ def write_synced(path: Path, data: bytes, mode: int = 0o644) -> None:
         tmp.unlink(missing_ok=True)
         raise
     sync_dir(path.parent)
+
+
+def private_folder(path: Path) -> None:
+    """Make the box's data folder, readable by its own user only (0700), and close one that
+    other users of the box could open: it holds every card game's seed (so every hand), the
+    view tokens and the phones' photos (a break-it trial found them readable by anyone on
+    the box, where the admin key alone was 0600). A folder of another user is left alone.
+
+    :raises OSError: the folder cannot be made.
+    """
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    st = path.stat()
+    if st.st_uid == os.getuid() and st.st_mode & 0o077:
+        os.chmod(path, 0o700)

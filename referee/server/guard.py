@@ -28,8 +28,12 @@ SECURITY_HEADERS = [
 
 
 def own_names(extra: Iterable[str] = ()) -> set[str]:
-    """The host names the box answers to (lower case, without a port)."""
-    names = {"localhost"}
+    """The host names the box answers to (lower case, without a port): its own, and the
+    name it announces by mDNS (`appliance.MDNS_NAME`.local; a break-it trial: the banner
+    named http://referee.local, and the box refused that name)."""
+    from referee.server.appliance import MDNS_NAME
+
+    names = {"localhost", f"{MDNS_NAME}.local"}
     for name in (socket.gethostname(), socket.getfqdn()):
         name = name.lower().rstrip(".")
         if name:

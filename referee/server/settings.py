@@ -94,6 +94,10 @@ class Settings:
     idle_min: int = 30
     allowed_hosts: tuple[str, ...] = ()  # host names besides the box's own (and IPs)
     ws_hello_s: float = 5.0  # a WebSocket that has not said hello by then is closed
+    # connections one address may hold open (HTTP and WebSockets; `connections.py`), and how
+    # long a caller that owes a request's head or body may send nothing
+    max_connections_per_client: int = 48
+    stall_s: float = 20.0
     bot_pause_s: float = 0.8  # a card game's bot waits this long before it plays (visible)
 
     @classmethod
@@ -121,6 +125,11 @@ class Settings:
         values["max_new_tables_per_hour"] = _count(
             env.get("REFEREE_MAX_NEW_TABLES_PER_HOUR", "60"), "REFEREE_MAX_NEW_TABLES_PER_HOUR")
         values["idle_min"] = _count(env.get("REFEREE_IDLE_MIN", "30"), "REFEREE_IDLE_MIN")
+        values["max_connections_per_client"] = _count(
+            env.get("REFEREE_MAX_CONNECTIONS_PER_CLIENT", "48"),
+            "REFEREE_MAX_CONNECTIONS_PER_CLIENT")
+        values["stall_s"] = _bounded(env.get("REFEREE_STALL_S", "20"), "REFEREE_STALL_S", 600,
+                                     "seconds", "20")
         values["allowed_hosts"] = tuple(
             h.strip().lower() for h in env.get("REFEREE_ALLOWED_HOSTS", "").split(",")
             if h.strip())

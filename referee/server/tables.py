@@ -34,7 +34,7 @@ from referee.server.errors import (
     UnknownTableError,
     find_table,
 )
-from referee.server.files import write_synced
+from referee.server.files import private_folder, write_synced
 from referee.server.keys import (
     Credentials,
     admin_key,
@@ -108,7 +108,7 @@ class TableService(Rounds):
 
     def open(self) -> None:
         """Open the database, replay every table, start cameras, create the demo table."""
-        self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        private_folder(self.settings.data_dir)
         self.admin_key = admin_key(self.settings.data_dir)
         self.mat_poses = self._read_mat_poses()
         self.store = EventStore(self.settings.db_path)

@@ -155,8 +155,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve(data: Path, port: int, log: Path, *extra: str):
-    """Start `referee serve` in a subprocess and wait until /healthz answers."""
+def serve(data: Path, port: int, log: Path, *extra: str, env: dict[str, str] | None = None):
+    """Start `referee serve` in a subprocess (with `env` added to the environment) and wait
+    until /healthz answers."""
+    import os
     import subprocess
     import sys
     import time
@@ -165,7 +167,8 @@ def serve(data: Path, port: int, log: Path, *extra: str):
 
     cmd = [sys.executable, "-m", "referee", "serve", "--host", "127.0.0.1", "--port",
            str(port), "--data", str(data), *extra]
-    proc = subprocess.Popen(cmd, stdout=open(log, "ab"), stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, stdout=open(log, "ab"), stderr=subprocess.STDOUT,
+                            env={**os.environ, **(env or {})})
     end = time.monotonic() + 30
     while time.monotonic() < end:
         try:

@@ -284,7 +284,8 @@ def test_the_public_list_shows_only_listed_tables(client, admin_key):
     ("localhost:8000", True), ("127.0.0.1:8000", True), ("192.168.1.20:8000", True),
     ("[::1]:8000", True), ("evil.example", False), ("evil.example:8000", False),
     ("referee.attacker.test", False), ("", False), ("[::1]evil.com", False),
-    ("[::1].evil.com", False), ("127.0.0.1:evil", False)])
+    ("[::1].evil.com", False), ("127.0.0.1:evil", False),
+    ("referee.local:8000", True), ("referee.local.evil.com", False)])
 def test_only_the_box_own_host_names_are_answered(client, host, ok):
     """DNS rebinding: a stranger's page under the stranger's name is refused."""
     r = client.get("/api/tables", headers={"Host": host})
@@ -315,6 +316,23 @@ def test_the_admin_key_is_made_once_and_kept_private(client, settings, admin_key
     with local_client(create_app(settings)):
         pass
     assert path.read_text().strip() == admin_key  # the same at the next start
+
+
+def test_the_data_folder_is_the_box_users_own(tmp_path):
+    """A break-it trial: the database (every card game's seed, so every hand; the view
+    tokens) and the photos were readable by any user of the box. The data folder is 0700,
+    made so or closed at start."""
+    made = tmp_path / "new"
+    with local_client(create_app(Settings(data_dir=made, demo=False))):
+        pass
+    assert stat.S_IMODE(made.stat().st_mode) == 0o700
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    with local_client(create_app(Settings(data_dir=shared, demo=False))):
+        pass
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o700
+    assert (shared / "referee.sqlite3").exists()
 
 
 def test_the_cli_shows_the_admin_key(tmp_path):
