@@ -425,14 +425,15 @@ class CardTableService(CardViews, CardBots, CardSeats):
         :raises ForbiddenError: a view link; ConflictError: a seat before the game's end, or
             after the owner ended it; TableLimitError."""
         table = self.get(table_id)
-        if who.role == "seat" and table.ended:
-            raise ConflictError("the table's owner ended this game; only the owner can start "
-                                "a new one", "table.ended-by-owner")
-        if who.role == "seat" and not table.over:
-            raise ConflictError("a rematch can start once the game is over")
         if who.role not in ("table", "seat"):
             raise ForbiddenError("a rematch needs the table's control link or a seat's link")
-        with table.lock:
+        with table.lock:  # asked under the lock: two seats' taps at once deal one game (a
+            # break-it trial: a double tap 5 ms apart dealt two)
+            if who.role == "seat" and table.ended:
+                raise ConflictError("the table's owner ended this game; only the owner can "
+                                    "start a new one", "table.ended-by-owner")
+            if who.role == "seat" and not table.over:
+                raise ConflictError("a rematch can start once the game is over")
             self._playable(table)
             # a game in play gives its place to the new one; a finished (or idle) one counts
             # again

@@ -182,6 +182,34 @@ def test_bots_answer_and_the_game_ends(c: TestClient) -> None:
     assert r.status_code == 200 and c.get(f"/api/games/{gid}").json()["ended"]
 
 
+def test_seats_tapping_rematch_at_once_deal_one_game(c: TestClient, monkeypatch) -> None:
+    """A break-it trial: two "Play again" taps 5 ms apart dealt two games (the checks ran
+    before the table's lock). Six seats' taps at once deal one; the others are refused."""
+    import threading
+
+    from referee.server.cardtable import CardTable
+
+    g = make_game(c, players=["Ava", "Ben"])
+    gid = g["id"]
+    # the first game is over (as by its rules) until a new one is dealt
+    monkeypatch.setattr(CardTable, "over", property(lambda t: t.games == 1))
+    codes: list[int] = []
+    go = threading.Barrier(6)
+
+    def tap(seat: int) -> None:
+        go.wait()
+        codes.append(c.post(f"/api/games/{gid}/rematch",
+                            headers=seat_key(g, seat % 2)).status_code)
+
+    threads = [threading.Thread(target=tap, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200, 409, 409, 409, 409, 409]
+    assert c.get(f"/api/games/{gid}").json()["game_no"] == 2
+
+
 def test_join_with_the_room_code(c: TestClient) -> None:
     g = make_game(c, players=["Ava", None, None])
     gid, code = g["id"], g["code"]

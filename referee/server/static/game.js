@@ -380,15 +380,21 @@
       list.append(li);
     }
   }
+  // one tap, one game: the button waits for the answer (a double tap dealt two)
   $("rematch").addEventListener("click", async () => {
-    const r = await fetch("/api/games/" + gameId + "/rematch", {method: "POST", headers: {"X-Seat-Key": seatKey}});
-    if (!r.ok) $("act-error").textContent = window.refereeErrorWords(T, await r.json(), String(r.status));
+    $("rematch").disabled = true;
+    try {
+      const r = await fetch("/api/games/" + gameId + "/rematch", {method: "POST", headers: {"X-Seat-Key": seatKey}});
+      if (!r.ok) $("act-error").textContent = window.refereeErrorWords(T, await r.json(), String(r.status));
+    } finally { $("rematch").disabled = false; }
   });
   // a game still in play is lost by a new game or by ending it: one tap on the owner's phone
   // is asked again first (a new user's trial: a rematch mid-game wiped it without a word)
   const inPlay = () => Boolean(state && !state.view.over && !state.view.ended);
-  $("owner-rematch").addEventListener("click", () => {
-    if (!inPlay() || window.confirm(tr("g.rematch_confirm"))) ownerCall("/rematch", null);
+  $("owner-rematch").addEventListener("click", async () => {
+    if (inPlay() && !window.confirm(tr("g.rematch_confirm"))) return;
+    $("owner-rematch").disabled = true;
+    try { await ownerCall("/rematch", null); } finally { $("owner-rematch").disabled = false; }
   });
   $("owner-end").addEventListener("click", () => {
     if (!inPlay() || window.confirm(tr("g.end_confirm"))) ownerCall("/end", null);
