@@ -103,10 +103,23 @@ def Text(max_len: int, multiline: bool = False) -> Any:  # noqa: N802  (a type, 
 Name = Text(30)  # a player's name
 
 
+def _ignorable(ch: str) -> bool:
+    """Whether a character shows nothing by itself (Unicode's Default_Ignorable_Code_Point,
+    as far as names can hold it): format characters (the direction marks, the joiners), the
+    grapheme joiner U+034F, variation selectors, Mongolian's free variation selectors and the
+    blank letters."""
+    o = ord(ch)
+    return (unicodedata.category(ch) == "Cf" or ch in BLANK_LETTERS or o == 0x034F
+            or 0xFE00 <= o <= 0xFE0F or 0x180B <= o <= 0x180F or 0xE0100 <= o <= 0xE01EF)
+
+
 def name_key(name: str) -> str:
-    """The form in which two names are the same name: NFKC, case folded (so that "Ava",
-    "ava" and "Ａｖａ" are one player)."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """The form in which two names are the same name: NFKC, case folded, without the
+    characters that show nothing (so that "Ava", "ava", "Ａｖａ" and "Ava" with a direction
+    mark or a grapheme joiner are one player: a break-it trial joined as "Ava\u200f" beside
+    "Ava")."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", name).casefold()
+                   if not _ignorable(ch))
 
 
 def file_label(name: str, limit: int = 40) -> str:

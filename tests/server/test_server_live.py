@@ -68,6 +68,19 @@ def test_websocket_without_hello_is_closed_in_time(client, make_table, settings)
     assert time.monotonic() - t0 < settings.ws_hello_s + 3
 
 
+def test_a_deeply_nested_hello_is_closed_as_a_bad_hello(client, make_table):
+    """A break-it trial: a hello 30 000 lists deep (under 64 KB) raised RecursionError in
+    the handler, and the socket dropped without a close frame; it is a bad hello (4400)."""
+    table_id, _ = make_table()
+    deep = '{"type": "hello", "key": ' + "[" * 30000 + "]" * 30000 + "}"
+    with pytest.raises(WebSocketDisconnect) as e:
+        with client.websocket_connect(WS + table_id) as ws:
+            ws.send_text(deep)
+            for _ in range(3):
+                ws.receive_json()
+    assert e.value.code == 4400
+
+
 def test_a_seat_phone_is_welcomed_as_its_seat_and_closed_when_its_key_changes(client,
                                                                               make_table):
     table_id, secret = make_table()

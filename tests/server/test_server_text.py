@@ -96,6 +96,15 @@ def test_names_in_two_normal_forms_are_one_name(client):
     assert view["players"][0]["name"] == nfc and view["name"] == f"{nfc}'s table"
 
 
+@pytest.mark.parametrize("twin", ["Ava\u200f", "Av\u034fa", "\u200eAva", "Ava\ufe0f",
+                                  "A\u200dva", "Ava\u3164"])
+def test_a_name_with_an_invisible_character_is_the_same_name(client, twin):
+    """A break-it trial: "Ava" with a direction mark, a grapheme joiner or a variation
+    selector looked like "Ava" and counted as another player."""
+    r = _create(client, players=["Ava", twin])
+    assert r.status_code == 422 and "same name" in r.json()["detail"], (twin, r.text)
+
+
 def test_right_to_left_names_keep_their_joiners_and_marks(client):
     persian = "\u0645\u06cc\u200c\u0646\u0627"   # with a zero-width non-joiner
     hebrew = "\u05d3\u05e0\u05d4\u200f"          # with a right-to-left mark
