@@ -69,10 +69,26 @@ def rules_score(game: str = typer.Argument(..., help="The game; only tukki is sc
     console.print(f"score: {result.score}", highlight=False)
 
 
+# what a move looks like, said once at the start (a new-user trial: GDIR, YPLUS, BREAKER and
+# "play G3 last" were never explained); the whole notation is in docs/<game>.md
+LEGEND = {
+    "taki": "cards are a colour (R red, G green, B blue, Y yellow) and a number or an action "
+            "(STOP, +2, DIR change direction, PLUS, TAKI); KING, +3, BREAKER, COLOR and "
+            "SUPERTAKI have no colour. 'last' after a move calls your last card",
+    "tukki": "cards are 0-12 and P (parrot); places a1-a4 are the top row, b1-b4 the bottom "
+             "row; take from the bin or the deck, then place a card or throw it",
+    "tokaido": "move N walks to space N; take CODE takes the card there (take sushi, take "
+               "fuji); skip leaves an optional action undone",
+}
+
+
 def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
     if seed is None:  # a new deal each game; the seed is shown so a game can be replayed
         seed = random.SystemRandom().randrange(1_000_000)
         console.print(f"[dim]seed {seed} (play this deal again with --seed {seed})[/]",
+                      highlight=False)
+    if game_name in LEGEND:
+        console.print(f"[dim]{LEGEND[game_name]} (docs/{game_name}.md, Notation)[/]",
                       highlight=False)
     game = get_game(game_name)
     state = game.new_game(players, seed=seed)  # the engine refuses a player count it lacks
@@ -95,8 +111,13 @@ def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
         legal = state.legal_actions()
         for i, a in enumerate(legal):
             console.print(f"  [bold]{i:>2}[/] {a}", highlight=False)
-        text = typer.prompt("your move (number or notation, q to quit)").strip()
+        try:
+            text = typer.prompt("your move (number or notation, q to quit)").strip()
+        except (typer.Abort, EOFError):  # Ctrl-D or Ctrl-C: "Aborted." and exit 1 before
+            text = "q"
         if text in ("q", "quit"):
+            console.print(f"game left; play this deal again with --seed {seed}",
+                          highlight=False)
             raise typer.Exit(0)
         if text.isdigit() and int(text) >= len(legal):
             console.print(f"[red]no move {text}: choose 0-{len(legal) - 1}, or type a move[/]")
@@ -112,8 +133,23 @@ def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
     best = max(returns)
     won = [p for p, r in enumerate(returns) if r == best]
     who = ", ".join("you (seat 0)" if p == 0 else f"seat {p} ({names[p - 1]})" for p in won)
+    scores = list(state.scores())
     console.print(f"game over: {who} {'won' if len(won) == 1 else 'share the win'}; "
-                  f"scores {state.scores()}", highlight=False)
+                  f"scores {scores}{_which_way(scores, won)}", highlight=False)
+
+
+def _which_way(scores: list, won: list[int]) -> str:
+    """Whether the lowest or the highest score won (Tukki Tukki counts points against you),
+    said after the scores; nothing when the scores cannot tell."""
+    try:
+        best = [scores[p] for p in won]
+        if len(set(scores)) > 1 and all(b == min(scores) for b in best):
+            return " (the lowest wins)"
+        if len(set(scores)) > 1 and all(b == max(scores) for b in best):
+            return " (the highest wins)"
+    except (TypeError, IndexError):  # scores of another shape
+        pass
+    return ""
 
 
 def _bench(game_name: str, games: int, players: int, seed: int, as_json: bool,

@@ -155,3 +155,22 @@ def test_bench_compare_prints_plain_lines_and_the_whole_install_hint():
     lines = [x for x in res.output.splitlines() if x.strip().startswith("vs ")]
     assert len(lines) == 3 and not any("{" in x for x in lines)
     assert all("'.[bench]'" in x or "games/s" in x for x in lines)
+
+
+def test_play_explains_the_moves_and_leaves_in_plain_words():
+    """A new-user trial: card codes were never explained, `q` quit without a word, end of
+    input printed "Aborted." with exit 1, and Tukki Tukki's final scores did not say that the
+    lowest wins."""
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.cli.games import _which_way
+
+    r = CliRunner().invoke(app, ["play", "taki", "--players", "2", "--seed", "3"], input="q\n")
+    assert r.exit_code == 0 and "DIR change direction" in r.output
+    assert "game left; play this deal again with --seed 3" in r.output
+    r = CliRunner().invoke(app, ["play", "tukki", "--players", "2", "--seed", "3"], input="")
+    assert r.exit_code == 0 and "Aborted" not in r.output and "game left" in r.output
+    assert _which_way([197, 252, 51], [2]) == " (the lowest wins)"
+    assert _which_way([3, 9], [1]) == " (the highest wins)"
+    assert _which_way([5, 5], [0, 1]) == ""
