@@ -49,7 +49,7 @@ from referee.vision.colour import (
 from referee.vision.depth import fits_at_depth, structure_depth
 from referee.vision.ends import bare_top, odd_end, snow_like
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
-from referee.vision.grooves import groove_scale
+from referee.vision.grooves import groove_scale, unit_scale
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import (
     MIRRORED,
@@ -378,6 +378,15 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd,
                        (float(cam[0]), float(cam[1]), float(cam[2])), chromatic,
                        float(white.max()) >= s.exposure.clipped_level)
+    g = s.grooves
+    off = unit_scale(fits, lab[..., 0], view, unit, g.unit_spread, g.unit_step,
+                     g.unit_min_fits, g.unit_agree, g.unit_max_off)
+    if off is not None:  # a unit typed wrong misplaces every stone by a share of its offset
+        m.build = replace(m.build, problems=(*m.build.problems, Unmeasured(
+            "photo:unit", f"the stones' grooves stand {abs(off - 1):.0%} "
+            f"{'further apart' if off > 1 else 'closer together'} than the station's unit of "
+            f"{unit:g} mm says (about {unit * off:.1f} mm a unit): is the station's unit "
+            "right? A stone is 5 units long (referee calibrate camera NAME --unit-mm)")))
     why = colour_doubt(m.channel_fit, model.source, s)
     if why and model.source != "photo":
         # on the default colours the cure is the station's own colour photo, whatever else

@@ -157,6 +157,15 @@ class GrooveSettings:
     edge_reach_u: float = 0.2       # how far an H bar's front/top edge may move it
     notch_u: float = 0.125          # the grooves' phase centred on them within this, their
     notch_blur_mm: float = 0.75     # …departure from the smoothed profile blurred so
+    # the station's unit checked on the grooves' spacing (grooves.unit_scale): scales within
+    # ±unit_spread (in unit_step) tried; at least unit_min_fits grooved stones within
+    # ±unit_agree of their median, and that median off 1 by more than unit_max_off (a
+    # structure off the line looks 1–4 % larger or smaller): the unit is in doubt (0: off)
+    unit_spread: float = 0.15
+    unit_step: float = 0.01
+    unit_min_fits: int = 3
+    unit_agree: float = 0.03
+    unit_max_off: float = 0.05
 
 
 @dataclass(frozen=True)

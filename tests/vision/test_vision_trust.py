@@ -572,3 +572,30 @@ def test_stones_measured_inside_each_other_are_pushed_apart():
     got = {st.colour: st.x_u for st in
            assemble([fit("P", "V", 0, 0), fit("G", "H", 0.79, 4)], U, 2.0, off, "PG").stones}
     assert got == {"P": 0.0, "G": 0.79}
+
+
+def test_a_station_unit_typed_wrong_makes_its_photos_unsure():
+    """The eighteenth session: a unit typed 10 % off (18 mm for 20) judged 2 of 6 correct
+    builds wrong with confidence, and 17 mm for 16 turned a wrong build correct. The
+    grooves of three or more stones that agree on a spacing 5 % or more off the unit say
+    so (`photo:unit`): unsure. With the right unit nothing is said."""
+    import re
+
+    from referee.vision.grooves import unit_scale
+    from referee.vision.rectify import FrontView
+
+    lab = label("D01-01")
+    st = station("D01")
+    img = photo("D01-01")
+    args = (lab["target"], die_text(lab), lab["level"])
+    right = check_photo(img, st, *args, overlay=False).verdict
+    assert right.verdict == lab["verdict"] and not right.reasons
+    wrong = check_photo(img, replace(st, unit_mm=17.0), *args, overlay=False).verdict
+    assert wrong.verdict == "unsure" and "photo:unit" in [r.code for r in wrong.reasons]
+    why = next(r.text for r in wrong.reasons if r.code == "photo:unit")
+    assert "unit of 17 mm" in why and re.search(r"about 1[56]\.\d mm a unit", why)
+    g = default_settings().grooves
+    view = FrontView.for_settings(2.0, 200.0)
+    assert unit_scale([], np.zeros((view.height, view.width), np.float32), view, 16.0,
+                      g.unit_spread, g.unit_step, g.unit_min_fits, g.unit_agree,
+                      g.unit_max_off) is None  # no grooved stone: nothing to say
