@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -141,14 +142,12 @@ def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
 def _which_way(scores: list, won: list[int]) -> str:
     """Whether the lowest or the highest score won (Tukki Tukki counts points against you),
     said after the scores; nothing when the scores cannot tell."""
-    try:
+    with contextlib.suppress(TypeError, IndexError):  # scores of another shape
         best = [scores[p] for p in won]
         if len(set(scores)) > 1 and all(b == min(scores) for b in best):
             return " (the lowest wins)"
         if len(set(scores)) > 1 and all(b == max(scores) for b in best):
             return " (the highest wins)"
-    except (TypeError, IndexError):  # scores of another shape
-        pass
     return ""
 
 
