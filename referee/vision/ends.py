@@ -170,7 +170,7 @@ def snow_like(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float
     and a stone shows its grooves where a snow pillar shows none: such a fit may be a snow
     pillar in shade (OL01-02, measured unseen: a light grey learned at L 73 from a clipped
     colour photo, a snow pillar tinted by a red-clipped paper at L 90 taken for the grey
-    stone, 4 u from where it stood; of 130 groove-less grey fits on 37 render sets and the
+    stone, 4 u from where it stood; of 130 groove-less grey fits on 38 render sets and the
     dev scenes, the 4 others past half the way all scored under the sure score).
 
     mask: the colour's front-view mask, H×W bool; lum: the front view's lightness, H×W
