@@ -52,9 +52,15 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         # that a failed start leaves no data folder behind
         _check_port(settings.host, settings.port)
         try:
+            import os
+
             from referee.server.files import private_folder
 
-            private_folder(settings.data_dir)  # the seeds and photos: the box's user's only
+            # the seeds and photos are the box's user's only: the folder, and every file the
+            # server writes (a re-trial: run by root on a folder of another user's, the
+            # database was left readable by all)
+            os.umask(0o077)
+            private_folder(settings.data_dir)
         except OSError as e:
             raise StorageError(f"cannot make the data folder {str(settings.data_dir)!r}: "
                                f"{e.strerror}; choose another with --data") from None

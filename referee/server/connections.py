@@ -6,7 +6,10 @@ file descriptor, and a request head never finished was held open for good).
   keeps every protocol object of the server in one set): one more is closed at once.
 - A caller that owes the request's head or body and sends nothing for `stall_s` seconds is
   cut off (a phone mid-upload keeps sending; a fresh connection that sends nothing is
-  treated so too). A request whose answer is being worked out, or a WebSocket, is never cut.
+  treated so too); so is a head not whole `stall_s` after it began (a head is a few hundred
+  bytes: one byte every 10 s held one open for days, a re-trial found), and a body that
+  arrives slower than `MIN_BODY_BYTES_PER_S` once `stall_s` has passed. A request whose
+  answer is being worked out, or a WebSocket, is never cut.
 
 `referee serve` sets both from its settings (`REFEREE_MAX_CONNECTIONS_PER_CLIENT`,
 `REFEREE_STALL_S`) and runs uvicorn with `http=GuardedH11Protocol`.
@@ -20,6 +23,8 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+MIN_BODY_BYTES_PER_S = 2048  # a phone's slowest upload is far faster (15 MB in 2 hours)
+
 
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with a per-address connection limit and a stall timeout."""
@@ -29,7 +34,9 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._last_rx = self.loop.time()
+        self._last_rx = self._head_from = self.loop.time()
+        self._body_from: float | None = None
+        self._body_bytes = 0
         self._watch: asyncio.TimerHandle | None = None
         ip = self.client[0] if self.client else None
         if ip is not None and sum(1 for p in self.connections
@@ -41,7 +48,16 @@ class GuardedH11Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._last_rx = self.loop.time()
+        before = self.conn.their_state
+        if before is h11.SEND_BODY:
+            self._body_bytes += len(data)
         super().data_received(data)
+        if before is h11.IDLE and self.conn.their_state is h11.SEND_BODY:  # a head, whole
+            self._body_from, self._body_bytes = self._last_rx, 0
+
+    def on_response_complete(self) -> None:
+        self._head_from, self._body_from = self.loop.time(), None  # the next request's head
+        super().on_response_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if getattr(self, "_watch", None) is not None:
@@ -66,10 +82,22 @@ class GuardedH11Protocol(H11Protocol):
             return
         if self.transport.get_protocol() is not self:  # upgraded to a WebSocket
             return
-        if self._owes_data() and self.loop.time() - self._last_rx >= self.stall_s:
+        if self._owes_data() and self._too_slow(self.loop.time()):
             self.transport.close()
             return
         self._arm()
+
+    def _too_slow(self, now: float) -> bool:
+        """Whether the caller, who owes data, is too slow: silent for `stall_s`, a head not
+        whole `stall_s` after it began, or a body under `MIN_BODY_BYTES_PER_S`."""
+        if now - self._last_rx >= self.stall_s:
+            return True
+        if self.conn.their_state is h11.IDLE:
+            return now - self._head_from >= self.stall_s
+        if self._body_from is None:
+            return False
+        taken = now - self._body_from
+        return taken >= self.stall_s and self._body_bytes < MIN_BODY_BYTES_PER_S * taken
 
 
 def configure(max_per_client: int, stall_s: float) -> type[Any]:

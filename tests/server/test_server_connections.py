@@ -35,11 +35,29 @@ def test_one_address_holds_only_so_many_connections_and_a_stalled_head_is_cut(tm
         body = socket.create_connection(("127.0.0.1", port))
         body.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                      b"application/json\r\nContent-Length: 100\r\n\r\n{\"players\"")
+        # and one byte every second (slowloris): the head is not whole in time, the body
+        # too slow
+        drip = socket.create_connection(("127.0.0.1", port))
+        drip.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-a: ")
+        trickle = socket.create_connection(("127.0.0.1", port))
+        trickle.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                        b"application/json\r\nContent-Length: 100000\r\n\r\n{")
         t0 = time.monotonic()
         assert _closed_within(head, 6) and _closed_within(body, 6)
         assert time.monotonic() - t0 < 6
-        head.close()
-        body.close()
+        cut = set()
+        for _ in range(8):
+            for name, sock in (("drip", drip), ("trickle", trickle)):
+                if name not in cut:
+                    try:
+                        sock.sendall(b"a")
+                    except OSError:
+                        cut.add(name)
+            time.sleep(1.0)
+        assert cut == {"drip", "trickle"} or (_closed_within(drip, 1) and
+                                               _closed_within(trickle, 1))
+        for sock in (head, body, drip, trickle):
+            sock.close()
         # four idle connections from one address are held; a fifth is closed at once
         for _ in range(4):
             held.append(socket.create_connection(("127.0.0.1", port)))
@@ -58,3 +76,6 @@ def test_one_address_holds_only_so_many_connections_and_a_stalled_head_is_cut(tm
         proc.terminate()
         proc.wait(timeout=10)
     assert "Traceback" not in (tmp_path / "server.log").read_text()
+    # what `referee serve` writes is its user's only (umask 077), the folder too
+    for path in (tmp_path / "data", tmp_path / "data" / "referee.sqlite3"):
+        assert path.stat().st_mode & 0o077 == 0, path
