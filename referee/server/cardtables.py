@@ -418,17 +418,22 @@ class CardTableService(CardViews, CardBots, CardSeats):
             raise IllegalMoveError(f"{text[:40]!r} cannot be played now: {e}") from None
         self._commit(table, [("action", {"seat": seat, "action": str(action)})], trial)
 
-    def rematch(self, table_id: str, who: Access) -> int:
+    def rematch(self, table_id: str, who: Access, after: int | None = None) -> int:
         """A new game at the same seats: the owner's any time; a seat's once the game is over
         by its rules (a game the owner ended stays ended until the owner starts one).
+        `after`: the game number the caller saw; once another has started, the tap came
+        twice (the owner's and a seat's at once, or the owner's double tap: a re-trial dealt
+        two games) and deals none.
 
         :raises ForbiddenError: a view link; ConflictError: a seat before the game's end, or
-            after the owner ended it; TableLimitError."""
+            after the owner ended it, or a game after `after` started; TableLimitError."""
         table = self.get(table_id)
         if who.role not in ("table", "seat"):
             raise ForbiddenError("a rematch needs the table's control link or a seat's link")
         with table.lock:  # asked under the lock: two seats' taps at once deal one game (a
             # break-it trial: a double tap 5 ms apart dealt two)
+            if after is not None and after != table.games:
+                raise ConflictError("a new game has started already", "table.rematch-started")
             if who.role == "seat" and table.ended:
                 raise ConflictError("the table's owner ended this game; only the owner can "
                                     "start a new one", "table.ended-by-owner")

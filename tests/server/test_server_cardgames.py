@@ -208,6 +208,26 @@ def test_seats_tapping_rematch_at_once_deal_one_game(c: TestClient, monkeypatch)
         t.join()
     assert sorted(codes) == [200, 409, 409, 409, 409, 409]
     assert c.get(f"/api/games/{gid}").json()["game_no"] == 2
+    # the owner may start a game any time, but taps that name the game they saw (as the
+    # pages do) deal one: the owner's double tap, or the owner's and a seat's at once
+    codes.clear()
+    owner = {"X-Table-Secret": g["secret"]}
+
+    def owner_tap(i: int) -> None:
+        go.wait()
+        codes.append(c.post(f"/api/games/{gid}/rematch?after=2",
+                            headers=owner if i % 2 else seat_key(g, 0)).status_code)
+
+    monkeypatch.setattr(CardTable, "over", property(lambda t: True))
+    threads = [threading.Thread(target=owner_tap, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200, 409, 409, 409, 409, 409]
+    r = c.post(f"/api/games/{gid}/rematch?after=2", headers=owner)
+    assert r.status_code == 409 and r.json()["code"] == "table.rematch-started"
+    assert c.get(f"/api/games/{gid}").json()["game_no"] == 3
 
 
 def test_join_with_the_room_code(c: TestClient) -> None:

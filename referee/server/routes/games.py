@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Request, WebSocket
+from fastapi import APIRouter, Depends, Path, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field, field_validator
 
@@ -293,10 +293,13 @@ def set_bot(game_id: GameId, seat: Seat, body: BotIn, cards: CardsDep,
 
 
 @router.post("/{game_id}/rematch", responses=ACT)
-def rematch(game_id: GameId, who: GameAccess, cards: CardsDep) -> Accepted:
+def rematch(game_id: GameId, who: GameAccess, cards: CardsDep,
+            after: Annotated[int | None, Query(ge=1, le=1_000_000, description=(
+                "the game number the caller saw: once another game has started, 409 "
+                "`table.rematch-started` (two taps deal one game)"))] = None) -> Accepted:
     """A new game at the same seats: the owner any time, a seat once the game is over by
     its rules (409 after the owner ended it: `table.ended-by-owner`)."""
-    return Accepted(seq=cards.rematch(game_id, who))
+    return Accepted(seq=cards.rematch(game_id, who, after))
 
 
 @router.post("/{game_id}/end", responses=ACT)

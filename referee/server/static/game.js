@@ -384,7 +384,8 @@
   $("rematch").addEventListener("click", async () => {
     $("rematch").disabled = true;
     try {
-      const r = await fetch("/api/games/" + gameId + "/rematch", {method: "POST", headers: {"X-Seat-Key": seatKey}});
+      const after = state ? "?after=" + state.view.game_no : "";
+      const r = await fetch("/api/games/" + gameId + "/rematch" + after, {method: "POST", headers: {"X-Seat-Key": seatKey}});
       if (!r.ok) $("act-error").textContent = window.refereeErrorWords(T, await r.json(), String(r.status));
     } finally { $("rematch").disabled = false; }
   });
@@ -394,7 +395,8 @@
   $("owner-rematch").addEventListener("click", async () => {
     if (inPlay() && !window.confirm(tr("g.rematch_confirm"))) return;
     $("owner-rematch").disabled = true;
-    try { await ownerCall("/rematch", null); } finally { $("owner-rematch").disabled = false; }
+    const after = state ? "?after=" + state.view.game_no : "";
+    try { await ownerCall("/rematch" + after, null); } finally { $("owner-rematch").disabled = false; }
   });
   $("owner-end").addEventListener("click", () => {
     if (!inPlay() || window.confirm(tr("g.end_confirm"))) ownerCall("/end", null);
