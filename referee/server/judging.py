@@ -278,8 +278,8 @@ class JudgingWorker(ServiceBase):
             overlay = shot.photo.replace(".jpg", "-overlay.jpg")
             self._write(self._photo_dir(table) / overlay, result.overlay_jpeg)
         with table.lock:
-            if table.state.round_no != rnd:
-                return
+            if table.state.round_no != rnd or table.state.ended:  # (the owner ended the
+                return  # game meanwhile: no verdict is wanted, and no error is to be shown)
             try:
                 items = self._decide(table, game.Judge(seat, result.verdict))
             except game.IllegalCommandError as e:  # e.g. the round was voided meanwhile

@@ -241,6 +241,11 @@ class Rounds(Places, KeysAndAccess):
         with table.lock:
             self._may(table, Access("table") if who.role == "table" else who,
                       seat=who.seat)
+            # an ended game no longer counts; the new one does, so it asks the limits as a new
+            # table would (a re-trial: made, ended and rematched 30 times from one address,
+            # the box was full for everyone)
+            if table.state.ended and not table.config.get("demo"):
+                self._check_limits(str(table.config.get("client", "")))
             st = table.state
             cmd = game.NewGame(tuple(st.players), st.level, st.lookout, tuple(st.places))
             return self._commit(table, self._decide(table, cmd))

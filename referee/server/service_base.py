@@ -62,3 +62,7 @@ class ServiceBase(ABC):
     @abstractmethod
     def _decide(self, table: Table, cmd: Any) -> list[tuple[str, dict[str, Any]]]:
         """The events the rules give for a command. :raises IllegalCommandError:"""
+
+    @abstractmethod
+    def _check_limits(self, client: str) -> None:
+        """:raises TableLimitError: the box has its most live tables, or `client` has."""

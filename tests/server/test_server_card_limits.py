@@ -154,5 +154,23 @@ def test_the_owner_of_a_tuki_table_can_end_its_game(tmp_path: Path) -> None:
         view = c.get(url).json()
         assert view["over"] and view["winners"] == []
         assert c.post(f"{url}/end-game", headers=owner).status_code == 409  # over already
-        assert c.post("/api/tables", json=body).status_code == 201
+        second = c.post("/api/tables", json=body).json()
+        c.post(f"/api/tables/{second['id']}/end-game",
+               headers={"X-Table-Secret": second["secret"]}).raise_for_status()
         assert c.post(f"{url}/rematch", headers=owner).status_code == 200
+
+
+def test_a_tuki_rematch_counts_against_the_limits(tmp_path: Path) -> None:
+    """A re-trial: made, ended and rematched 30 times from one address, the box was full
+    for everyone; a rematch after the end is a table in play again, and asks the limits."""
+    s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0, max_tables_per_client=1)
+    body = {"players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}
+    with local_client(create_app(s)) as c:
+        first = c.post("/api/tables", json=body).json()
+        c.post(f"/api/tables/{first['id']}/end-game",
+               headers={"X-Table-Secret": first["secret"]}).raise_for_status()
+        c.post("/api/tables", json=body).raise_for_status()  # its place, taken
+        r = c.post(f"/api/tables/{first['id']}/rematch",
+                   headers={"X-Table-Secret": first["secret"]})
+        assert r.status_code == 429 and r.json()["code"] == "table.too-many-mine"
+        assert c.get(f"/api/tables/{first['id']}").json()["over"]
