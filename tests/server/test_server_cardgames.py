@@ -182,49 +182,45 @@ def test_bots_answer_and_the_game_ends(c: TestClient) -> None:
     assert r.status_code == 200 and c.get(f"/api/games/{gid}").json()["ended"]
 
 
+def _at_once(c: TestClient, url: str, headers: list[dict[str, str]]) -> list[int]:
+    """POST `url` once per headers, all at the same moment (threads behind a barrier); the
+    status codes, sorted."""
+    import threading
+
+    codes: list[int] = []
+    go = threading.Barrier(len(headers))
+
+    def tap(h: dict[str, str]) -> None:
+        go.wait()
+        codes.append(c.post(url, headers=h).status_code)
+
+    threads = [threading.Thread(target=tap, args=(h,)) for h in headers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sorted(codes)
+
+
 def test_seats_tapping_rematch_at_once_deal_one_game(c: TestClient, monkeypatch) -> None:
     """A break-it trial: two "Play again" taps 5 ms apart dealt two games (the checks ran
     before the table's lock). Six seats' taps at once deal one; the others are refused."""
-    import threading
-
     from referee.server.cardtable import CardTable
 
     g = make_game(c, players=["Ava", "Ben"])
     gid = g["id"]
     # the first game is over (as by its rules) until a new one is dealt
     monkeypatch.setattr(CardTable, "over", property(lambda t: t.games == 1))
-    codes: list[int] = []
-    go = threading.Barrier(6)
-
-    def tap(seat: int) -> None:
-        go.wait()
-        codes.append(c.post(f"/api/games/{gid}/rematch",
-                            headers=seat_key(g, seat % 2)).status_code)
-
-    threads = [threading.Thread(target=tap, args=(i,)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(codes) == [200, 409, 409, 409, 409, 409]
+    seats = [seat_key(g, i % 2) for i in range(6)]
+    assert _at_once(c, f"/api/games/{gid}/rematch", seats) == [200, 409, 409, 409, 409, 409]
     assert c.get(f"/api/games/{gid}").json()["game_no"] == 2
     # the owner may start a game any time, but taps that name the game they saw (as the
     # pages do) deal one: the owner's double tap, or the owner's and a seat's at once
-    codes.clear()
     owner = {"X-Table-Secret": g["secret"]}
-
-    def owner_tap(i: int) -> None:
-        go.wait()
-        codes.append(c.post(f"/api/games/{gid}/rematch?after=2",
-                            headers=owner if i % 2 else seat_key(g, 0)).status_code)
-
     monkeypatch.setattr(CardTable, "over", property(lambda t: True))
-    threads = [threading.Thread(target=owner_tap, args=(i,)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(codes) == [200, 409, 409, 409, 409, 409]
+    mixed = [owner if i % 2 else seat_key(g, 0) for i in range(6)]
+    assert _at_once(c, f"/api/games/{gid}/rematch?after=2", mixed) == [200, 409, 409, 409,
+                                                                        409, 409]
     r = c.post(f"/api/games/{gid}/rematch?after=2", headers=owner)
     assert r.status_code == 409 and r.json()["code"] == "table.rematch-started"
     assert c.get(f"/api/games/{gid}").json()["game_no"] == 3
