@@ -82,7 +82,8 @@
     }
     // both links are for phones: the owner sends the control link to their own phone, so it
     // has the box's network address too (a localhost link opens on no phone)
-    const control = window.refereeUI.base() + out.control, view = window.refereeUI.base() + out.view;
+    const control = window.refereeUI.withLang(window.refereeUI.base() + out.control);
+    const view = window.refereeUI.base() + out.view;
     $("control-link").textContent = control; $("control-link").href = control;
     $("view-link").textContent = view; $("view-link").href = view;
     if (out.code) { $("created-code").hidden = false; $("created-code").querySelector(".code").textContent = out.code; }

@@ -107,7 +107,7 @@
     }
     // both links are for phones: the owner sends the control link to their own phone, so it
     // has the box's network address too (a localhost link opens on no phone)
-    const control = window.refereeUI.base() + data.control_path;
+    const control = window.refereeUI.withLang(window.refereeUI.base() + data.control_path);
     const viewer = window.refereeUI.base() + data.viewer_path;
     const c = document.getElementById("control-link");
     c.href = control; c.textContent = control;

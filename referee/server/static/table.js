@@ -119,6 +119,8 @@
     const box = errBox || $("ctl-error");
     const fail = (msg) => {
       box.textContent = tr("ctl.error", {msg: msg});
+      const section = box.closest("section");
+      if (section) section.hidden = false;  // (the controls are hidden once a game is over)
       if (errBox) errBox.scrollIntoView({block: "nearest"});
       return null;
     };
@@ -452,6 +454,9 @@
     $("demo-round").hidden = !(canStart && view.demo);
     $("end-round").hidden = !(lookout && rd && !view.over && rd.status !== "over");
     $("end-game").hidden = !(me.role === "table" && !view.over && !view.demo);
+    // a game over leaves no control but Rematch (above): no empty box, unless it says why
+    // something was refused (a new-user trial)
+    $("controls").hidden = view.over && !$("ctl-error").textContent;
     $("me").textContent = me.role === "seat" && view.players[me.seat]
       ? tr("me.seat", {name: view.players[me.seat].name}) : "";
     if (me.role === "table") showSeats(view);

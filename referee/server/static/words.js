@@ -125,6 +125,17 @@ window.refereeUI.base = function () {
   return (m && m.content) || location.origin;
 };
 
+// The owner's own link in the language this page shows (?lang=, before any #fragment): the
+// link opens at the box's network address, where this page's language choice (a cookie of
+// the localhost address) is not known (a new-user trial: a Persian owner's control page
+// opened in English).
+window.refereeUI.withLang = function (url) {
+  const lang = document.documentElement.lang;
+  const cut = url.indexOf("#");
+  const [head, tail] = cut < 0 ? [url, ""] : [url.slice(0, cut), url.slice(cut)];
+  return head + (head.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang) + tail;
+};
+
 // A table's live feed: the socket says hello with the phone's key (never in the URL), shows
 // "live" in `pill`, hands each message to `message`, and reconnects with a growing pause;
 // when the server refuses the link (4401, 4403, 4404) `refused(code)` decides: true, try
