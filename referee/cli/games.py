@@ -113,9 +113,13 @@ def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
         for i, a in enumerate(legal):
             console.print(f"  [bold]{i:>2}[/] {a}", highlight=False)
         try:
-            text = typer.prompt("your move (number or notation, q to quit)").strip()
+            text = typer.prompt("your move (number or notation, ? for help, q to quit)").strip()
         except (typer.Abort, EOFError):  # Ctrl-D or Ctrl-C: "Aborted." and exit 1 before
             text = "q"
+        if text.lower() in ("?", "help", "h"):  # the legend again, and how to play a move
+            console.print(f"{LEGEND.get(game_name, '')}; type a move's number or its words, "
+                          "q to quit", highlight=False, markup=False)
+            continue
         if text in ("q", "quit"):
             console.print(f"game left; play this deal again with --seed {seed}",
                           highlight=False)

@@ -166,8 +166,10 @@ def test_play_explains_the_moves_and_leaves_in_plain_words():
     from referee.cli import app
     from referee.cli.games import _which_way
 
-    r = CliRunner().invoke(app, ["play", "taki", "--players", "2", "--seed", "3"], input="q\n")
-    assert r.exit_code == 0 and "DIR change direction" in r.output
+    r = CliRunner().invoke(app, ["play", "taki", "--players", "2", "--seed", "3"],
+                           input="help\nq\n")
+    assert r.exit_code == 0 and r.output.count("DIR change direction") == 2
+    assert "bad action" not in r.output
     assert "game left; play this deal again with --seed 3" in r.output
     r = CliRunner().invoke(app, ["play", "tukki", "--players", "2", "--seed", "3"], input="")
     assert r.exit_code == 0 and "Aborted" not in r.output and "game left" in r.output
