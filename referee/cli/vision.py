@@ -220,7 +220,7 @@ def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: s
     try:
         c, face, target = resolve_target(card, card_grid, die, level)
     except CardError as e:
-        if "is not a stone of the" not in str(e):
+        if not e.other_level:
             raise
         # a grid with the orange stone at a normal station (a new-user trial: calibrated
         # before the level was set, then no way out was named)

@@ -150,33 +150,27 @@ class FrameSource(ABC):
 
 
 class UploadSource(FrameSource):
-    """The last photo uploaded from a phone: `put` keeps a frame, `put_file` only the file it
-    was stored in, decoded again when asked for (`latest`). A table keeps a source per place
+    """The last photo uploaded from a phone: only the file the server stored it in
+    (`put_file`), decoded again when asked for (`latest`). A table keeps a source per place
     until it is archived; a decoded phone photo is about 12 MB, and a break-it trial grew a
     box by 350 MB an hour with tables nobody archived."""
 
     kind = "upload"
 
     def __init__(self) -> None:
-        self._frame: Frame | None = None
         self._file: tuple[Path, float] | None = None
-
-    def put(self, frame: Frame) -> None:
-        self._frame, self._file = frame, None
 
     def put_file(self, path: Path, taken_at: float) -> None:
         """The photo stored at `path` (a JPEG or PNG the server wrote), taken at `taken_at`
         (Unix seconds)."""
-        self._frame, self._file = None, (Path(path), taken_at)
+        self._file = (Path(path), taken_at)
 
     def latest_time(self) -> float | None:
-        if self._frame is not None:
-            return self._frame.taken_at
         return self._file[1] if self._file is not None else None
 
     def latest(self) -> Frame | None:
-        if self._frame is not None or self._file is None:
-            return self._frame
+        if self._file is None:
+            return None
         from referee.vision.photo import PhotoError, decode_photo
 
         path, taken_at = self._file

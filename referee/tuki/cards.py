@@ -47,7 +47,11 @@ EDGE_NAMES = ("bottom", "left", "right", "top")
 
 
 class CardError(GridError):
-    """A card grid or deck file that is not valid; names row, column (or line) and the fault."""
+    """A card grid or deck file that is not valid; names row, column (or line) and the fault.
+    `other_level`: the grid holds a stone its level has not (orange at the normal level): a
+    card of the other level, which a caller may say how to set up for."""
+
+    other_level = False
 
 
 def parse_grid(text_or_rows: str | Iterable[str], level: str | None = None) -> Rows:
@@ -75,8 +79,10 @@ def parse_grid(text_or_rows: str | Iterable[str], level: str | None = None) -> R
     extra = [k for k in cells if k not in stones]
     if extra:
         k = extra[0]
-        raise CardError(f"{where(*cells[k][0])}: stone {k} is not a stone of the {lv} level; "
-                        f"{a_level(lv)} card holds {' '.join(stones)}")
+        e = CardError(f"{where(*cells[k][0])}: stone {k} is not a stone of the {lv} level; "
+                      f"{a_level(lv)} card holds {' '.join(stones)}")
+        e.other_level = True
+        raise e
     missing = [k for k in stones if k not in have]
     raise CardError(f"the card lacks stone {' '.join(missing)}; {a_level(lv)} card holds "
                     f"{' '.join(stones)}")
