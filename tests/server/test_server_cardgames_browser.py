@@ -142,6 +142,29 @@ def test_a_seat_link_whose_key_does_not_open_the_table_says_so(base):
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_bots_given_name_is_in_the_pages_language(base):
+    """A bot seat nobody named is "Bot 2" to the server; a Persian page says "ربات ۲" in the
+    players' list (it read "Bot 2" on every page); a name a person typed stays as typed."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    r = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", None, "Bo"],
+                                              "bots": {"1": "heuristic", "2": "heuristic"}},
+                   timeout=30)
+    assert [s["name"] for s in r.json()["seats"]] == ["Ava", "Bot 2", "Bo"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        page.goto(base + r.json()["view"] + "&lang=fa")
+        players = page.locator("#players")
+        expect(players).to_contain_text("ربات ۲", timeout=15000)
+        expect(players).to_contain_text("Bo")
+        assert "Bot 2" not in players.inner_text()
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_the_owner_sees_a_seat_link_only_until_its_phone_takes_it(base):
     """The owner's page lists each person's seat link to hand out; once Ben's phone opens
     his, it is Ben's: the owner's page says he has taken the seat and shows no link of it,

@@ -89,6 +89,19 @@ def test_table_page_language_and_direction(client, demo_secret, lang, direction)
     assert messages(lang)["table.penalties"] in r.text
 
 
+def test_the_demo_tables_name_is_in_the_pages_language(client, demo_secret, make_table):
+    """The demo table's shipped name ("Demo table") reads in the page's language, on its page
+    and in the list of tables; a name a person typed stays as typed, even "Demo table"."""
+    for lang in ("fa", "he", "ar"):
+        local = messages(lang)["table.demo_name"]
+        assert local != "Demo table"
+        assert f'id="table-name">{local}<' in client.get(f"/t/demo?lang={lang}").text
+        assert local in client.get(f"/?lang={lang}").text
+    assert 'id="table-name">Demo table<' in client.get("/t/demo?lang=en").text
+    table_id, _ = make_table(name="Demo table", language="fa")
+    assert 'id="table-name">Demo table<' in client.get(f"/t/{table_id}").text
+
+
 def test_language_per_phone_and_per_table(client, make_table):
     table_id, _ = make_table(language="he")
     assert 'lang="he"' in client.get(f"/t/{table_id}").text  # the table's language

@@ -95,11 +95,22 @@ def _context(lang: str, **extra: Any) -> dict[str, Any]:
             "languages": [(c, messages(c)["_name"]) for c in LANGUAGES], **extra}
 
 
+def shown_name(name: str, demo: bool, code: str) -> str:
+    """A table's name as a page in language `code` shows it: the demo table's shipped name
+    (models/demo/demo.yaml's "Demo table", the English message `table.demo_name`) in that
+    language, any other name as it was typed (as words.js's `tableName`)."""
+    if demo and name == messages("en")["table.demo_name"]:
+        return messages(code)["table.demo_name"]
+    return name
+
+
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, service: ServiceDep) -> HTMLResponse:
     code = phone_language(request)
     cards = getattr(request.app.state, "cards", None)  # the card games' listed tables too
     listed = service.summaries() + (cards.summaries() if cards is not None else [])
+    listed = [{**tb, "name": shown_name(tb["name"], bool(tb.get("demo")), code)}
+              for tb in listed]
     return page(request, "index.html", code, tables=listed)
 
 
@@ -123,7 +134,8 @@ def table_page(request: Request, table_id: str, service: ServiceDep) -> HTMLResp
     except RefereeError as e:  # a phone deserves a page, not JSON
         return refused_page(request, e, phone_language(request))
     code = phone_language(request, table.language)
-    response = page(request, "table.html", code, table_id=table_id, table_name=table.name,
+    response = page(request, "table.html", code, table_id=table_id,
+                    table_name=shown_name(table.name, bool(table.config.get("demo")), code),
                     faces=list(FACES), messages_json=messages_json(code))
     if v:  # the link's token as a cookie, so that images and the live feed carry it
         response.set_cookie(view_cookie(table_id), v, httponly=True, samesite="strict",

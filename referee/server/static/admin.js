@@ -37,8 +37,9 @@
     $(list + "-title").hidden = false;
     if (!tables.length) ul.append(el("li", {}, tr("tables.none")));
     for (const tb of tables) {
-      const name = tb.view_path ? el("a", {class: "big", href: tb.view_path}, tb.name)
-        : el("span", {class: "big"}, tb.name);
+      const shown = window.refereeUI.tableName(T, tb.name, tb.demo);
+      const name = tb.view_path ? el("a", {class: "big", href: tb.view_path}, shown)
+        : el("span", {class: "big"}, shown);
       const li = el("li", {}, name, el("span", {class: "muted"},
         tb.damaged ? tr("tables.damaged") + ": " + tb.damaged
           : (tb.archived ? tr("admin.archived") + SEP : "") + window.refereeUI.names(tb.players, T)));
@@ -48,7 +49,7 @@
           if (await api("POST", api_base + tb.id + "/archive")) load();
         }}, tr("admin.archive")));
       acts.append(el("button", {class: "button danger", type: "button", onclick: async () => {
-        if (!confirm(tr(confirmKey, {name: tb.name}))) return;
+        if (!confirm(tr(confirmKey, {name: shown}))) return;
         if (await api("DELETE", api_base + tb.id)) load();
       }}, tr("admin.delete")));
       li.append(acts);
@@ -77,7 +78,7 @@
       const view = await api("GET", "/api/tables/" + tb.id);
       if (!view) continue;
       for (const p of view.places) cams.push(el("option", {value: tb.id + ":" + p.index},
-        tb.name + SEP + (p.index + 1) + SEP + p.station + " (" + tr("cam." + p.camera.kind) + ")"));
+        window.refereeUI.tableName(T, tb.name, tb.demo) + SEP + (p.index + 1) + SEP + p.station + " (" + tr("cam." + p.camera.kind) + ")"));
     }
     $("cal-camera").replaceChildren(...cams);
     $("calibrate").hidden = !cams.length;

@@ -22,7 +22,12 @@
 
   // a player's name, isolated from the words around it (a Latin name on a right-to-left page)
   const iso = window.refereeUI.iso;
-  const name = (view, seat) => iso((view.players[seat] && view.players[seat].name) || tr("g.open_seat"));
+  // the names the server gives an unnamed seat ("Bot 2", "Player 3") in the page's language
+  const shown = (n) => {
+    const m = /^(Bot|Player) ([1-9])$/.exec(n || "");
+    return m ? tr(m[1] === "Bot" ? "g.bot_name" : "g.name_n", {n: Number(m[2])}) : n;
+  };
+  const name = (view, seat) => iso(shown(view.players[seat] && view.players[seat].name) || tr("g.open_seat"));
 
   // ---- words: cards, places, spaces and moves in the page's language (cardwords.js) --------
   const W = window.refereeCardWords(T, game, () => state && state.view.spaces);
@@ -164,7 +169,7 @@
     if (!pts) return null;
     const num = window.refereeUI.num;
     const parts = Object.keys(pts[0]).filter((k) => k !== "total" && pts.some((r) => r[k]));
-    const head = el("tr", {}, el("th", {}, ""), ...view.players.map((p) => el("th", {}, el("bdi", {}, p.name))));
+    const head = el("tr", {}, el("th", {}, ""), ...view.players.map((p) => el("th", {}, el("bdi", {}, shown(p.name)))));
     const rows = [...parts, "total"].map((k) => el("tr", {class: k === "total" ? "total" : ""},
       el("th", {scope: "row"}, tr("g.tk.part." + k)), ...pts.map((r) => el("td", {}, num(r[k])))));
     return el("table", {class: "points"}, el("caption", {}, tr("g.tk.points")), el("thead", {}, head),
@@ -196,7 +201,7 @@
       (view.players[cur].bot ? SEP + tr("g.bot_thinks") : "");
     $("turn").textContent = turn;
     const lastMv = view.last[view.last.length - 1];
-    $("last-move").textContent = lastMv ? tr("g.last_move", {who: iso(lastMv.name || "?"), what: words(lastMv.action)}) : "";
+    $("last-move").textContent = lastMv ? tr("g.last_move", {who: iso(shown(lastMv.name) || "?"), what: words(lastMv.action)}) : "";
     $("turn").className = "turn" + (mine ? " mine" : "");
     if (mine && !wasMyTurn) window.refereeUI.buzz([80, 60, 80]);
     wasMyTurn = mine;
@@ -206,12 +211,12 @@
     if (view.over && view.scores) {
       const best = Math.max(...view.returns);
       $("result").replaceChildren(el("p", {}, tr("g.winners", {names: window.refereeUI.names(
-        view.players.filter((p, i) => view.returns[i] === best && best > 0).map((p) => p.name),
+        view.players.filter((p, i) => view.returns[i] === best && best > 0).map((p) => shown(p.name)),
         T)})),
         // numbered by place at the end, the winner first (seats level share a number)
         el("ol", {class: "scores"}, ...rankOrder(view).map((i) =>
           el("li", {class: view.returns[i] === best ? "won" : "", value: view.ranks[i]},
-            el("bdi", {}, view.players[i].name), ": " + score(view.scores[i])))),
+            el("bdi", {}, shown(view.players[i].name)), ": " + score(view.scores[i])))),
         ...[game === "tokaido" ? tokaidoPoints(view) : null].filter(Boolean));  // null reads "null"
       $("result").hidden = false;
     } else $("result").hidden = true;
@@ -222,11 +227,11 @@
     // players
     $("players").replaceChildren(...view.players.map((p, i) => el("li", {class: "player" +
       (cur === i ? " current" : "") + (me.role === "seat" && me.seat === i ? " me" : "")},
-      el("span", {}, el("bdi", {}, p.name || tr("g.open_seat")), p.bot ? el("span", {class: "pill"}, tr("g.bot")) : null),
+      el("span", {}, el("bdi", {}, shown(p.name) || tr("g.open_seat")), p.bot ? el("span", {class: "pill"}, tr("g.bot")) : null),
       el("span", {class: "muted"}, seatFacts(view, i)))));
     // the last moves, newest first
     $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
-      el("strong", {}, el("bdi", {}, mv.name || "?")), " " + words(mv.action))));
+      el("strong", {}, el("bdi", {}, shown(mv.name) || "?")), " " + words(mv.action))));
     // the room code
     $("join-box").hidden = !view.code;
     $("room-code").textContent = view.code || "";
@@ -358,13 +363,13 @@
       sel.addEventListener("change", async () => {
         if (await ownerCall("/seats/" + s.seat + "/bot", {bot: sel.value || null})) renderOwner();
       });
-      const li = el("li", {class: "seat-link"}, el("strong", {}, (s.name || tr("g.open_seat"))), sel);
+      const li = el("li", {class: "seat-link"}, el("strong", {}, (shown(s.name) || tr("g.open_seat"))), sel);
       if (s.joined && !s.bot) {
         // taken by its player: no link here (only that phone has its key); a lost phone gets
         // a new link, which cuts the old one off
         const again = el("button", {class: "button alt small", type: "button"}, tr("g.new_link"));
         again.addEventListener("click", async () => {
-          if (window.confirm(tr("g.new_link_confirm", {name: s.name}))) {
+          if (window.confirm(tr("g.new_link_confirm", {name: shown(s.name)}))) {
             if (await ownerCall("/seats/" + s.seat + "/bot", {bot: null})) renderOwner();
           }
         });

@@ -41,6 +41,16 @@
   const uploadErrors = {};
   const uploadError = (key) => uploadErrors[key] ||
     (uploadErrors[key] = el("p", {class: "error upload-error", role: "alert"}));
+  // a builder's refused upload ("no photo") is said until that build moves on: a photo
+  // that came another way (the camera, another phone), a verdict, a decision
+  const buildSigs = {};
+  function forgetStaleErrors(b) {
+    const sig = [b.state, b.status, b.photo || "", b.decided || ""].join("|");
+    if (buildSigs[b.seat] !== undefined && buildSigs[b.seat] !== sig) {
+      for (const k in uploadErrors) if (k.endsWith(":" + b.seat)) uploadErrors[k].textContent = "";
+    }
+    buildSigs[b.seat] = sig;
+  }
 
   // A photo field in the page's language: the browser's own file field says "Choose File"
   // and "No file chosen" in the browser's language, not the page's. Its input stays (hidden
@@ -202,6 +212,7 @@
   }
 
   function builderItem(view, b) {
+    forgetStaleErrors(b);
     const p = view.players[b.seat];
     const place = view.places[b.place] || {};
     const cam = place.camera || {};
@@ -385,7 +396,7 @@
   function render(view) { window.refereeUI.keepingFocus(() => draw(view)); }
 
   function draw(view) {
-    $("table-name").textContent = view.name;
+    $("table-name").textContent = window.refereeUI.tableName(T, view.name, view.demo);
     const rd = view.round;
     if (rd) {
       // one lookout on the page, the players' list's: the round's while it runs; once its

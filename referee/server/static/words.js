@@ -69,6 +69,11 @@ window.refereeUI = {
   // what separates the parts of a line ("merchant · 4 coins"), the message "ui.part_sep"
   // (Persian's zero "۰" is a dot, so Persian takes its comma instead of the middle dot)
   sep(T) { return T["ui.part_sep"] !== undefined ? T["ui.part_sep"] : " · "; },
+  // a table's name as shown: the demo table's shipped name ("Demo table", models/demo) in
+  // the page's language, any other name as it was typed
+  tableName(T, name, demo) {
+    return demo && name === "Demo table" && T["table.demo_name"] ? T["table.demo_name"] : name;
+  },
   // a name isolated: one that starts or ends in Latin letters or punctuation keeps its
   // place in right-to-left words
   iso(text) { return "\u2068" + text + "\u2069"; },
