@@ -379,10 +379,15 @@ class CardTableService(CardViews, CardBots, CardSeats):
         self.hub.publish(table.id, table.seq)
         self._wake(table)
 
-    def act(self, table_id: str, seat: int, key: str | None, text: str) -> dict[str, Any]:
-        """The seat plays `text` (the game's notation); its new view.
+    def act(self, table_id: str, seat: int, key: str | None, text: str,
+            seq: int | None = None) -> dict[str, Any]:
+        """The seat plays `text` (the game's notation); its new view. seq: the view's `seq`
+        the move was chosen on, when the phone says it: a table that has moved on since
+        plays nothing (a break-it trial: a "draw" sent again 1.5 s later, after the bot's
+        move, drew three more cards).
 
         :raises NotYourTurnError (409): another seat is to play, or the game is over;
+            ConflictError (409, `table.moved-on`): the table moved on after `seq`;
             IllegalMoveError (422): not in the notation, or the rules refuse it now (the
             engine's reason); the table is left as it was.
         """
@@ -397,6 +402,9 @@ class CardTableService(CardViews, CardBots, CardSeats):
             if table.ended or st.is_terminal():
                 raise NotYourTurnError("the game is over; nothing more can be played",
                                        "table.game-over")
+            if seq is not None and seq != table.seq:
+                raise ConflictError("the table has moved on since that move was chosen; "
+                                    "look again and choose", "table.moved-on")
             cur = st.current_player()
             if cur != seat:
                 raise NotYourTurnError(f"it is not your turn: {table.seats[cur].name or '?'} "
@@ -408,14 +416,22 @@ class CardTableService(CardViews, CardBots, CardSeats):
         """Check `text` on a copy of the state, store it, then take the copy."""
         assert table.state is not None
         trial = table.state.clone()
+        # a refusal quotes a move of at most 40 characters, as every message quotes input
+        short = _short(text)
         try:
             action = table.game.parse_action(text)
             trial.apply_action(action)
         except CodedError as e:
-            raise IllegalMoveError(f"{text[:40]!r} cannot be played now: {e}", e.code,
-                                   e.params) from None
+            words = str(e)
+            for v in (text, *e.params.values()):  # the move, or a part of it, at length
+                if isinstance(v, str) and len(v) > 40:
+                    words = words.replace(v, _short(v))
+            raise IllegalMoveError(f"{short!r} cannot be played now: {words}", e.code,
+                                   {k: _short(v) if isinstance(v, str) else v
+                                    for k, v in e.params.items()}) from None
         except RulesError as e:
-            raise IllegalMoveError(f"{text[:40]!r} cannot be played now: {e}") from None
+            raise IllegalMoveError(f"{short!r} cannot be played now: "
+                                   f"{str(e).replace(text, short)}") from None
         self._commit(table, [("action", {"seat": seat, "action": str(action)})], trial)
 
     def rematch(self, table_id: str, who: Access, after: int | None = None) -> int:
@@ -489,3 +505,8 @@ class CardTableService(CardViews, CardBots, CardSeats):
                 table.archived = True
         self.store.delete_table(table_id)
         self.hub.publish(table_id, -1)
+
+
+def _short(text: str) -> str:
+    """`text` as a message quotes input: at most 40 characters, an ellipsis for the rest."""
+    return text if len(text) <= 40 else text[:39] + "…"

@@ -241,6 +241,12 @@ class Rounds(Places, KeysAndAccess):
         with table.lock:
             self._may(table, Access("table") if who.role == "table" else who,
                       seat=who.seat)
+            if who.role != "table" and table.state.end_reason == game.ENDED_BY_TABLE:
+                # the owner ended it (to free the box, say): only the owner starts another,
+                # as at a card table (a break-it trial: a seat's key undid the owner's end)
+                raise ConflictError("the table's owner ended this game; only the owner "
+                                    "(the control link) starts a new one",
+                                    "table.ended-by-owner")
             # an ended game no longer counts; the new one does, so it asks the limits as a new
             # table would (a re-trial: made, ended and rematched 30 times from one address,
             # the box was full for everyone)
@@ -267,6 +273,7 @@ class Rounds(Places, KeysAndAccess):
             raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")
         with table.lock:
             st = table.state
+            _not_ended(st)
             b = st.builder(seat) if st.round_no else None
             if b is None or b.verdict is None:
                 raise ConflictError("there is no verdict on that build in this round to "
@@ -284,16 +291,33 @@ class Rounds(Places, KeysAndAccess):
         after that it labels the photo and marks the round disputed in the record. Either way
         the photo becomes a labelled scene (`referee dataset export`).
 
-        :raises ForbiddenError: not the lookout (nor the table's key); ConflictError: the
-            verdict was not questioned.
+        The answer is the round's lookout's (also once the penalty card has made another
+        player the lookout), or the table key's; nobody answers for their own build (a
+        break-it trial: the player just given the penalty card, lookout from then on,
+        labelled their own questioned build correct), and each question is answered once.
+
+        :raises ForbiddenError: neither the round's lookout nor the table's key, or the
+            answer would be on the answerer's own build; ConflictError: the verdict was not
+            questioned, or is answered already; IllegalCommandError: the game has ended.
         """
         table = self.get(table_id)
         with table.lock:
-            self._may(table, who, lookout=True)
+            self._may(table, who, seat=who.seat)  # archived, a view link: refused here
             st = table.state
+            _not_ended(st)
+            if who.role == "seat":
+                lookout = st.lookout if table.round_lookout is None else table.round_lookout
+                if who.seat != lookout:
+                    raise ForbiddenError("only the lookout of the round (or the table's "
+                                         "owner) answers a questioned verdict")
+                if who.seat == seat:
+                    raise ForbiddenError("nobody answers a question about their own build; "
+                                         "the table's owner may")
             key = (st.round_no, seat)
             if key not in table.disputes:
                 raise ConflictError("nobody questioned that verdict in this round")
+            if key in table.confirmed:
+                raise ConflictError("this questioned verdict has been answered already")
             b = st.builder(seat)
             items: list[tuple[str, dict[str, Any]]] = []
             counted = (b is not None and b.verdict is not None and st.phase == "settling"
@@ -304,3 +328,11 @@ class Rounds(Places, KeysAndAccess):
             note = {"round": st.round_no, "player": seat, "correct": bool(correct),
                     "by": who.seat, "counted": counted}
             return self._commit(table, [("server:confirmed", note)] + items)
+
+
+def _not_ended(st: game.TukiState) -> None:
+    """:raises IllegalCommandError: the game has ended (as `game.decide` refuses every
+    command but a rematch then): a question or its answer changes nothing any more."""
+    if st.ended:
+        raise game.IllegalCommandError(f"the game has ended ({st.end_reason}); no more "
+                                       "commands but a rematch")

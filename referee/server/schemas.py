@@ -294,6 +294,7 @@ class TableView(BaseModel):
     over: bool
     winners: list[int]
     end_reason: str
+    ended_by_table: bool  # the owner ended it (EndGame): only the table key starts another
     void: bool
     players: list[PlayerView]
     places: list[PlaceView]

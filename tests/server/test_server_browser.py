@@ -449,8 +449,8 @@ def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
                     phones[0].wait_for_timeout(150)
             assert moves >= 6, [p.locator("#turn").inner_text() for p in phones]
             # the bot's seat has answered, in words, on both phones
-            for page in phones:
-                expect(page.locator("#last li", has_text="Bot 3").first).to_be_visible(
+            for page, bot in zip(phones, ("Bot 3", "בוט 3"), strict=True):  # en, he
+                expect(page.locator("#last li", has_text=bot).first).to_be_visible(
                     timeout=20000)  # a bot's pause and move, on a machine under load
             # each phone's hand is its own (the server's view of each seat)
             for seat, page in enumerate(phones):

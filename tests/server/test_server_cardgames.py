@@ -580,3 +580,37 @@ def test_the_move_list_shows_a_last_card_call_only_where_it_counts():
             replay.fold("action", {"seat": seat, "action": text})
         assert replay.moves == table.moves and replay.state.to_dict() == table.state.to_dict()
     assert shown[True] and shown[False]
+
+
+def test_a_late_retry_of_a_move_plays_nothing(c: TestClient) -> None:
+    """A break-it trial: a "draw" sent again 1.5 s later, after the bot had moved, drew
+    again. A move sent with the view's `seq` it was chosen on is refused once the table has
+    moved on (409 `table.moved-on`, words in every language); without `seq` it is played as
+    before. A refusal quotes a long move at 40 characters."""
+    from referee.server.i18n import LANGUAGES, messages
+
+    g = make_game(c, players=["Ava", "Ben"])
+    url, key = f"/api/games/{g['id']}/seats/0/act", seat_key(g, 0)
+    me = c.get(f"/api/games/{g['id']}/seats/0", headers=key).json()
+    seq = me["view"]["seq"]
+    r = c.post(url, headers=key, json={"action": "draw", "seq": seq})
+    assert r.status_code == 200, r.text
+    # Ben moves; Ava's phone sends its first tap again, with the seq it was chosen on
+    c.post(f"/api/games/{g['id']}/seats/1/act", headers=seat_key(g, 1),
+           json={"action": "draw"}).raise_for_status()
+    hand = len(c.get(f"/api/games/{g['id']}/seats/0", headers=key).json()["view"]["me"]["hand"])
+    r = c.post(url, headers=key, json={"action": "draw", "seq": seq})
+    assert r.status_code == 409 and r.json()["code"] == "table.moved-on", r.text
+    after = c.get(f"/api/games/{g['id']}/seats/0", headers=key).json()
+    assert len(after["view"]["me"]["hand"]) == hand
+    for lang in LANGUAGES:
+        assert messages(lang)["refusal.table.moved-on"]
+    # the view's own seq plays
+    r = c.post(url, headers=key, json={"action": "draw", "seq": after["view"]["seq"]})
+    assert r.status_code == 200, r.text
+    r = c.post(f"/api/games/{g['id']}/seats/1/act", headers=seat_key(g, 1),
+               json={"action": "play " + "A" * 70})
+    assert r.status_code == 422
+    body = r.json()
+    assert "A" * 41 not in body["detail"] and "A" * 39 + "…" in body["detail"]
+    assert all(len(v) <= 40 for v in body["params"].values() if isinstance(v, str))

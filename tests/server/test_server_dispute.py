@@ -154,3 +154,58 @@ def test_an_answer_against_a_card_already_given_says_the_card_stays(
     assert ava["confirmed"] and ava["card_stays"] is True
     assert ben["confirmed"] and ben["card_stays"] is False
     assert sum(p["penalties"] for p in view["players"]) == 1  # no card moved
+
+
+def test_only_the_rounds_lookout_answers_once_and_never_on_their_own_build(
+        client, make_table, wait_view):
+    """A break-it trial: the player just given the penalty card (the lookout from then on)
+    answered the question on their own build "correct", as often as they liked, and the
+    round's lookout was refused. Now the round's lookout answers, once; nobody answers for
+    their own build; and once the owner ends the game, no question or answer is taken,
+    and only the owner starts another game."""
+    table_id, secret = make_table(players=("Ava", "Ben", "Cy"),
+                                  stations=("D03", "D04", "D03"), first_lookout=0)
+    h = {"X-Table-Secret": secret}
+    url = f"/api/tables/{table_id}"
+    ava, ben, cy = (s["key"] for s in client.get(f"{url}/seats", headers=h).json())
+    grid, die = scene_card("D03-02")
+    assert client.post(f"{url}/rounds", json={"grid": grid, "die": die},
+                       headers={"X-Seat-Key": ava}).status_code == 200
+    for seat, key, scene in ((1, ben, "D04-06"), (2, cy, "D03-02"), (0, ava, "D03-02")):
+        assert client.post(f"{url}/done/{seat}", files=_photo(scene),
+                           headers={"X-Seat-Key": key}).status_code == 200
+    view = wait_view(table_id, lambda v: all(b["verdict"] for b in v["round"]["builders"]))
+    for b in view["round"]["builders"]:  # Ben's build is the wrong one, the others right
+        for by in b["deciders"] if b["state"] == "unsure" else []:
+            assert client.post(f"{url}/decide", headers=h, json={
+                "seat": b["seat"], "correct": b["seat"] != 1, "by": by}).status_code == 200
+    view = client.get(url, headers=h).json()
+    assert view["round"]["taker"] == 1 and view["lookout"] == 1  # Ben took the card
+    assert view["round"]["lookout"] == 0  # Ava ran that round
+    assert client.post(f"{url}/dispute", json={"seat": 1},
+                       headers={"X-Seat-Key": cy}).status_code == 200
+    # Ben, lookout now, answers nothing on his own build; Cy is no lookout
+    for key in (ben, cy):
+        r = client.post(f"{url}/confirm", json={"seat": 1, "correct": True},
+                        headers={"X-Seat-Key": key})
+        assert r.status_code == 403, r.text
+    r = client.post(f"{url}/confirm", json={"seat": 1, "correct": False},
+                    headers={"X-Seat-Key": ava})
+    assert r.status_code == 200, r.text
+    r = client.post(f"{url}/confirm", json={"seat": 1, "correct": True},
+                    headers={"X-Seat-Key": ava})
+    assert r.status_code == 409  # answered once
+    events = client.get(f"{url}/events", headers=h).json()
+    assert [e["data"]["by"] for e in events if e["kind"] == "server:confirmed"] == [0]
+    # the owner ends the game: no question, no answer, and a seat starts no new game
+    assert client.post(f"{url}/end-game", headers=h).status_code == 200
+    assert client.post(f"{url}/dispute", json={"seat": 2},
+                       headers={"X-Seat-Key": ben}).status_code == 409
+    assert client.post(f"{url}/confirm", json={"seat": 1, "correct": True},
+                       headers=h).status_code == 409
+    view = client.get(url, headers=h).json()
+    assert view["over"] and view["ended_by_table"]
+    r = client.post(f"{url}/rematch", headers={"X-Seat-Key": cy})
+    assert r.status_code == 409 and r.json()["code"] == "table.ended-by-owner"
+    assert client.post(f"{url}/rematch", headers=h).status_code == 200
+    assert client.get(url, headers=h).json()["ended_by_table"] is False

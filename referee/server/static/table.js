@@ -298,7 +298,10 @@
       // the answer came after the penalty card and says otherwise: it only labels the photo
       if (asked && b.card_stays) q.append(el("p", {class: "muted card-stays"},
         tr("verdict.card_stays")));
-      if (acting && asked && !b.confirmed && isLookout(view)) q.append(
+      // the answer is the round's lookout's (rounds.confirm), never on their own build
+      const answers = me.role === "table" || (me.role === "seat" && view.round &&
+        me.seat === view.round.lookout && me.seat !== b.seat);
+      if (acting && asked && !b.confirmed && answers) q.append(
         el("button", {class: "button ok", type: "button", "data-focus": "confirm-yes:" + b.seat,
           onclick: () => act("/confirm", {seat: b.seat, correct: true})}, tr("ctl.correct")),
         el("button", {class: "button danger", type: "button", "data-focus": "confirm-no:" + b.seat,
@@ -449,7 +452,8 @@
         tr("table.winners", {names: window.refereeUI.names(names, T)}));
       w.hidden = false;
     } else w.hidden = true;
-    $("rematch").hidden = !(view.over && canAct());
+    // after the owner ended the game, only the owner starts another (rounds.rematch)
+    $("rematch").hidden = !(view.over && canAct() && (me.role === "table" || !view.ended_by_table));
     const lookout = isLookout(view);
     const canStart = lookout && !view.over && (!rd || rd.status === "over");
     $("locked").hidden = lookout;
