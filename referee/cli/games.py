@@ -8,6 +8,7 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -109,7 +110,7 @@ def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
             continue
         if game.render is not None:
             console.print(game.render(state, 0))
-        legal = state.legal_actions()
+        legal = listed_moves(game, state)
         for i, a in enumerate(legal):
             console.print(f"  [bold]{i:>2}[/] {a}", highlight=False)
         try:
@@ -245,3 +246,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     for name in GAMES:
         _add_bench(bench_app, name)
     bench_app.command("bots")(bench_bots_command)
+
+
+def listed_moves(game: Any, state: Any) -> list[Any]:
+    """The legal actions `referee play` lists: TAKI's "last card" call only with the moves
+    where it counts (`call_counts`, as a phone offers it: card_views), though the engine
+    takes it with every move of a hand of 2 cards or fewer (a new user was offered "draw
+    last" with two cards in hand). A move typed in the notation may still carry the call."""
+    legal = state.legal_actions()
+    counts = game.call_counts
+    if counts is None:
+        return list(legal)
+    calls = {f"{a} last" for a in legal if not getattr(a, "last", True) and counts(state, a)}
+    return [a for a in legal if not getattr(a, "last", False) or str(a) in calls]

@@ -82,9 +82,8 @@ def calibrate_camera_cmd(
     std = cal.std_intrinsics
     console.print(f"used {cal.views_used} of {len(images)} photos; RMS reprojection error "
                   f"{cal.rms_px:.2f} px")
-    if cal.views_used < len(images):
-        console.print(f"  {len(images) - cal.views_used} photo(s) left out: the mat not seen "
-                      "well enough, or the same view as another", highlight=False)
+    for photo_name, why in cal.left_out:  # which photo, so that it can be taken again
+        console.print(f"  left out {escape(photo_name)}: {why}", highlight=False)
     # the limit a build photo's pose is held to (pipeline.measure), for this photo size
     from referee.vision.settings import default_settings
 
@@ -247,6 +246,25 @@ def _station_file(station: Path) -> Path:
     return named if named.is_file() else station
 
 
+def _no_station(station: Path) -> RefereeError:
+    """What to do when `--station` names nothing: a bare name is a station not set up yet
+    (its camera step first; the stations that are set up named, as a typo's help); a path
+    is a file that is not there. A new user's trial read "cannot read station file kitchen:
+    No such file or directory"."""
+    from referee.vision.station import StationError, profile_path
+
+    if len(station.parts) != 1 or station.suffix:
+        return RefereeError(f"no station file {station}: give a station's name (as given to "
+                            "`referee calibrate camera`) or the path of its profile")
+    err = _needs_camera_step(station.name)
+    try:
+        folder = profile_path("x").parent
+    except StationError:  # not reached: "x" is a good name
+        return err
+    known = sorted(p.stem for p in folder.glob("*.yaml"))[:20]
+    return RefereeError(f"{err}" + (f". Stations set up: {', '.join(known)}" if known else ""))
+
+
 def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, PNG, WebP or "
                                              "BMP)."),
                 station: Path = typer.Option(..., "--station", help="Station profile .yaml, "
@@ -271,6 +289,8 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
     if overlay is not None and overlay.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise RefereeError(f"--overlay must end in .png or .jpg, not {overlay.name!r}")
     station = _station_file(station)
+    if not station.exists():  # before the overlay's checks, which ask where the station is
+        raise _no_station(station)
     if overlay is not None:
         _check_overlay_path(overlay, photo, station, card_grid)
     st = load_station(station)

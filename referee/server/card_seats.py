@@ -112,7 +112,7 @@ class CardSeats(CardServiceBase):
             table_id = self.codes.get(room_code(code))
         if table_id is None or table_id not in self.tables:
             raise UnknownTableError("no table has this room code; check it with the table's "
-                                    "screen")
+                                    "screen", "table.code-unknown")
         table = self.tables[table_id]
         with table.lock:
             self._playable(table)

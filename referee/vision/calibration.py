@@ -73,7 +73,8 @@ class CameraCalibration:
     """camera_matrix 3×3 float64 (px); dist_coeffs (5,) float64; rms_px: the RMS
     reprojection error; std_intrinsics: the standard deviations of the intrinsics, in
     `cv2.calibrateCameraExtended`'s order (fx, fy, cx, cy, k1, k2, p1, p2, k3, ...);
-    views_used: photos that showed the mat well; image_size: (w, h) px."""
+    views_used: photos that showed the mat well; image_size: (w, h) px; left_out: the
+    photos left out, each as (its file name, why)."""
 
     camera_matrix: np.ndarray
     dist_coeffs: np.ndarray
@@ -81,6 +82,7 @@ class CameraCalibration:
     std_intrinsics: np.ndarray
     views_used: int
     image_size: tuple[int, int]
+    left_out: tuple[tuple[str, str], ...] = ()
 
 
 def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> CameraCalibration:
@@ -102,6 +104,7 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
     img: list[np.ndarray] = []
     own_f: list[tuple[Path, float, float]] = []  # (photo, its own focal length, 1σ) px
     copies = 0
+    left_out: list[tuple[str, str]] = []
     size: tuple[int, int] | None = None
     s = default_settings()
     for p in photos:
@@ -116,12 +119,14 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
         size = hw
         det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
         if is_weak(det, s) or det.n_charuco < 6:
+            left_out.append((p.name, "the mat not seen well enough"))
             continue
         o, i = det.object_points.astype(np.float32), det.image_points.astype(np.float32)
         if any(oo.shape == o.shape and np.array_equal(oo, o) and
                float(np.max(np.abs(ii - i))) < s.pose.duplicate_view_px
                for oo, ii in zip(obj, img, strict=True)):
             copies += 1
+            left_out.append((p.name, "the same view as another photo"))
             continue
         obj.append(o)
         img.append(i)
@@ -163,7 +168,8 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
             f"photos {side} px {across} ({hi:.0f} px for a field of view of "
             f"{FOV_DEG[0]:g}° across them, {lo:.3g} px for {FOV_DEG[1]:g}°); take the photos "
             "again, the whole mat in each, tilted a different way in each")
-    return CameraCalibration(k, d.ravel()[:5], float(rms), std_in.ravel(), len(obj), size)
+    return CameraCalibration(k, d.ravel()[:5], float(rms), std_in.ravel(), len(obj), size,
+                             tuple(left_out))
 
 
 def intrinsics_from_mat(det: MatDetection, image_size: tuple[int, int]

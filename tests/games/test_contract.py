@@ -176,3 +176,29 @@ def test_play_explains_the_moves_and_leaves_in_plain_words():
     assert _which_way([197, 252, 51], [2]) == " (the lowest wins)"
     assert _which_way([3, 9], [1]) == " (the highest wins)"
     assert _which_way([5, 5], [0, 1]) == ""
+
+
+def test_play_lists_the_last_card_call_only_where_it_counts():
+    """A new user was offered "draw last" with two cards in hand: `referee play` lists
+    TAKI's "last card" call with the moves where it counts, as a phone does, and every
+    other legal move; other games list every legal move."""
+    from referee.cli.games import listed_moves
+    from referee.games.engine import get_game
+
+    taki = get_game("taki")
+    rng = random.Random(5)
+    hidden = 0
+    for seed in range(12):
+        st = taki.new_game(2, seed=seed)
+        while not st.is_terminal():
+            legal, shown = st.legal_actions(), listed_moves(taki, st)
+            assert [a for a in legal if not a.last] == [a for a in shown if not a.last]
+            for a in shown:
+                if a.last:
+                    base = next(b for b in legal if f"{b} last" == str(a))
+                    assert taki.call_counts(st, base)
+            hidden += len(legal) - len(shown)
+            st.apply_action(rng.choice(legal))
+    assert hidden > 100  # many calls that change nothing were left out
+    tok = get_game("tokaido").new_game(2, seed=1)
+    assert listed_moves(get_game("tokaido"), tok) == list(tok.legal_actions())

@@ -233,7 +233,10 @@ def test_join_with_the_room_code(c: TestClient) -> None:
     qr = c.get(f"/api/games/{gid}/join.svg")  # the view cookie: the table screen's QR code
     assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg")
     assert local_client(c.app).get(f"/api/games/{gid}/join.svg").status_code == 401
-    assert c.post("/api/games/join", json={"code": "ZZZZZ", "name": "Cy"}).status_code == 404
+    r = c.post("/api/games/join", json={"code": "ZZZZZ", "name": "Cy"})
+    # said as a room code, in the phone's language (it was "no such table, or seat, or
+    # photo; check the link" on a Hebrew join page)
+    assert r.status_code == 404 and r.json()["code"] == "table.code-unknown"
     assert c.post("/api/games/join", json={"code": code, "name": "ava"}).status_code == 409
     a = c.post("/api/games/join", json={"code": code.lower(), "name": "Cy"})
     assert a.status_code == 200 and a.json()["seat"] == 1

@@ -102,6 +102,16 @@ def test_the_demo_tables_name_is_in_the_pages_language(client, demo_secret, make
     assert 'id="table-name">Demo table<' in client.get(f"/t/{table_id}").text
 
 
+def test_a_link_to_no_table_says_so_in_the_pages_language(client):
+    """A Hebrew page for a table that is not there: its heading and its line in Hebrew (the
+    line was the server's English "no table 'nosuch'; check the link")."""
+    for lang in ("fa", "he", "ar", "en"):
+        r = client.get(f"/t/nosuch?lang={lang}")
+        assert r.status_code == 404
+        assert messages(lang)["err.no_table_detail"].replace("'", "&#39;") in r.text
+        assert "check the link" not in r.text or lang == "en"
+
+
 def test_language_per_phone_and_per_table(client, make_table):
     table_id, _ = make_table(language="he")
     assert 'lang="he"' in client.get(f"/t/{table_id}").text  # the table's language

@@ -136,6 +136,24 @@ def test_judge_takes_a_station_by_the_name_calibrate_gave_it(tmp_path, monkeypat
     r = _run("judge", str(DEV / "scenes/D03-02/image.jpg"), "--station",
              str(NOMAT / "station.json"), "--card-grid", str(card), "--die", die)
     assert r.returncode == 2 and "referee calibrate level" in r.stderr.replace("\n", " ")
+    # a name not set up yet (a typo, or the README's example run before its setup), with
+    # the README's --overlay why.png in the current folder: the step to take and the
+    # stations there are, never "a photo beside the station's profile" nor "cannot read
+    # station file" (a new user's trial)
+    (tmp_path / "why.png").write_bytes((DEV / "mat-a4-v2.png").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["judge", "photo.jpg", "--station", "kitchn", "--card", "N07",
+                            "--die", "fish", "--overlay", "why.png"])
+    said = " ".join(str(r.exception).split())  # the CLI's entry says it, exit code 2
+    assert "'kitchn' is not set up yet" in said, said
+    assert "referee calibrate camera kitchn" in said and "Stations set up: kitchen" in said
+    r = runner.invoke(app, ["judge", str(DEV / "scenes/D01-01/image.jpg"), "--station",
+                            "kitchen", "--card-grid", str(card), "--die", die, "--overlay",
+                            "why.png", "--json"])
+    assert r.exit_code == 0, r.output  # a file of that name in the folder is no station's
+    r = runner.invoke(app, ["judge", "photo.jpg", "--station", "kitchen", "--card-grid",
+                            str(card), "--die", die])
+    assert "cannot read" in str(r.exception) and "photo.jpg" in str(r.exception)
 
 
 def test_bad_input_gives_plain_words_and_exit_2(tmp_path):
@@ -476,3 +494,25 @@ def test_calibration_refuses_photos_of_several_cameras_and_counts_a_copy_once(tm
         calibrate_camera([one[0]] * 5)
     cal = calibrate_camera(one)  # one camera's own views still calibrate it
     assert cal.views_used == 5 and 950 < cal.camera_matrix[0, 0] < 1080
+
+
+def test_calibrate_camera_names_each_photo_it_left_out(tmp_path, monkeypatch):
+    """A new user read "1 photo(s) left out" and could not tell which to take again: each
+    photo left out is named, with why (a copy of another view, a photo whose mat is not seen
+    well enough), and the profile is still written under the station's name."""
+    import shutil
+
+    import referee.paths
+
+    monkeypatch.setattr(referee.paths, "CALIBRATION", tmp_path)
+    photos = [str(p) for p in sorted((DEV / "stations" / "D01").glob("calib*.jpg"))]
+    shutil.copy(photos[0], tmp_path / "again.jpg")
+    r = runner.invoke(app, ["calibrate", "camera", "kitchen", *photos,
+                            str(tmp_path / "again.jpg")])
+    assert r.exit_code == 0, r.output
+    said = " ".join(r.output.split())
+    assert "left out again.jpg: the same view as another photo" in said
+    assert "left out calib4.jpg: the mat not seen well enough" in said
+    assert f"used {len(photos) - 1} of {len(photos) + 1} photos" in said
+    assert (tmp_path / "stations" / "kitchen.yaml").is_file()  # under the station's name
+    assert not list((tmp_path / "stations").glob("*.jpg.yaml"))

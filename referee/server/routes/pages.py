@@ -69,7 +69,11 @@ def refused_page(request: Request, e: RefereeError, code: str) -> HTMLResponse:
     damaged = isinstance(e, DamagedTableError)
     missing = isinstance(e, UnknownTableError)
     heading = "err.damaged_table" if damaged else None if missing else "err.link"
-    detail = str(e) if damaged or missing else messages(code)["err.link_detail"]
+    # in the page's language (an English line under a Hebrew heading, a new user's trial);
+    # why a table was set aside stays the box's own words on English pages
+    detail = (str(e) if damaged and code == "en" else messages(code)[
+        "err.damaged_detail" if damaged else "err.no_table_detail" if missing
+        else "err.link_detail"])
     status = 409 if damaged else 404 if missing else (
         401 if isinstance(e, MissingSecretError) else 403)
     return page(request, "missing.html", code, status_code=status, detail=detail,

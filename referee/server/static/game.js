@@ -222,6 +222,8 @@
     } else $("result").hidden = true;
     // a game the owner ended stays ended: only the owner starts another (the server refuses a seat)
     $("rematch-box").hidden = !(me.role === "seat" && view.over && !view.ended);
+    // the owner's button starts a new game at any time: mid-game it says "start over"
+    $("owner-rematch").textContent = !view.over && !view.ended ? tr("g.restart") : tr("g.rematch");
     // the board
     $("board").replaceChildren(BOARD[game](view));
     // players
