@@ -233,17 +233,15 @@ def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: s
 
 
 def _station_file(station: Path) -> Path:
-    """`--station` as given, or, when no such file exists and it is a bare name, the profile
-    that `referee calibrate` wrote under that name (calibration/stations/NAME.yaml)."""
-    from referee.vision.station import StationError, profile_path
+    """`--station` as given, or, when no such file exists and it is a bare name, the station
+    of that name as the server lists it (`stations.catalogue`): the profile `referee
+    calibrate` wrote (calibration/stations/NAME.yaml), else a demo station (D03: a re-trial
+    was told to set up the station the new-table page offers)."""
+    from referee.server.stations import catalogue
 
     if station.exists() or len(station.parts) != 1 or station.suffix:
         return station
-    try:
-        named = profile_path(station.name)
-    except StationError:
-        return station
-    return named if named.is_file() else station
+    return catalogue().get(station.name, station)
 
 
 def _no_station(station: Path) -> RefereeError:
@@ -251,17 +249,13 @@ def _no_station(station: Path) -> RefereeError:
     (its camera step first; the stations that are set up named, as a typo's help); a path
     is a file that is not there. A new user's trial read "cannot read station file kitchen:
     No such file or directory"."""
-    from referee.vision.station import StationError, profile_path
-
     if len(station.parts) != 1 or station.suffix:
         return RefereeError(f"no station file {station}: give a station's name (as given to "
                             "`referee calibrate camera`) or the path of its profile")
+    from referee.server.stations import catalogue
+
     err = _needs_camera_step(station.name)
-    try:
-        folder = profile_path("x").parent
-    except StationError:  # not reached: "x" is a good name
-        return err
-    known = sorted(p.stem for p in folder.glob("*.yaml"))[:20]
+    known = list(catalogue())[:20]
     return RefereeError(f"{err}" + (f". Stations set up: {', '.join(known)}" if known else ""))
 
 

@@ -57,6 +57,7 @@ class CardViews(CardServiceBase):
                         for i, s in enumerate(table.seats)],
             "code": table.code if any(s.open for s in table.seats) else None,
             "current_player": cur, "over": over, "ended": table.ended, "game_no": table.games,
+            "plays": table.plays,
             "archived": table.archived,
             "returns": st.returns() if over else None,
             "scores": st.scores() if over else None,

@@ -51,6 +51,9 @@ class CardTable(InPlay):
     ended: bool = False
     archived: bool = False
     games: int = 0
+    # moves, new games and ends so far: what a seat's move was chosen on (`act`'s `plays`);
+    # a seat taken or handed to a bot changes no move (a break-it re-trial)
+    plays: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
     # the public view of event `seq`, built once for every phone (every change is an event)
     public: tuple[int, dict[str, Any]] | None = None
@@ -114,6 +117,8 @@ class CardTable(InPlay):
             self.archived = True
         else:
             raise ValueError(f"unknown event kind {kind[:40]!r}")
+        if kind in ("game_started", "action", "game_ended"):
+            self.plays += 1
         self.seq += 1
 
     def _said(self, text: str) -> str:

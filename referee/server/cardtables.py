@@ -380,14 +380,15 @@ class CardTableService(CardViews, CardBots, CardSeats):
         self._wake(table)
 
     def act(self, table_id: str, seat: int, key: str | None, text: str,
-            seq: int | None = None) -> dict[str, Any]:
-        """The seat plays `text` (the game's notation); its new view. seq: the view's `seq`
-        the move was chosen on, when the phone says it: a table that has moved on since
-        plays nothing (a break-it trial: a "draw" sent again 1.5 s later, after the bot's
-        move, drew three more cards).
+            plays: int | None = None) -> dict[str, Any]:
+        """The seat plays `text` (the game's notation); its new view. plays: the view's
+        `plays` (moves, new games and ends) the move was chosen on, when the phone says it:
+        once another has come, nothing is played (a break-it trial: a "draw" sent again
+        1.5 s later, after the bot's move, drew three more cards). A seat taken or handed
+        to a bot meanwhile is no move.
 
         :raises NotYourTurnError (409): another seat is to play, or the game is over;
-            ConflictError (409, `table.moved-on`): the table moved on after `seq`;
+            ConflictError (409, `table.moved-on`): another move came after `plays`;
             IllegalMoveError (422): not in the notation, or the rules refuse it now (the
             engine's reason); the table is left as it was.
         """
@@ -402,7 +403,7 @@ class CardTableService(CardViews, CardBots, CardSeats):
             if table.ended or st.is_terminal():
                 raise NotYourTurnError("the game is over; nothing more can be played",
                                        "table.game-over")
-            if seq is not None and seq != table.seq:
+            if plays is not None and plays != table.plays:
                 raise ConflictError("the table has moved on since that move was chosen; "
                                     "look again and choose", "table.moved-on")
             cur = st.current_player()

@@ -74,7 +74,7 @@ class CameraCalibration:
     reprojection error; std_intrinsics: the standard deviations of the intrinsics, in
     `cv2.calibrateCameraExtended`'s order (fx, fy, cx, cy, k1, k2, p1, p2, k3, ...);
     views_used: photos that showed the mat well; image_size: (w, h) px; left_out: the
-    photos left out, each as (its file name, why)."""
+    photos left out, each as (its path as given, why)."""
 
     camera_matrix: np.ndarray
     dist_coeffs: np.ndarray
@@ -119,14 +119,14 @@ def calibrate_camera(photos: list[Path], fix_principal_point: bool = True) -> Ca
         size = hw
         det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
         if is_weak(det, s) or det.n_charuco < 6:
-            left_out.append((p.name, "the mat not seen well enough"))
+            left_out.append((str(p), "the mat not seen well enough"))
             continue
         o, i = det.object_points.astype(np.float32), det.image_points.astype(np.float32)
         if any(oo.shape == o.shape and np.array_equal(oo, o) and
                float(np.max(np.abs(ii - i))) < s.pose.duplicate_view_px
                for oo, ii in zip(obj, img, strict=True)):
             copies += 1
-            left_out.append((p.name, "the same view as another photo"))
+            left_out.append((str(p), "the same view as another photo"))
             continue
         obj.append(o)
         img.append(i)

@@ -237,6 +237,9 @@ def test_join_with_the_room_code(c: TestClient) -> None:
     # said as a room code, in the phone's language (it was "no such table, or seat, or
     # photo; check the link" on a Hebrew join page)
     assert r.status_code == 404 and r.json()["code"] == "table.code-unknown"
+    for typed in ("АВСD", "@@@@", "שלום"):  # another keyboard's letters: no such code either
+        r = c.post("/api/games/join", json={"code": typed, "name": "Cy"})
+        assert r.status_code == 404 and r.json()["code"] == "table.code-unknown", typed
     assert c.post("/api/games/join", json={"code": code, "name": "ava"}).status_code == 409
     a = c.post("/api/games/join", json={"code": code.lower(), "name": "Cy"})
     assert a.status_code == 200 and a.json()["seat"] == 1
@@ -586,34 +589,36 @@ def test_the_move_list_shows_a_last_card_call_only_where_it_counts():
 
 
 def test_a_late_retry_of_a_move_plays_nothing(c: TestClient) -> None:
-    """A break-it trial: a "draw" sent again 1.5 s later, after the bot had moved, drew
-    again. A move sent with the view's `seq` it was chosen on is refused once the table has
-    moved on (409 `table.moved-on`, words in every language); without `seq` it is played as
-    before. A refusal quotes a long move at 40 characters."""
+    """A break-it trial: a "draw" sent again 1.5 s later, after the other seat had moved,
+    drew again. A move sent with the view's `plays` it was chosen on is refused once
+    another move has come (409 `table.moved-on`, words in every language); a seat taken
+    meanwhile is no move (a re-trial: a join refused the next tap); without `plays` a move
+    is played as before. A refusal quotes a long move at 40 characters."""
     from referee.server.i18n import LANGUAGES, messages
 
-    g = make_game(c, players=["Ava", "Ben"])
+    g = make_game(c, players=["Ava", "Ben", None])
     url, key = f"/api/games/{g['id']}/seats/0/act", seat_key(g, 0)
     me = c.get(f"/api/games/{g['id']}/seats/0", headers=key).json()
-    seq = me["view"]["seq"]
-    r = c.post(url, headers=key, json={"action": "draw", "seq": seq})
+    plays = me["view"]["plays"]
+    # someone takes the open seat: Ava's tap, chosen before, still plays
+    joined = c.post("/api/games/join", json={"code": g["code"], "name": "Cy"})
+    assert joined.status_code == 200, joined.text
+    cy = {"X-Seat-Key": joined.json()["key"]}
+    r = c.post(url, headers=key, json={"action": "draw", "plays": plays})
     assert r.status_code == 200, r.text
-    # Ben moves; Ava's phone sends its first tap again, with the seq it was chosen on
+    # Ben moves; Ava's phone sends its first tap again, with the plays it was chosen on
     c.post(f"/api/games/{g['id']}/seats/1/act", headers=seat_key(g, 1),
            json={"action": "draw"}).raise_for_status()
     hand = len(c.get(f"/api/games/{g['id']}/seats/0", headers=key).json()["view"]["me"]["hand"])
-    r = c.post(url, headers=key, json={"action": "draw", "seq": seq})
+    r = c.post(url, headers=key, json={"action": "draw", "plays": plays})
     assert r.status_code == 409 and r.json()["code"] == "table.moved-on", r.text
     after = c.get(f"/api/games/{g['id']}/seats/0", headers=key).json()
     assert len(after["view"]["me"]["hand"]) == hand
     for lang in LANGUAGES:
         assert messages(lang)["refusal.table.moved-on"]
-    # the view's own seq plays
-    r = c.post(url, headers=key, json={"action": "draw", "seq": after["view"]["seq"]})
-    assert r.status_code == 200, r.text
-    r = c.post(f"/api/games/{g['id']}/seats/1/act", headers=seat_key(g, 1),
+    r = c.post(f"/api/games/{g['id']}/seats/2/act", headers=cy,  # Cy's turn
                json={"action": "play " + "A" * 70})
-    assert r.status_code == 422
+    assert r.status_code == 422, r.text
     body = r.json()
     assert "A" * 41 not in body["detail"] and "A" * 39 + "…" in body["detail"]
     assert all(len(v) <= 40 for v in body["params"].values() if isinstance(v, str))

@@ -120,8 +120,10 @@ def test_judge_takes_a_station_by_the_name_calibrate_gave_it(tmp_path, monkeypat
     import shutil
 
     import referee.paths
+    import referee.server.stations
 
     monkeypatch.setattr(referee.paths, "CALIBRATION", tmp_path)
+    monkeypatch.setattr(referee.server.stations, "CALIBRATION", tmp_path)
     (tmp_path / "stations").mkdir()
     shutil.copy(DEV / "stations/D01/station.json", tmp_path / "stations/kitchen.yaml")
     shutil.copy(DEV / "stations/D01/colours.jpg", tmp_path / "stations/colours.jpg")
@@ -146,7 +148,14 @@ def test_judge_takes_a_station_by_the_name_calibrate_gave_it(tmp_path, monkeypat
                             "--die", "fish", "--overlay", "why.png"])
     said = " ".join(str(r.exception).split())  # the CLI's entry says it, exit code 2
     assert "'kitchn' is not set up yet" in said, said
-    assert "referee calibrate camera kitchn" in said and "Stations set up: kitchen" in said
+    assert "referee calibrate camera kitchn" in said and "Stations set up: D03, D04" in said
+    assert "kitchen" in said
+    # a demo station, as the new-table page lists it, by its name alone
+    (tmp_path / "d03").mkdir()
+    d03_card, d03_die = _card_file(tmp_path / "d03", "D03-02")
+    r = runner.invoke(app, ["judge", str(DEV / "scenes/D03-02/image.jpg"), "--station", "D03",
+                            "--card-grid", str(d03_card), "--die", d03_die, "--json"])
+    assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["judge", str(DEV / "scenes/D01-01/image.jpg"), "--station",
                             "kitchen", "--card-grid", str(card), "--die", die, "--overlay",
                             "why.png", "--json"])
@@ -511,8 +520,8 @@ def test_calibrate_camera_names_each_photo_it_left_out(tmp_path, monkeypatch):
                             str(tmp_path / "again.jpg")])
     assert r.exit_code == 0, r.output
     said = " ".join(r.output.split())
-    assert "left out again.jpg: the same view as another photo" in said
-    assert "left out calib4.jpg: the mat not seen well enough" in said
+    assert f"left out {tmp_path / 'again.jpg'}: the same view as another photo" in said
+    assert f"left out {photos[3]}: the mat not seen well enough" in said
     assert f"used {len(photos) - 1} of {len(photos) + 1} photos" in said
     assert (tmp_path / "stations" / "kitchen.yaml").is_file()  # under the station's name
     assert not list((tmp_path / "stations").glob("*.jpg.yaml"))

@@ -135,7 +135,9 @@ class GameCreated(BaseModel):
 
 class JoinIn(BaseModel):
     model_config = STRICT_IN
-    code: str = Field(..., min_length=1, max_length=12, pattern="^[A-Za-z0-9 -]+$")
+    # any printable text: a code typed on another keyboard (Hebrew, Cyrillic letters) is a
+    # room code no table has (404 `table.code-unknown`), not a form said to be wrong
+    code: str = Field(..., min_length=1, max_length=12, pattern="^[^\x00-\x1f\x7f]+$")
     name: Name
 
 
@@ -158,9 +160,10 @@ class ActIn(BaseModel):
     model_config = STRICT_IN
     action: str = Field(..., min_length=1, max_length=80,
                         description="one of the seat's legal actions, in the game's notation")
-    seq: int | None = Field(None, ge=0, le=1_000_000_000, description=(
-        "the view's `seq` the move was chosen on: once the table has moved on, 409 "
-        "`table.moved-on` (a late retry of a tap plays nothing)"))
+    plays: int | None = Field(None, ge=0, le=1_000_000_000, description=(
+        "the view's `plays` (moves, new games and ends so far) the move was chosen on: once "
+        "another has come, 409 `table.moved-on` (a late retry of a tap plays nothing; a "
+        "seat taken meanwhile changes nothing)"))
 
 
 class SeatState(BaseModel):
@@ -282,7 +285,7 @@ def act(game_id: GameId, seat: Seat, body: ActIn, cards: CardsDep,
     """The seat plays one of its legal actions (that seat's key only): 409 when it is not
     its turn, 422 for an action the rules refuse now (the engine's reason in words, with its
     `code` and `params` for the phone's language)."""
-    return SeatState(**cards.act(game_id, seat, x_seat_key, body.action, body.seq))
+    return SeatState(**cards.act(game_id, seat, x_seat_key, body.action, body.plays))
 
 
 @router.post("/{game_id}/seats/{seat}/bot", responses=ACT)

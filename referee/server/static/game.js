@@ -333,8 +333,8 @@
     try {
       const r = await fetch("/api/games/" + gameId + "/seats/" + me.seat + "/act", {method: "POST",
         headers: {"Content-Type": "application/json", "X-Seat-Key": seatKey},
-        // the view the move was chosen on: a late retry after the table moved on plays nothing
-        body: JSON.stringify({action: action, seq: state ? state.view.seq : undefined})});
+        // the moves the move was chosen after: a late retry after another move plays nothing
+        body: JSON.stringify({action: action, plays: state ? state.view.plays : undefined})});
       const body = await r.json();
       if (!r.ok) { $("act-error").textContent = refusalWords(body) || window.refereeErrorWords(T, body, String(r.status)); return; }
       callLast = false;
