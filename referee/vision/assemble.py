@@ -232,7 +232,8 @@ def _gone(f: BarFit, s: VisionSettings, chromatic: str, fits: Sequence[BarFit],
 def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings,
              colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = (),
              unexplained: bool = False, camera_mm: tuple[float, float, float] | None = None,
-             chromatic: str = "", paper_bright: bool = False) -> MeasuredBuild:
+             chromatic: str = "", paper_bright: bool = False,
+             unshaped: Sequence[str] = ()) -> MeasuredBuild:
     """The measured build from one fit per colour (`choose.choose`, `ground`, `pin`).
 
     unit: u in mm; doubt_mm: how far up or down a face off the build line may look
@@ -256,6 +257,8 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     photo's colours could not be checked (no colour calibration, no coloured stone to check
     them on, or a stone-shaped thing of an unknown colour by the build), so a stone not
     found may be there unseen: `stone:not-found` with `photo:colours`, never missing.
+    unshaped: colours with no fit whose pixels show where stones are searched
+    (`pipeline.unshaped`): not found, never missing.
     paper_bright: the paper clips in some channel (under a tinted light the others may
     not); when more stones than `max_missing` are not found, the photo is then too bright
     (`photo:bright`) rather than covered or off in colour (NL01: a cyan light, the paper
@@ -265,6 +268,11 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     gone_fits = [f for f in fits if _gone(f, s, chromatic, fits, unit)]  # asked once each
     absent = [f.colour for f in gone_fits]
     absent += [c for c in colours if c not in {f.colour for f in fits}]
+    among = [c for c in absent if c in unshaped]
+    if among:  # its colour shows where stones stand, in no stone's shape: no evidence
+        problems += _not_found(among, "was not found in a stone's shape, though its colour "
+                               "shows by the build (among things that look like it?)")
+        absent = [c for c in absent if c not in among]
     if blown or (absent and paper_clipped):
         problems += _not_found(absent, NOT_FOUND_BRIGHT)
         problems.append(OVER_EXPOSED)

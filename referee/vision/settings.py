@@ -193,6 +193,9 @@ class BuildSettings:
     """Stage 6, the measured build (assemble.py; WORLD.md §4)."""
 
     max_missing: int = 1            # more stones not found than this: unsure, not missing
+    # a colour with no fit whose pixels fill this share of a face where stones are searched
+    # is not found, never missing: its stone may lie among look-alikes (0: off)
+    not_found_faces: float = 0.35
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
     min_score: float = 0.6          # a fit's template response below this: unclear
     min_score_plain: float = 0.65   # ... below this where its grooves did not show

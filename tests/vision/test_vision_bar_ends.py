@@ -475,3 +475,32 @@ def test_a_top_face_higher_up_shows_thinner():
     assert band_vector_mm(m.pose, m.view, U, (140.0, 40.0)) == low  # the zone's centre
     high = band_vector_mm(m.pose, m.view, U, (140.0, 150.0))
     assert 0 < high[1] < low[1]
+
+
+def test_a_colour_shown_in_no_stones_shape_is_not_found_never_missing():
+    """OX02-02 as a phone photo (a correct build, measured unseen): the grey bar lies on two
+    snow pillars in shade, which the grey's class takes too, so the strips around its face
+    hold its colour and no template responds; the stone had no fit at all and was judged
+    `missing:G`, a penalty card for a correct build. A colour with no fit whose pixels fill a
+    third of a face where stones are searched is not found (unsure); where they do not, it
+    is missing as before."""
+    from referee.vision.fit import BarFit
+    from referee.vision.pipeline import unshaped
+    from referee.vision.rectify import FrontView
+
+    s = default_settings()
+    b = assemble([fit("B", "V", 0, 0), fit("P", "V", 2, 0)], U, 2.0, s, "GBP", unshaped=["G"])
+    assert [p.code for p in b.problems] == ["stone:not-found:G"]
+    b = assemble([fit("B", "V", 0, 0), fit("P", "V", 2, 0)], U, 2.0, s, "GBP")
+    assert b.problems == () and [st.colour for st in b.stones] == ["B", "P"]  # missing
+    view = FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
+    regions = {"H": (-40.0, 200.0, -2.0, 150.0), "V": (-8.0, 232.0, -2.0, 90.0)}
+    grey = np.zeros((view.height, view.width), bool)
+    masks = {"G": grey, "B": np.zeros_like(grey), "P": np.zeros_like(grey)}
+    fits: list[BarFit] = [fit("B", "V", 0, 0), fit("P", "V", 2, 0)]
+    assert unshaped(fits, masks, view, U, regions, "GBP", s.build.not_found_faces) == []
+    col, row = (int(v) for v in view.to_px(40.0, 5 * U))  # shaded snow: grey, stone-less
+    u = int(U * view.px_per_mm)
+    grey[row - 2 * u:row, col:col + 2 * u] = True  # 4 u², four fifths of a face
+    assert unshaped(fits, masks, view, U, regions, "GBP", s.build.not_found_faces) == ["G"]
+    assert unshaped(fits, masks, view, U, regions, "GBP", 0.0) == []  # the check off
