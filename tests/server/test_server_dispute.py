@@ -13,16 +13,24 @@ def _photo(scene: str) -> dict:
     return {"photo": (f"{scene}.jpg", scene_photo(scene), "image/jpeg")}
 
 
-def test_a_questioned_verdict_is_decided_by_the_lookout_and_labels_the_photo(
-        client, make_table, wait_view, settings, tmp_path):
+def _three_players_round(client, make_table, lookout: int):
+    """Ava, Ben and Cy at phone places (D03, D04, D03), seat `lookout` the lookout, who has
+    started a round of D03-02's card: (table id, the table key's headers, its API URL, the
+    three seat keys, the die)."""
     table_id, secret = make_table(players=("Ava", "Ben", "Cy"),
-                                  stations=("D03", "D04", "D03"), first_lookout=2)
+                                  stations=("D03", "D04", "D03"), first_lookout=lookout)
     h = {"X-Table-Secret": secret}
     url = f"/api/tables/{table_id}"
-    ava, ben, cy = (s["key"] for s in client.get(f"{url}/seats", headers=h).json())
+    keys = [s["key"] for s in client.get(f"{url}/seats", headers=h).json()]
     grid, die = scene_card("D03-02")
     assert client.post(f"{url}/rounds", json={"grid": grid, "die": die},
-                       headers={"X-Seat-Key": cy}).status_code == 200
+                       headers={"X-Seat-Key": keys[lookout]}).status_code == 200
+    return table_id, h, url, keys, die
+
+
+def test_a_questioned_verdict_is_decided_by_the_lookout_and_labels_the_photo(
+        client, make_table, wait_view, settings, tmp_path):
+    table_id, h, url, (ava, ben, cy), die = _three_players_round(client, make_table, 2)
     assert client.post(f"{url}/done/0", files=_photo("D03-02"),
                        headers={"X-Seat-Key": ava}).status_code == 200
     view = wait_view(table_id, lambda v: v["round"]["builders"][0]["verdict"] is not None)
@@ -163,14 +171,7 @@ def test_only_the_rounds_lookout_answers_once_and_never_on_their_own_build(
     round's lookout was refused. Now the round's lookout answers, once; nobody answers for
     their own build; and once the owner ends the game, no question or answer is taken,
     and only the owner starts another game."""
-    table_id, secret = make_table(players=("Ava", "Ben", "Cy"),
-                                  stations=("D03", "D04", "D03"), first_lookout=0)
-    h = {"X-Table-Secret": secret}
-    url = f"/api/tables/{table_id}"
-    ava, ben, cy = (s["key"] for s in client.get(f"{url}/seats", headers=h).json())
-    grid, die = scene_card("D03-02")
-    assert client.post(f"{url}/rounds", json={"grid": grid, "die": die},
-                       headers={"X-Seat-Key": ava}).status_code == 200
+    table_id, h, url, (ava, ben, cy), _ = _three_players_round(client, make_table, 0)
     for seat, key, scene in ((1, ben, "D04-06"), (2, cy, "D03-02"), (0, ava, "D03-02")):
         assert client.post(f"{url}/done/{seat}", files=_photo(scene),
                            headers={"X-Seat-Key": key}).status_code == 200
