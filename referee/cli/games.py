@@ -254,8 +254,5 @@ def listed_moves(game: Any, state: Any) -> list[Any]:
     takes it with every move of a hand of 2 cards or fewer (a new user was offered "draw
     last" with two cards in hand). A move typed in the notation may still carry the call."""
     legal = state.legal_actions()
-    counts = game.call_counts
-    if counts is None:
-        return list(legal)
-    calls = {f"{a} last" for a in legal if not getattr(a, "last", True) and counts(state, a)}
+    calls = {f"{a} last" for a in game.counted_calls(state, legal)}
     return [a for a in legal if not getattr(a, "last", False) or str(a) in calls]

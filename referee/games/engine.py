@@ -291,6 +291,14 @@ class GameInfo:
     # after `limit` actions (-1: none).
     playouts: dict[str, Callable[..., None]] = field(default_factory=dict)  # (state, limit)
 
+    def counted_calls(self, state: Any, legal: Sequence[Any]) -> list[Any]:
+        """The `legal` actions (without a call) whose "last card" call can change anything
+        (`call_counts`): the ones a phone, or `referee play`, offers the call with; none in
+        a game without such a call."""
+        counts = self.call_counts
+        return [] if counts is None else [
+            a for a in legal if not getattr(a, "last", True) and counts(state, a)]
+
     def check_players(self, players: object) -> int:
         """`players` if the game takes that many (min_players to max_players, rules data).
 

@@ -86,9 +86,7 @@ class CardViews(CardServiceBase):
         # the actions with which TAKI's "last card" call counts (they end the turn with one
         # card): the phone offers the call with these only, though the engine takes it with
         # every action while the hand holds 2 cards or fewer
-        counts = table.game.call_counts
-        calls = [] if counts is None else [
-            str(a) for a in legal if not getattr(a, "last", True) and counts(st, a)]
+        calls = [str(a) for a in table.game.counted_calls(st, legal)]
         return {"view": view, "seat": seat, "legal": [str(a) for a in legal], "costs": costs,
                 "calls": calls,
                 "current_player": view["current_player"], "over": view["over"],

@@ -241,7 +241,7 @@ class Rounds(Places, KeysAndAccess):
         with table.lock:
             self._may(table, Access("table") if who.role == "table" else who,
                       seat=who.seat)
-            if who.role != "table" and table.state.end_reason == game.ENDED_BY_TABLE:
+            if who.role != "table" and table.state.ended_by_table:
                 # the owner ended it (to free the box, say): only the owner starts another,
                 # as at a card table (a break-it trial: a seat's key undid the owner's end)
                 raise ConflictError("the table's owner ended this game; only the owner "

@@ -198,7 +198,7 @@ def table_view(t: Table) -> dict[str, Any]:
             "archived": t.archived,
             "lookout": st.lookout, "final": st.final, "over": st.ended,
             "winners": list(st.winners), "end_reason": st.end_reason,
-            "ended_by_table": st.ended and st.end_reason == game.ENDED_BY_TABLE,
+            "ended_by_table": st.ended_by_table,
             "void": bool(t.outcome.get("void")), "players": players, "places": places,
             "round": rnd}
 

@@ -228,6 +228,11 @@ class TukiState:
         """Whether the game is over (phase `ended`)."""
         return self.phase == "ended"
 
+    @property
+    def ended_by_table(self) -> bool:
+        """Whether the table's owner ended it (`EndGame`) rather than its rules."""
+        return self.ended and self.end_reason == ENDED_BY_TABLE
+
     def builder(self, player: int) -> Builder | None:
         """Seat `player`'s build in the current round, or None when they do not build."""
         return next((b for b in self.builders if b.player == player), None)

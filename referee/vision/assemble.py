@@ -14,9 +14,19 @@ import itertools
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
-from referee.build import MeasuredBuild, StoneMeasurement, Unmeasured, is_colour, with_gaps
+import numpy as np
+
+from referee.build import (
+    MeasuredBuild,
+    Orientation,
+    StoneMeasurement,
+    Unmeasured,
+    is_colour,
+    with_gaps,
+)
 from referee.vision.choose import face_rect, spills
 from referee.vision.fit import BarFit
+from referee.vision.rectify import FrontView
 from referee.vision.settings import VisionSettings
 
 COLOUR_NAMES = {"G": "gray", "B": "blue", "P": "purple", "O": "orange"}
@@ -258,7 +268,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     them on, or a stone-shaped thing of an unknown colour by the build), so a stone not
     found may be there unseen: `stone:not-found` with `photo:colours`, never missing.
     unshaped: colours with no fit whose pixels show where stones are searched
-    (`pipeline.unshaped`): not found, never missing.
+    (`unshaped`): not found, never missing.
     paper_bright: the paper clips in some channel (under a tinted light the others may
     not); when more stones than `max_missing` are not found, the photo is then too bright
     (`photo:bright`) rather than covered or off in colour (NL01: a cyan light, the paper
@@ -398,3 +408,26 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         table = max(0.0, st.z_u * unit - doubt_mm)
         out.append(replace(st, gaps_mm=gaps, table_gap_mm=table))
     return MeasuredBuild(tuple(out), unit, tuple(problems))
+
+
+def unshaped(fits: Sequence[BarFit], masks: dict[str, np.ndarray], view: FrontView,
+             unit: float, regions: dict[Orientation, tuple[float, ...]], colours: str,
+             min_faces: float) -> list[str]:
+    """The colours with no fit whose pixels (`masks`, H×W bool each) fill at least
+    `min_faces` of a stone's face where stones are searched (`regions`, mm): such a stone
+    may lie among things of its look (a grey stone on snow in shade, whose strips around
+    the face take its colour, so that no template responds: OX02-02 as a phone photo, a
+    correct build judged `missing:G`). It is not found, never missing (WORLD.md §4: missing
+    needs evidence that the stone could have been seen). 0 < `min_faces`: the check is on.
+    """
+    if min_faces <= 0:
+        return []
+    have = {f.colour for f in fits}
+    x0, x1, h0, h1 = regions["H"]
+    c0, r1 = view.to_px(x0, h0)
+    c1, r0 = view.to_px(x1 + 5 * unit, h1 + unit)
+    r0, r1 = max(int(r0), 0), max(int(r1), 0)
+    c0, c1 = max(int(c0), 0), max(int(c1), 0)
+    face_px = 5 * (unit * view.px_per_mm) ** 2
+    return [c for c in colours if c not in have and c in masks and
+            int(np.count_nonzero(masks[c][r0:r1, c0:c1])) >= min_faces * face_px]

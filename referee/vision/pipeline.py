@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from referee.build import MeasuredBuild, Orientation, Unmeasured, rect_overlap
-from referee.vision.assemble import OVER_EXPOSED, assemble
+from referee.vision.assemble import OVER_EXPOSED, assemble, unshaped
 from referee.vision.choose import (
     choose,
     face_rect,
@@ -407,29 +406,6 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")
     return m
-
-
-def unshaped(fits: Sequence[BarFit], masks: dict[str, np.ndarray], view: FrontView,
-             unit: float, regions: dict[Orientation, tuple[float, ...]], colours: str,
-             min_faces: float) -> list[str]:
-    """The colours with no fit whose pixels (`masks`, H×W bool each) fill at least
-    `min_faces` of a stone's face where stones are searched (`regions`, mm): such a stone
-    may lie among things of its look (a grey stone on snow in shade, whose strips around
-    the face take its colour, so that no template responds: OX02-02 as a phone photo, a
-    correct build judged `missing:G`). It is not found, never missing (WORLD.md §4: missing
-    needs evidence that the stone could have been seen). 0 < `min_faces`: the check is on.
-    """
-    if min_faces <= 0:
-        return []
-    have = {f.colour for f in fits}
-    x0, x1, h0, h1 = regions["H"]
-    c0, r1 = view.to_px(x0, h0)
-    c1, r0 = view.to_px(x1 + 5 * unit, h1 + unit)
-    r0, r1 = max(int(r0), 0), max(int(r1), 0)
-    c0, c1 = max(int(c0), 0), max(int(c1), 0)
-    face_px = 5 * (unit * view.px_per_mm) ** 2
-    return [c for c in colours if c not in have and c in masks and
-            int(np.count_nonzero(masks[c][r0:r1, c0:c1])) >= min_faces * face_px]
 
 
 def rivalled(f: BarFit, cands: list[BarFit], unit: float, s: VisionSettings) -> bool:

@@ -484,8 +484,8 @@ def test_a_colour_shown_in_no_stones_shape_is_not_found_never_missing():
     `missing:G`, a penalty card for a correct build. A colour with no fit whose pixels fill a
     third of a face where stones are searched is not found (unsure); where they do not, it
     is missing as before."""
+    from referee.vision.assemble import unshaped
     from referee.vision.fit import BarFit
-    from referee.vision.pipeline import unshaped
     from referee.vision.rectify import FrontView
 
     s = default_settings()
