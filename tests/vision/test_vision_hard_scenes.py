@@ -1,0 +1,179 @@
+"""End to end on photos of the harder sets (fixtures/hard-scenes): every photo's verdict as
+it is today, never a confident wrong one, and the cases first met on them."""
+
+import json
+from dataclasses import replace
+
+from referee.check import check_photo
+from referee.vision.photo import read_photo
+from referee.vision.settings import default_settings
+
+from .test_vision_trust import HARD
+
+# the verdict each gets today. E02-02, where a piece in front hides the orange stone's foot,
+# is placed from the top since a snow piece sitting on a stone covers its top face, and
+# unsure again since the positions' sigma is honest (0.042 u): P and O in the grey band.
+# E05-03's grey stone, in its own shade on the table, was unsure until a fit at the lowest
+# height searched counted as the stone on the table. V03-06's orange stone stands on a snow
+# pillar tinted blue (paper clipped, so the white balance is the paper's, not the light's):
+# unsupported until such snow could hold a grooved stone. G03-03's dark grey stone stands on
+# a snow pillar in shade, as "grey" as the stone: hidden (it seemed free to slide down)
+# until the pillar's lightness pinned the stone's foot. F05-01 (a wrong build) is unsure
+# since a fit the colour matches only weakly (its grey stone: 0.59) is no ground for a verdict.
+# A pink wall tints that grey bar's shaded half purple, and F05-02's (correct) too (hidden):
+# found where the pixels purple's class took outside the purple stone's face go back to the
+# grey (colour.tinted_grey), as NC01-01's grey bar, tinted by a blue wall, which a snow pillar
+# in shade had fitted better (hidden). A stone found so is weak: M03-05's shadow under the
+# purple bar is tinted as much, and fitted there its grey stone was 3 u off, judged wrong.
+# G01-07's grey stone is taken by the dark table's class, and W01-04's purple one lies against
+# the grey with an end hidden: both hidden until the grooves were looked for there (choose.resting).
+# R01-03 (a correct build, measured unseen): its grey bar lies under the blue one, mostly hidden
+# by a piece in front; its weak fit (0.67) slid a unit onto its shadow and the build was judged
+# wrong. A fault that rests on a weakly seen stone alone is now unsure (judge, `weak`).
+# M01-05 and M03-05 (correct builds of the eighth session's unseen set N2) were judged wrong:
+# a grey snow pillar in shade, its seams taken for grooves, chosen over the grey bar lying on
+# it, which scored higher (now weak: a rival of the other orientation); and a blue bar blamed
+# beside a weak grey fit 3 u off on its shadow (now judged without the weak stone).
+# Q01-04 (correct): the blue bar's grooves, lit from the side, were read at their one edge,
+# and it stood 2 mm into the grey beside it: unsure until the grooves were read at their
+# middle. L03-02 (wrong, the blue stone missing): it lay on the table beyond the mat, and a
+# quarter of a face of it in the air was called a hidden stone (unsure) until a part-face
+# of a colour held up by nothing counted as no stone of the build. I03-02 (correct, paper
+# clipped): a grey bar on a snow cube lying on the blue bar was unsupported (the chain under
+# it ended in air below the blue) until a chain could end on a stone held up already.
+# H03-06 (correct, the ninth session's unseen N7, judged wrong there): the grey bar under the
+# blue, its end behind a piece in front, found by its grooves a unit to the left; a stone
+# found so (choose.resting) is weak now, and no fault rests on it alone.
+# J03-06 (wrong, the blue stone missing; the ninth session's unseen N5): a quarter of a blue
+# face 8 u up, on the other builder's stones far behind the mat, was a hidden stone (unsure)
+# until a part of a coloured stone had to be held up by the build as a whole stone does.
+# S01-02 (correct): the purple bar standing against the grey, its foot behind a piece in
+# front; the grey's edge rising beside it was taken for its own side running on above its
+# top end, so it was not placed from its top (unsure) until the placed stones' faces told
+# their edges from its own.
+# B01-04 (correct, the tenth session's unseen N10, judged wrong there and on the session's
+# start code): a snow pillar in deep shade beside the blue bar, as dark as the grey stone,
+# its top cell the end of the grey bar lying on it, was taken for the grey stone standing
+# (orientation:G). A rival of the other orientation sharing a cell and nearly as good makes
+# the fit weak, and no fault rests on it alone.
+# NH03-04 (correct, the twelfth session's unseen NH) and NC04-04 (wrong, the eleventh's NC):
+# a lying grey bar whose class runs on into a shadow of its shade beyond an end was an end
+# hidden (unsure) until a lying bar too was pinned where the lightness beyond its end steps
+# away from its own, a lamp's gradient along it allowed (`ends.lightness_pinned`).
+# NH04-04 (correct, NH) and NM01-01 (wrong, the thirteenth session's unseen NM): under a
+# hard lamp the orange face's red clips and it reads yellow, outside every class, so the
+# orange stone was hidden (unsure) until a clipped channel was read as "at least this
+# bright" (`colour.unclipped`).
+# OA03-03 (correct, the sixteenth session's unseen OA): a dark grey bar's end fitted 0.21 u
+# into the dark purple bar beside it, unsure (grey band) until overlapping faces were pushed
+# apart (`assemble.part`).
+# NO04-05 (correct, the thirteenth session's unseen NO, judged wrong there, also by the
+# session's start code): a dark grey bar's left unit behind a snow piece in front, the
+# shadow under the blue's overhang as dark beside its right end; fitted a unit right, it
+# was 0.9 u off for certain. A face whose end unit is unlike the other four is weak now.
+# OL01-02 (correct, the eighteenth session's unseen OL): its clipped colour photo, read
+# enlarged, learns a light grey; a snow pillar as light as snow, groove-less, fitted as the
+# grey stone 4 u off, was judged wrong. A groove-less grey fit nearer the snow's lightness
+# than the grey's is weak now (`ends.snow_like`).
+HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
+                 "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
+                 "F05-01": "unsure", "F05-02": "correct", "NC01-01": "correct",
+                 "F05-05": "correct", "F05-07": "correct",
+                 "G03-03": "correct", "G04-01": "wrong",
+                 "W05-04": "correct", "V03-06": "correct", "E03-01": "correct",
+                 "Z03-04": "correct", "G01-07": "correct", "W01-04": "correct",
+                 "R01-03": "unsure", "S03-01": "wrong", "P01-02": "correct",
+                 "M01-05": "unsure", "M03-05": "unsure", "Q01-04": "correct",
+                 "L03-02": "wrong", "I03-02": "correct", "H03-06": "unsure",
+                 "J03-06": "wrong", "S01-02": "correct", "B01-04": "unsure",
+                 "NH03-04": "correct", "NC04-04": "wrong",
+                 "NH04-04": "correct", "NM01-01": "wrong", "NO04-05": "unsure",
+                 "NH04-05": "correct", "NC01-05": "unsure", "NS03-01": "unsure",
+                 "NS01-04": "correct", "NX02-03": "unsure", "OA02-05": "unsure",
+                 "OA03-03": "correct", "OC03-01": "wrong",
+                 "OL01-02": "unsure", "OL02-01": "wrong", "OX02-02": "correct"}
+
+
+def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
+    from referee.evaluate import evaluate
+
+    result = evaluate(HARD)
+    got = {r.id: r.got for r in result.results}
+    assert got == HARD_VERDICTS
+    assert result.to_dict()["confidently_wrong"] == 0
+    for r in result.results:  # a wrong verdict names the labelled fault's stone (or kind)
+        if r.got == "wrong":
+            subject = {f.rsplit(":", 1)[-1] for f in r.expected_faults}
+            assert subject & {f.rsplit(":", 1)[-1] for f in r.faults}, (r.id, r.faults)
+    clipped = result.groups("condition")["paper-clipped"]
+    assert {r.id for r in clipped.results} >= {"F05-01", "F05-05", "F05-07"}
+
+
+def test_a_stone_whose_colour_shows_in_no_stones_shape_is_never_missing():
+    """OX02-02 (the twentieth session's unseen OX, a correct build): as a phone photo the
+    grey bar, lying on two snow pillars in shade that the grey's class takes too, had no fit
+    at all, and the build was judged wrong (`missing:G`). Its colour shows where stones are
+    searched, in no stone's shape: not found, unsure. As a station photo it is correct."""
+    from referee.vision.station import load_station
+
+    label = json.loads((HARD / "scenes/OX02-02/label.json").read_text())
+    st = load_station(HARD / "stations/OX02/station.json")
+    image = read_photo(HARD / "scenes/OX02-02/image.jpg")
+    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+    phone = check_photo(image, st, label["target"], die, label["level"], overlay=False,
+                        intrinsics="from-mat")
+    assert phone.verdict.verdict == "unsure"
+    assert [r.code for r in phone.verdict.reasons] == ["stone:not-found:G"]
+    station = check_photo(image, st, label["target"], die, label["level"], overlay=False)
+    assert station.verdict.verdict == "correct"
+
+
+def test_a_stone_fitted_a_little_high_over_the_build_is_no_missing_stone():
+    """OA02-05 (measured unseen, a correct build judged wrong: `missing:B`): the blue bar
+    lies on the grey one under a hard lamp; its lit top face pulled the fit 0.4 u up, held
+    up by nothing and 52 % seen, which counted as a patch of blue far from the build. Just
+    above a stone that is held up, it is that stone: partly seen, unsure."""
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    st = load_station(HARD / "stations/OA02/station.json")
+    m = measure(read_photo(HARD / "scenes/OA02-05/image.jpg"), st)
+    blue = next(f for f in m.fits if f.colour == "B")
+    grey = next(f for f in m.fits if f.colour == "G")
+    assert not blue.supported and blue.fill < 0.6  # what made it "gone" before
+    assert 0 < (blue.h_mm - grey.h_mm) / st.unit_mm - 5 <= 1.0  # just above the grey's top
+    assert "stone:hidden:B" in {p.code for p in m.build.problems}
+
+
+def test_an_over_exposed_photo_says_so_once():
+    """NX02-03 (measured unseen): under a yellow lamp two stones are not found in the
+    clipped photo (assemble says `photo:bright`), and the faces found are clipped too (the
+    colour check said it again): each reason once."""
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    st = load_station(HARD / "stations/NX02/station.json")
+    codes = [p.code for p in measure(read_photo(HARD / "scenes/NX02-03/image.jpg"),
+                                     st).build.problems]
+    assert codes.count("photo:bright") == 1 and len(codes) == len(set(codes)), codes
+
+
+def test_a_face_lit_into_a_tables_class_is_taken_back_and_weak():
+    """NH04-05: a tan box behind the mat makes a table class near the orange's hue, which
+    took the lit half of the orange bar's face (55 % seen: "hidden"). The pixels of its
+    face that the table's class took within its colour's reach are its own again
+    (`refit.refit_lent`); the fit is `tinted`, so weak."""
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    st = load_station(HARD / "stations/NH04/station.json")
+    image = read_photo(HARD / "scenes/NH04-05/image.jpg")
+    m = measure(image, st)
+    orange = next(f for f in m.fits if f.colour == "O")
+    assert orange.tinted and orange.fill >= 0.6 and orange.slack_u < 0.5
+    assert next(s for s in m.build.stones if s.colour == "O").weak
+    s = default_settings()
+    off = measure(image, st, replace(s, fit=replace(s.fit, lend_table=False)))
+    before = next(f for f in off.fits if f.colour == "O")
+    assert before.fill < 0.6 and not before.tinted
+    assert "stone:hidden:O" in {p.code for p in off.build.problems}
