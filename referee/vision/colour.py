@@ -457,6 +457,28 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
     return keep
 
 
+def may_hold(lab: np.ndarray, labels: np.ndarray, neutral_chroma: float,
+             min_snow_lightness: float, tinted_snow_chroma: float,
+             tinted_snow_lightness: float) -> np.ndarray:
+    """What may hold a stone up (WORLD.md §4: the table, a stone or snow): H×W bool of the
+    front view's pixels that some class takes (`labels` >= 0: stones, snow, the paper, the
+    table) or that may be snow outside every class.
+
+    lab: H×W×3 float32 Lab, white-balanced on the paper (`to_lab`, L 0-100). Snow has no hue
+    of its own, but its light may: in a hard lamp's shade only the room lights it (neutral,
+    chroma < `neutral_chroma`, and lighter than `min_snow_lightness`: L 29 beside a lit paper,
+    OS04-03), and in light thrown back by a coloured table or wall it takes their tint while
+    staying nearly as light as the paper (chroma < `tinted_snow_chroma`, L above
+    `tinted_snow_lightness`: b* +24 at L 98 in warm light, OV03-02). A light-tinted pixel
+    only ever holds a stone up through `choose.grounded`'s chain down to the table, so a tinted
+    wall far behind the mat, above the table in the front view, still holds nothing.
+    """
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    light = lab[..., 0]
+    return (labels >= 0) | ((chroma < neutral_chroma) & (light > min_snow_lightness)) | \
+        ((chroma < tinted_snow_chroma) & (light > tinted_snow_lightness))
+
+
 def near_colour(lab: np.ndarray, model: ColourModel, letters: Sequence[str],
                 taken: np.ndarray, near: float = 1.0) -> dict[str, np.ndarray]:
     """Per stone letter: the `taken` pixels (H×W bool, another class's) within `near` ×

@@ -40,6 +40,7 @@ from referee.vision.choose import (
 from referee.vision.colour import (
     TABLE,
     WHITE,
+    may_hold,
     paper_white,
     table_centres,
     table_shade,
@@ -261,11 +262,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         labels = unclipped(front, white, labels, model, station.colours, others,
                            s.exposure.clipped_level, tuple(float(k) for k in scales))
     masks = {c: labels == i for i, c in enumerate(station.colours)}
-    # snow, stones and paper can hold a stone up; snow in shade, or next to a table of
-    # nearly its colour, may fall outside every class, but it stays neutral and not dark
+    # snow, stones and paper can hold a stone up; snow in shade, in tinted light, or next to
+    # a table of nearly its colour, may fall outside every class
     chroma = np.hypot(lab[..., 1], lab[..., 2])
-    support = (labels >= 0) | ((chroma < s.colour.neutral_chroma) &
-                               (lab[..., 0] > s.colour.min_snow_lightness))
+    support = may_hold(lab, labels, s.colour.neutral_chroma, s.colour.min_snow_lightness,
+                       s.colour.tinted_snow_chroma, s.colour.tinted_snow_lightness)
     lap("segment")
     band = band_vector_mm(pose, view, unit)
     doubt_mm = s.build.depth_doubt_mm * math.tan(elevation_rad(pose))

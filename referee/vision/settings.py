@@ -75,8 +75,10 @@ class ColourSettings:
 
     table_classes: int = 3          # k-means colours learned from the table around the mat
     neutral_chroma: float = 12.0    # Lab chroma below this is neutral (snow in any light)
-    min_snow_lightness: float = 30.0  # neutral and lighter than this may be snow (0-100; snow
-    #                                   in a lamp's shade under a lit paper: L 42, NS01-04)
+    min_snow_lightness: float = 20.0  # neutral and lighter than this may be snow (0-100; snow
+    #                     in a lamp's shade under a lit paper: L 42, NS01-04; L 29, OS04-03)
+    tinted_snow_lightness: float = 85.0  # this light and below tinted_snow_chroma: snow in
+    tinted_snow_chroma: float = 30.0  # light thrown back tinted (b* +24 at L 98, OV03-02)
     channel_order_ratio: float = 1.0  # another channel order fitting the stones this much better
     max_colour_distance: float = 8.0  # found stones farther (Lab) from their calibrated colour
     clip_max_scale: float = 1.8     # a channel at exposure.clipped_level may have been this
