@@ -459,7 +459,7 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
 
 def may_hold(lab: np.ndarray, labels: np.ndarray, neutral_chroma: float,
              min_snow_lightness: float, tinted_snow_chroma: float,
-             tinted_snow_lightness: float) -> np.ndarray:
+             tinted_snow_lightness: float, chroma: np.ndarray | None = None) -> np.ndarray:
     """What may hold a stone up (WORLD.md §4: the table, a stone or snow): H×W bool of the
     front view's pixels that some class takes (`labels` >= 0: stones, snow, the paper, the
     table) or that may be snow outside every class.
@@ -472,8 +472,9 @@ def may_hold(lab: np.ndarray, labels: np.ndarray, neutral_chroma: float,
     `tinted_snow_lightness`: b* +24 at L 98 in warm light, OV03-02). A light-tinted pixel
     only ever holds a stone up through `choose.grounded`'s chain down to the table, so a tinted
     wall far behind the mat, above the table in the front view, still holds nothing.
+    chroma: the H×W float32 hypot of a and b, if already worked out.
     """
-    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    chroma = np.hypot(lab[..., 1], lab[..., 2]) if chroma is None else chroma
     light = lab[..., 0]
     return (labels >= 0) | ((chroma < neutral_chroma) & (light > min_snow_lightness)) | \
         ((chroma < tinted_snow_chroma) & (light > tinted_snow_lightness))
