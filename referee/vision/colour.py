@@ -310,7 +310,12 @@ MIN_APART = 4.0  # ΔE (Lab) that two stones of a colour stack are at least apar
 STACK_STEP_CAP = 20.0  # ΔE: a larger step between bands counts as this much (one edge)
 MIN_CHROMA = 8.0  # chroma (√(a² + b²)) that a coloured stone (not the grey) at least has
 DARK_LIGHTNESS = 8.0  # a stack stone darker than this (L) without colour lies in shade
-MAX_GREY_CHROMA = 16.0  # chroma that the grey stone (black to light grey) at most has
+# chroma that the grey stone (black to light grey) at most has. Under coloured light with
+# the paper clipped (so no white balance) a true stack's grey takes the cast: 16.3 (N9
+# C03), 17.8 (NX02), 18.7 (OY04), 27.5 (OT02, an orange cast). A stone with a hue put in
+# the grey's place leaves the grey in a coloured one's, where it shows no colour
+# (MIN_CHROMA): this check only needs to refuse a band clearly coloured.
+MAX_GREY_CHROMA = 30.0
 # Purple is redder than blue: its hue angle lies at least this far past blue's (62
 # stations: 16 degrees or more). The two families overlap, so this tells a swapped pair.
 MIN_PURPLE_PAST_BLUE = 5.0
@@ -321,9 +326,11 @@ MIN_UNIFORM, UNIFORM_DE = 0.6, 15.0
 # What a stone's name means at all, as a CIE Lab hue angle (degrees, h = atan2(b, a)):
 # editions differ (WORLD.md §1: purple may be mauve, orange yellow), so each family is
 # broad; the colour photos of 62 stations (classic, pastel and random editions) lie
-# 20 degrees or more inside them (blue 244-297, purple 300-339, orange 42-101). A band of
-# another hue is no such stone: a build photo, or the stack in another order.
-HUE_FAMILIES = {"B": ("blue", 215.0, 320.0), "P": ("purple", 275.0, 375.0),
+# 20 degrees or more inside them (blue 244-297, purple 300-339, orange 42-101). Over-exposed,
+# blue's blue channel clips first and it turns cyan (OV02, the paper clipped: 211 degrees),
+# so blue's family reaches down to cyan. A band of another hue is no such stone: a build
+# photo, or the stack in another order.
+HUE_FAMILIES = {"B": ("blue", 195.0, 320.0), "P": ("purple", 275.0, 375.0),
                 "O": ("orange", 15.0, 115.0)}
 _AGAIN = ("is this a photo of the colour stack, the stones lying on the build line, left ends "
           "together, stacked from the mat up in the order given?")

@@ -104,6 +104,28 @@ def test_a_band_that_is_not_the_stone_it_is_named_for_is_refused(colours, why):
         learn_from_stack(lab, view, "".join(colours), 16.0)
 
 
+@pytest.mark.parametrize("colours", [
+    # OV02 (measured unseen, the paper clipped): over-exposed, blue turns cyan (hue 211)
+    {"G": (89.7, -0.5, 3.7), "B": (91.8, -20.1, -12.3), "P": (82.4, 37.1, -24.8),
+     "O": (97.0, -16.0, 61.0)},
+    # OT02 (measured unseen, the paper clipped): an orange cast tints the grey (chroma 27.5)
+    # more than it leaves the blue (18.3)
+    {"G": (76.2, 13.5, 23.9), "B": (62.1, 11.8, -14.0), "P": (55.9, 32.8, -3.2)},
+])
+def test_a_true_stack_over_exposed_or_under_a_colour_cast_is_learnt(colours):
+    """Both stations' stacks were refused ("does not look blue", "is not grey"), each left
+    on the default colours, and each of their 6 builds was unsure; learnt, all 12 are judged
+    right (no wrong verdict). A swap with the grey is still refused where the grey lands."""
+    lab, view = _stack(colours)
+    model = learn_from_stack(lab, view, "".join(colours), 16.0)
+    for c, lab_c in colours.items():
+        assert np.allclose(model.centres[c], lab_c, atol=1.0)
+    swapped = {"G": colours["B"], "B": colours["G"], "P": colours["P"]}
+    lab, view = _stack(swapped)
+    with pytest.raises(ValueError, match="does not look blue|shows no colour"):
+        learn_from_stack(lab, view, "GBP", 16.0)
+
+
 def test_a_band_of_two_colours_is_refused():
     colours = {"G": GREY, "B": BLUE, "P": PURPLE}
     lab, view = _stack(colours)

@@ -80,6 +80,10 @@ from .test_vision_trust import HARD
 # (b* +24): neither counted as snow, nothing held the real stone up, and a grey patch of the
 # wall high above was taken (hidden, unsure) until snow could be that dark or that tinted
 # (`colour.may_hold`).
+# OV02-03 and OT02-05 (correct, the twentieth session's unseen OV and OT, the paper clipped):
+# their stations' colour photos were refused (an over-exposed blue gone cyan, a grey under an
+# orange cast), so the stations judged on default colours and said `photo:bright`; learnt,
+# both are correct.
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-02": "correct", "NC01-01": "correct",
@@ -97,7 +101,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "NS01-04": "correct", "NX02-03": "unsure", "OA02-05": "unsure",
                  "OA03-03": "correct", "OC03-01": "wrong",
                  "OL01-02": "unsure", "OL02-01": "wrong", "OX02-02": "correct",
-                 "OS04-03": "correct", "OV03-02": "correct"}
+                 "OS04-03": "correct", "OV03-02": "correct", "OV02-03": "correct",
+                 "OT02-05": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
