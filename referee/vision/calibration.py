@@ -49,7 +49,7 @@ def learn_colours(image: np.ndarray, station: Station, order: str, where: str = 
     # L 73) is as light as snow in shade; a groove-less fit as light as the snow is then weak
     # (`ends.snow_like`), not a stone a fault may rest on
     det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), s.pose.upscale_below_markers,
-                     s.pose.upscale_max_side_px)
+                     s.pose.upscale_max_side_px, s.pose.fine_cell_px)
     if is_weak(det, s):
         raise CalibrationError(f"{where}: the referee mat is not visible in the colour photo "
                                "(covered, outside the photo, or blurred)")

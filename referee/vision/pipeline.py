@@ -131,7 +131,7 @@ def phone_station(image: np.ndarray, station: Station, s: VisionSettings,
 
     h, w = image.shape[:2]
     det = detect_mat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), s.pose.upscale_below_markers,
-                     s.pose.upscale_max_side_px)
+                     s.pose.upscale_max_side_px, s.pose.fine_cell_px)
     if is_weak(det, s):
         return replace(station, mat_pose=None), None, ()
     why = ("the phone's camera could not be worked out from the mat in this photo: take it "
@@ -189,7 +189,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     w0, h0 = station.image_size
     dets, n_seen = detect_mats(gray, camera, station.dist_coeffs, s.pose.min_markers,
                                s.pose.marker_inlier, s.pose.marker_inlier_tight,
-                               s.pose.upscale_below_markers, s.pose.upscale_max_side_px)
+                               s.pose.upscale_below_markers, s.pose.upscale_max_side_px,
+                               s.pose.fine_cell_px)
     if (image.shape[1] - image.shape[0]) * (w0 - h0) < 0:  # never turned back to be judged
         lap("pose")
         if n_seen == 0:  # no mat at all (a photo of something else): turning will not help

@@ -61,10 +61,14 @@ class MatDetection:
 
 
 @cache
-def _detector() -> cv2.aruco.CharucoDetector:
+def _detector(cell_px: int = 4) -> cv2.aruco.CharucoDetector:
+    """The mat's ChArUco detector, reading each marker's bits from a square warped to
+    `cell_px` px per bit cell (OpenCV's `perspectiveRemovePixelPerCell`, 4 by default)."""
     cp = cv2.aruco.CharucoParameters()
     cp.tryRefineMarkers = True  # WORLD.md §6: finds the board in oblique views
-    return cv2.aruco.CharucoDetector(board(), cp, cv2.aruco.DetectorParameters())
+    dp = cv2.aruco.DetectorParameters()
+    dp.perspectiveRemovePixelPerCell = cell_px
+    return cv2.aruco.CharucoDetector(board(), cp, dp)
 
 
 def _marker_object_points() -> dict[int, np.ndarray]:
@@ -136,7 +140,8 @@ def _board_groups(corners: list[np.ndarray], ids: list[int], camera_matrix: np.n
     return groups
 
 
-def _detect_board(gray: np.ndarray, upscale_below: int = 0, upscale_max_side: int = 0):
+def _detect_board(gray: np.ndarray, upscale_below: int = 0, upscale_max_side: int = 0,
+                  fine_cell_px: int = 0):
     """`CharucoDetector.detectBoard` on a H×W uint8 grey image: (charuco corners, their ids,
     marker corners, marker ids), corners in px of `gray`.
 
@@ -145,36 +150,53 @@ def _detect_board(gray: np.ndarray, upscale_below: int = 0, upscale_max_side: in
     that if it finds more: the markers' black frames of a mat seen small, blurred or washed
     out are a few px wide, too thin for the detector's thresholds and contour filters (OL02,
     measured unseen: 2 of 10 markers found, 9 after enlarging; OpenCV's ArUco tutorial
-    names small markers as what `minMarkerPerimeterRate` and resolution limit).
+    names small markers as what `minMarkerPerimeterRate` and resolution limit). When it
+    still finds fewer, it reads the markers of the image as it is with their bits sampled at
+    `fine_cell_px` px per cell (0: never), and keeps that if it finds more: a mat seen at a
+    grazing angle on a white table has markers whose bits are 2-3 px tall, which the default
+    4 px per cell misreads, enlarged or not (OX04, measured unseen: 2 of 10 markers in each
+    photo, 9-10 read at 8 px per cell). Enlarging comes first, since its corners are the
+    finer (a phone's focal length worked out from them is surer).
     """
     found = _detector().detectBoard(gray)
     n = 0 if found[3] is None else len(found[3])
-    if n >= upscale_below or max(gray.shape[:2]) > upscale_max_side:
-        return found
+    if n < upscale_below and max(gray.shape[:2]) <= upscale_max_side:
+        found, n = _enlarged(gray, found, n)
+    if n < upscale_below and fine_cell_px:
+        fine = _detector(fine_cell_px).detectBoard(gray)
+        if fine[3] is not None and len(fine[3]) > n:
+            found = fine
+    return found
+
+
+def _enlarged(gray: np.ndarray, found: tuple, n: int) -> tuple[tuple, int]:
+    """`found` (n markers) or, if it finds more, the board found in `gray` enlarged twice,
+    its corners mapped back to px of `gray`; and how many markers that holds."""
     cc, ci, mc, mi = _detector().detectBoard(
         cv2.resize(gray, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
     if mi is None or len(mi) <= n:
-        return found
+        return found, n
 
     def back(p: np.ndarray) -> np.ndarray:  # cv2.resize maps a px centre x to 2x + 0.5
         return ((np.asarray(p, np.float32) - 0.5) / 2.0).astype(np.float32)
 
-    return (None if cc is None else back(cc), ci, tuple(back(c) for c in mc), mi)
+    return (None if cc is None else back(cc), ci, tuple(back(c) for c in mc), mi), len(mi)
 
 
 def detect_mats(gray: np.ndarray, camera_matrix: np.ndarray, dist_coeffs: np.ndarray,
                 min_markers: int = 3, inlier: float = 0.35, tight: float = 0.15,
-                upscale_below: int = 0, upscale_max_side: int = 0
+                upscale_below: int = 0, upscale_max_side: int = 0, fine_cell_px: int = 0
                 ) -> tuple[list[MatDetection], int]:
     """Every referee mat in a H×W uint8 grey image: one detection per group of markers that
     one board explains (see `_board_groups`), with its ChArUco corners, largest first; and
     how many of the mat's markers were seen in all (0: no mat at all). upscale_below,
-    upscale_max_side: see `_detect_board` (0: never look again enlarged).
+    upscale_max_side, fine_cell_px: see `_detect_board` (0: never look again enlarged, or
+    read finer).
 
     Markers of the mat's dictionary that fit no board (a spare printed marker) are left out.
     """
     # markers found and refined on the board
-    cc, ci, mc, mi = _detect_board(gray, upscale_below, upscale_max_side)
+    cc, ci, mc, mi = _detect_board(gray, upscale_below, upscale_max_side, fine_cell_px)
     if mi is None or not len(mi):
         return [], 0
     corners = [np.asarray(c, np.float32).reshape(1, 4, 2) for c in mc]
@@ -222,15 +244,15 @@ def _pairs(cc, ci, mc, mi) -> MatDetection:
                         np.concatenate(img).astype(np.float64), n_ch, n_mk)
 
 
-def detect_mat(gray: np.ndarray, upscale_below: int = 0, upscale_max_side: int = 0
-               ) -> MatDetection:
+def detect_mat(gray: np.ndarray, upscale_below: int = 0, upscale_max_side: int = 0,
+               fine_cell_px: int = 0) -> MatDetection:
     """Find the mat's ChArUco corners and marker corners in a H×W uint8 grey image, taking
     every marker of the mat's ids (see `detect_mats` for photos with more than one mat;
-    upscale_below, upscale_max_side: `_detect_board`).
+    upscale_below, upscale_max_side, fine_cell_px: `_detect_board`).
 
     Returns empty arrays when nothing is found; deciding what is enough is the caller's job.
     """
-    return _pairs(*_detect_board(gray, upscale_below, upscale_max_side))
+    return _pairs(*_detect_board(gray, upscale_below, upscale_max_side, fine_cell_px))
 
 
 def is_weak(det: MatDetection, settings: VisionSettings) -> str | None:

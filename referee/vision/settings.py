@@ -38,6 +38,7 @@ class PoseSettings:
     max_aspect_change: float = 0.02  # a station photo's width/height off its camera's: cropped
     upscale_below_markers: int = 5  # fewer markers found: look again at the photo
     upscale_max_side_px: int = 2000  # enlarged twice, if its longer side is at most this
+    fine_cell_px: int = 8           # ...and first read its markers' bits at this many px a cell
     several_ratio: float = 2.0      # two mats whose distances (to the stored pose or the
     #                                 photo's bottom centre) are within this factor: unsure
     black_level: float = 20.0       # a photo whose brightest pixel is below this: black

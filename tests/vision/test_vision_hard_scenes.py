@@ -84,6 +84,9 @@ from .test_vision_trust import HARD
 # their stations' colour photos were refused (an over-exposed blue gone cyan, a grey under an
 # orange cast), so the stations judged on default colours and said `photo:bright`; learnt,
 # both are correct.
+# OX04-01 (correct, the twentieth session's unseen OX): a mat at a grazing angle on a white
+# table, 2 markers read (`mat:partly-hidden`) until they were read at finer cells
+# (`pose.fine_cell_px`); its light grey stone, as white as the snow, is hidden now (unsure).
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-02": "correct", "NC01-01": "correct",
@@ -102,7 +105,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "OA03-03": "correct", "OC03-01": "wrong",
                  "OL01-02": "unsure", "OL02-01": "wrong", "OX02-02": "correct",
                  "OS04-03": "correct", "OV03-02": "correct", "OV02-03": "correct",
-                 "OT02-05": "correct"}
+                 "OT02-05": "correct", "OX04-01": "unsure"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():

@@ -385,3 +385,35 @@ def test_a_mat_seen_small_and_blurred_is_found_in_the_photo_enlarged():
     # the station's colour photo, as blurred, is read enlarged too (its stack's colours)
     assert st.colour_model.source == "photo"
     assert set(st.colour_model.centres) == {"G", "B", "P", "O", "white"}
+
+
+def test_a_mat_at_a_grazing_angle_on_a_white_table_is_read_at_finer_cells():
+    """OX04 (our plain renders, exposure raised, measured unseen): the camera 17 degrees
+    above a white table, the paper clipped; each marker's bits are 2-3 px tall, and 2 of the
+    10 markers were read (`mat:partly-hidden` for all six builds, and the colour photo
+    refused). Sampled at 8 px per bit cell, 9 or more are read, and the pose is the
+    renderer's camera."""
+    from referee.paths import FIXTURES
+    from referee.vision.photo import read_photo
+    from referee.vision.pose import detect_mats
+    from referee.vision.station import load_station
+
+    hard = FIXTURES / "hard-scenes"
+    st = load_station(hard / "stations" / "OX04" / "station.json")
+    gray = cv2.cvtColor(read_photo(hard / "scenes" / "OX04-01" / "image.jpg"),
+                        cv2.COLOR_BGR2GRAY)
+    camera = st.camera_for(gray.shape)
+    p = default_settings().pose
+    args = (gray, camera, st.dist_coeffs, p.min_markers, p.marker_inlier,
+            p.marker_inlier_tight, p.upscale_below_markers, p.upscale_max_side_px)
+    _, plain = detect_mats(*args)
+    assert plain < 3
+    dets, seen = detect_mats(*args, p.fine_cell_px)
+    assert seen >= 9 and len(dets) == 1
+    pose = solve_pose(dets[0], camera, st.dist_coeffs)
+    truth = json.loads((hard / "stations" / "OX04" / "station.json").read_text())["truth"]
+    t_true = np.array(truth["board_to_camera_t_mm"])
+    assert np.linalg.norm(pose.tvec.ravel() - t_true) < 0.01 * np.linalg.norm(t_true)
+    r_err = cv2.Rodrigues(pose.rotation @ np.array(truth["board_to_camera_R"]).T)[0]
+    assert np.degrees(np.linalg.norm(r_err)) < 1.0
+    assert st.colour_model.source == "photo"  # its colour photo's mat is read so too
