@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import typer
 from rich.console import Console
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from referee.tuki.die import DieFace
     from referee.tuki.grid import Rows
 
+T = TypeVar("T")
 console = Console(emoji=False, highlight=False, soft_wrap=True)  # no breaks inside codes
 cards_app = typer.Typer(no_args_is_help=True, help="Tuki cards: list, show, generate the deck.")
 
@@ -165,8 +167,26 @@ def resolve_target(card: str | None, card_grid: Path | None, die: str, level: st
             raise RefereeError(f"{grid_file} looks like a JSON file; a card grid file is the "
                                "card's rows of letters, . G B P O, one row per line (such "
                                "as B.....P..), or give the card's id with --card")
-        c = Card.parse(str(grid_file), text, level)
+        c = _in_file(grid_file, lambda: Card.parse(str(grid_file), text, level), text)
     return c, face, turn(c, face)
+
+
+def _in_file(path: Path, read: Callable[[], T], text: str) -> T:
+    """`read()` of a grid file's `text`, its grid error said with the file's name, and where
+    its rows are not all one length, that too (a new user's trial: a cell deleted in one row
+    was only "stone P has 2 cells")."""
+    from referee.tuki.grid import GridError
+
+    try:
+        return read()
+    except GridError as e:
+        lengths = sorted({len(r.rstrip()) for r in text.splitlines() if r.strip()})
+        ragged = (f" (its rows are not all one length: {', '.join(map(str, lengths))} "
+                  "cells; write every row in full, '.' for an empty cell)"
+                  if len(lengths) > 1 else "")
+        err = type(e)(f"{path}: {e}{ragged}")
+        err.__dict__.update(e.__dict__)  # a card of the other level stays one
+        raise err from None
 
 
 def judge_grid(card: str = typer.Option(None, "--card", help="Card id, e.g. N01."),
@@ -187,7 +207,8 @@ def judge_grid(card: str = typer.Option(None, "--card", help="Card id, e.g. N01.
 
     c, face, target = resolve_target(card, card_grid, die, level)
     lv = level or c.level
-    build = build_from_grid(_read_text(build_grid, "build grid"), lifted, unit_mm)
+    text = _read_text(build_grid, "build grid")
+    build = _in_file(build_grid, lambda: build_from_grid(text, lifted, unit_mm), text)
     verdict = judge(target, face, build, lv)
     if as_json:
         print(json.dumps(verdict.to_dict() | {"target": list(target)}))

@@ -297,7 +297,8 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
                            "exist?)")
     source = str(st.colour_model.source)  # a hand-edited profile may hold anything there
     if as_json:
-        print(json.dumps(chk.to_dict() | {"target": list(target), "colours": source}))
+        print(json.dumps(chk.to_dict() | {"target": list(target), "colours": source} |
+                         ({"overlay": str(overlay)} if overlay is not None else {})))
         return
     v = chk.verdict
     console.print(f"[bold {VERDICT_STYLE[v.verdict]}]{v.verdict}[/]  ({chk.timings_ms['total']:.0f}"

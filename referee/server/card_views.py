@@ -13,10 +13,16 @@ from referee.server.keys import Access
 LAST_MOVES = 12  # the moves a view shows
 
 
+def _own_name(table: CardTable) -> str | None:
+    """The name the table was given, None if it has only its game's (English) name."""
+    name = str(table.config.get("name", ""))
+    return None if name in ("", table.game.title) else name
+
+
 def _listed_name(table: CardTable) -> str:
     """The table's name with its game's ("Friday (TAKI)"); the game's alone if it has none."""
-    name = str(table.config.get("name", ""))
-    return name if name == table.game.title else f"{name} ({table.game.title})"
+    own = _own_name(table)
+    return f"{own} ({table.game.title})" if own else table.game.title
 
 
 def final_ranks(returns: list[float], scores: list[int], low_first: bool) -> list[int]:
@@ -117,7 +123,8 @@ class CardViews(CardServiceBase):
         every card table, also archived and ended ones and those set aside at start (with
         `damaged`: why, in plain words)."""
         out: list[dict[str, Any]] = [
-            {"id": t.id, "name": _listed_name(t),
+            {"id": t.id, "name": _listed_name(t), "game": t.game.name,
+             "own_name": _own_name(t),
              "players": [s.name or "?" for s in t.seats],
              "phase": "over" if t.over else "ended" if t.ended else "playing", "demo": False,
              "damaged": None, "archived": t.archived,

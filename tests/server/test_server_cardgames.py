@@ -50,6 +50,25 @@ def test_card_pages_are_headed_as_card_tables(c: TestClient) -> None:
     assert 'href="/new?lang=' in c.get("/").text  # Tuki's pages keep "New table"
 
 
+def test_a_card_games_name_is_in_the_pages_language(c: TestClient) -> None:
+    """A new user's trial: a Hebrew phone's page of a Tukki Tukki table was headed "Tukki
+    Tukki", though its rules text names it "תוכי תוכי", and the new-game form listed the
+    games in Latin letters. A name the table was given stays as it was typed."""
+    plain = make_game(c, "tukki", ["Ava", "Ben"], listed=True)
+    he = c.get(plain["view"] + "&lang=he").text
+    assert "<title>תוכי תוכי</title>" in he and ">תוכי תוכי</a>" in he
+    assert '<h1 id="table-name">תוכי תוכי</h1>' in he and "Tukki" not in he
+    named = make_game(c, "tokaido", ["Ava", "Ben"], name="Friday", listed=True)
+    fa = c.get(named["view"] + "&lang=fa").text
+    assert "<title>Friday · توکایدو</title>" in fa and '"table-name">Friday<' in fa
+    form = c.get("/games/new?lang=he").text
+    assert '<option value="tukki">תוכי תוכי</option>' in form
+    assert '<option value="taki">טאקי</option>' in form
+    index = c.get("/?lang=fa").text
+    assert "Friday (توکایدو)" in index and "توکی توکی" in index
+    assert "Friday (Tokaido)" in c.get("/?lang=en").text
+
+
 @pytest.mark.parametrize("body", [
     {"game": "chess", "players": ["A", "B"]},
     {"game": "taki", "players": ["A"]},

@@ -116,6 +116,22 @@ def test_user_errors_exit_2_in_plain_words(tmp_path):
     assert "stone B appears 2 times" in p.stderr and "Traceback" not in p.stderr
 
 
+def test_a_grid_error_names_its_file_and_rows_of_unequal_length(tmp_path):
+    """A new user's trial: a cell deleted in one row of a card grid was only "stone P has
+    2 cells", and no grid error said which of the two files it was in."""
+    good = ["BBBBB.", "G...P.", "G...P.", "G...P.", "G...P.", "G...P."]
+    ragged = [*good[:2], "G..P.", *good[3:]]
+    b, c = _files(tmp_path, good, ragged)
+    r = run("judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b))
+    assert isinstance(r.exception, RefereeError)
+    said = str(r.exception)
+    assert said.startswith(f"{c}: ") and "not all one length: 5, 6 cells" in said
+    b, c = _files(tmp_path, ["BBBBB.", "G...X."], good)
+    r = run("judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b))
+    said = str(r.exception)
+    assert said.startswith(f"{b}: ") and "unknown letter 'X'" in said and "length" not in said
+
+
 @pytest.mark.parametrize("args", [["cards", "generate", "--level", "normal", "--count", "40"]])
 def test_cards_generate_writes_a_loadable_deck(tmp_path, args):
     r = run(*args, "--out", str(tmp_path))

@@ -32,7 +32,13 @@ from referee.server.routes.deps import (
     view_cookie,
 )
 from referee.server.routes.live import serve_feed
-from referee.server.routes.pages import messages_json, page, phone_language, refused_page
+from referee.server.routes.pages import (
+    game_title,
+    messages_json,
+    page,
+    phone_language,
+    refused_page,
+)
 from referee.server.schemas import STRICT_IN, Language, TableSummary, errors
 from referee.server.text import Name, Text
 
@@ -411,8 +417,10 @@ def game_page(request: Request, game_id: str, cards: CardsDep) -> HTMLResponse:
     except RefereeError as e:
         return refused_page(request, e, phone_language(request))
     code = phone_language(request, str(table.config.get("language", "en")))
+    title = game_title(table.game.name, code)
+    name = str(table.config.get("name"))
     response = page(request, "game.html", code, game_id=game_id, game=table.game.name,
-                    game_title=table.game.title, table_name=str(table.config.get("name")),
+                    game_title=title, table_name=title if name == table.game.title else name,
                     messages_json=messages_json(code))
     if v:
         response.set_cookie(view_cookie(game_id), v, httponly=True, samesite="strict",

@@ -108,13 +108,27 @@ def shown_name(name: str, demo: bool, code: str) -> str:
     return name
 
 
+def game_title(game: str, code: str) -> str:
+    """A card game's name (`referee.games` name: taki, tukki, tokaido) as a page in language
+    `code` shows it: "תוכי תוכי" on a Hebrew page, as its rules text names it."""
+    return messages(code).get(f"game.{game}", game)
+
+
+def shown_card_table(name: str | None, game: str, code: str) -> str:
+    """A listed card table's name in language `code`: its own name with its game's
+    ("Friday (TAKI)"), or its game's alone if it was given none."""
+    title = game_title(game, code)
+    return f"{name} ({title})" if name else title
+
+
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, service: ServiceDep) -> HTMLResponse:
     code = phone_language(request)
     cards = getattr(request.app.state, "cards", None)  # the card games' listed tables too
-    listed = service.summaries() + (cards.summaries() if cards is not None else [])
     listed = [{**tb, "name": shown_name(tb["name"], bool(tb.get("demo")), code)}
-              for tb in listed]
+              for tb in service.summaries()]
+    listed += [{**tb, "name": shown_card_table(tb["own_name"], tb["game"], code)}
+               for tb in (cards.summaries() if cards is not None else [])]
     return page(request, "index.html", code, tables=listed)
 
 
