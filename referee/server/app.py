@@ -69,7 +69,8 @@ def create_app(settings: Settings | None = None,
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _offline_docs(app)
     app.add_middleware(FormEnd)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_upload_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_upload_bytes,
+                       max_other_bytes=settings.max_body_bytes)
     app.add_middleware(Guard, extra_hosts=settings.allowed_hosts)  # the outermost
     return app
 

@@ -32,7 +32,7 @@ from referee.server.errors import (
     WrongSecretError,
 )
 from referee.server.keys import Access, Credentials, key_hash, new_key, same, seat_entry, seat_key
-from referee.server.text import name_key
+from referee.server.text import default_seat_name, name_key
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at a table
 CODE_LEN = 5
@@ -184,7 +184,8 @@ class CardSeats(CardServiceBase):
             self._playable(table)
             s = table.seats[seat]
             gen = s.generation + 1
-            name = s.name or (f"Bot {seat + 1}" if bot else f"Player {seat + 1}")
+            name = s.name or default_seat_name(
+                bool(bot), seat, [o.name for i, o in enumerate(table.seats) if i != seat])
             entry = f"{gen}:" if bot else seat_entry(table_key, seat, gen)
             self._commit(table, [("seat_bot", {"seat": seat, "bot": bot, "name": name})],
                          keys={f"seat:{seat}": entry})

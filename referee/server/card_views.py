@@ -52,7 +52,7 @@ class CardViews(CardServiceBase):
         st = table.state
         assert st is not None
         over = st.is_terminal()
-        cur = None if over or table.ended else st.current_player()
+        cur = None if over or table.ended or table.archived else st.current_player()
         names = [s.name for s in table.seats]
         return {
             "id": table.id, "game": table.game.name, "title": table.game.title,

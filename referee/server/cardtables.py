@@ -88,7 +88,7 @@ from referee.server.limits import NewTables, check_limits
 from referee.server.live import LiveHub
 from referee.server.settings import Settings
 from referee.server.storage import EventStore, StorageError
-from referee.server.text import clean_text, name_key, shown
+from referee.server.text import clean_text, default_seat_name, name_key, shown
 
 log = logging.getLogger("referee.server")
 
@@ -251,7 +251,8 @@ class CardTableService(CardViews, CardBots, CardSeats):
                 raise TableSetupError(f"unknown bot {level!r}: expected one of "
                                       + ", ".join(BOT_LEVELS), "table.setup")
         names: list[str | None] = [
-            (p if p is not None else (f"Bot {i + 1}" if i in bots else None))
+            (p if p is not None else (default_seat_name(True, i, players) if i in bots
+                                      else None))
             for i, p in enumerate(players)]
         # seats are counted from 1 in what people read (the form numbers its rows so)
         _first_twice(names, name_key, "player names must differ: seats {a} and "

@@ -84,7 +84,10 @@ class Settings:
     host: str = "0.0.0.0"
     port: int = 8000
     demo: bool = True
-    max_upload_bytes: int = 15 * 1024 * 1024
+    max_upload_bytes: int = 15 * 1024 * 1024  # a photo (a multipart form)
+    # any other body (JSON: a move, a join, a new table): a break-it trial's 15 MB array of
+    # empty objects, parsed on the event loop, held every table up for seconds, with no key
+    max_body_bytes: int = 64 * 1024
     camera_retry_max_s: float = 30.0
     camera_stale_s: float = 2.0  # a live camera's newest frame older than this is stalled
     max_tables: int = 20  # tables in play on the box (finished, archived, demo not counted)

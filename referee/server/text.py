@@ -113,6 +113,20 @@ def _ignorable(ch: str) -> bool:
             or 0xFE00 <= o <= 0xFE0F or 0x180B <= o <= 0x180F or 0xE0100 <= o <= 0xE01EF)
 
 
+def default_seat_name(bot: bool, seat: int, taken: list[str | None]) -> str:
+    """The name of a seat (counted from 0) nobody named: "Bot 2" or "Player 2", made unlike
+    the `taken` names ("Player 2 (2)" beside a player who typed "Player 2"): seats' names
+    must differ (a break-it trial gave an open seat to a person beside "Player 2", and two
+    seats were named alike; a player named "Bot 2" was refused as the same name as the bot
+    nobody named)."""
+    base = f"{'Bot' if bot else 'Player'} {seat + 1}"
+    keys = {name_key(n) for n in taken if n}
+    name, k = base, 2
+    while name_key(name) in keys:
+        name, k = f"{base} ({k})", k + 1
+    return name
+
+
 def name_key(name: str) -> str:
     """The form in which two names are the same name: NFKC, case folded, without the
     characters that show nothing (so that "Ava", "ava", "Ａｖａ" and "Ava" with a direction

@@ -103,18 +103,24 @@ class _TooLarge(Exception):
 
 
 class BodyLimit:
-    """ASGI middleware: HTTP request bodies over `max_bytes` get 413 and are not read further."""
+    """ASGI middleware: HTTP request bodies over their limit get 413 and are not read further:
+    `max_bytes` for a multipart form (a photo), `max_other_bytes` for any other body (JSON,
+    which the app parses whole, on its one event loop, before any key is checked)."""
 
-    def __init__(self, app: Any, max_bytes: int) -> None:
+    def __init__(self, app: Any, max_bytes: int, max_other_bytes: int | None = None) -> None:
         self.app, self.max_bytes = app, max_bytes
+        self.max_other_bytes = max_bytes if max_other_bytes is None else max_other_bytes
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._refuse(send, int(declared))
+        headers = dict(scope.get("headers") or [])
+        form = headers.get(b"content-type", b"").lower().startswith(b"multipart/form-data")
+        limit = self.max_bytes if form else self.max_other_bytes
+        declared = headers.get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await self._refuse(send, int(declared), limit)
             return
         seen = 0
         started = refused = False
@@ -128,10 +134,10 @@ class BodyLimit:
             msg = await receive()
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
-                if seen > self.max_bytes:
+                if seen > limit:
                     if not started:
                         refused = True
-                        await self._refuse(send, seen)
+                        await self._refuse(send, seen, limit)
                     raise _TooLarge
             return msg
 
@@ -149,10 +155,11 @@ class BodyLimit:
             if not (refused or isinstance(e, _TooLarge)):
                 raise
 
-    async def _refuse(self, send: Any, size: int) -> None:
-        mb = self.max_bytes / (1024 * 1024)
+    async def _refuse(self, send: Any, size: int, limit: int) -> None:
+        said = f"{limit / (1024 * 1024):.0f} MB" if limit >= 1024 * 1024 else \
+            f"{limit // 1024} KB"
         body = json.dumps({"detail": f"the upload is too large ({size} bytes or more); "
-                                     f"the limit is {mb:.0f} MB", "error": "UploadTooLargeError"})
+                                     f"the limit is {said}", "error": "UploadTooLargeError"})
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"connection", b"close")]})

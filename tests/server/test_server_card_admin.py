@@ -61,7 +61,12 @@ def test_an_archived_table_is_read_not_played(c: TestClient, csettings) -> None:
     assert c.post(f"{url}/archive", headers=admin).json() == r.json()  # idempotent
     # read: the view, a seat's own view
     assert c.get(url).json()["archived"] is True
-    assert c.get(f"{url}/seats/0", headers=seat(g, 0)).status_code == 200
+    mine = c.get(f"{url}/seats/0", headers=seat(g, 0))
+    assert mine.status_code == 200
+    # no one is to play (a break-it trial: the seat whose turn it was still had its moves
+    # offered, each tap refused)
+    assert mine.json()["legal"] == [] and mine.json()["current_player"] is None
+    assert c.get(url).json()["current_player"] is None
     # never played again: no move, no rematch, no bot, no end
     r = c.post(f"{url}/seats/0/act", headers=seat(g, 0), json={"action": me["legal"][0]})
     assert r.status_code == 409 and "archived" in r.json()["detail"]

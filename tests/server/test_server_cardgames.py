@@ -242,8 +242,8 @@ def test_a_table_survives_a_restart(csettings: Settings) -> None:
 
 @pytest.mark.parametrize("body, code, params", [
     ({"players": ["Ava", "Ben", "ava"]}, "table.same-name", {"a": 1, "b": 3}),
-    ({"players": [None, "bot 1", "Cy"], "bots": {"0": "easy"}}, "table.same-name",
-     {"a": 1, "b": 2}),
+    ({"players": ["Cy", None, "cy"], "bots": {"1": "easy"}}, "table.same-name",
+     {"a": 1, "b": 3}),
     ({"game": "tokaido", "players": ["A", "B", "C"],
       "options": {"characters": ["priest", "painter", "priest"]}}, "table.same-character",
      {"a": 1, "b": 3}),
@@ -268,6 +268,24 @@ def test_a_new_table_the_rules_refuse_says_which_seats(c: TestClient, body, code
     assert (out["error"], out["code"], out["params"]) == ("TableSetupError", code, params)
     assert "ava" not in out["detail"].lower()
     words_fit(code, params)
+
+
+def test_a_seat_nobody_named_is_named_unlike_the_others(c: TestClient) -> None:
+    """A break-it trial: a player who typed "Bot 2" beside a bot nobody named was refused
+    (the same name as the bot's "Bot 2"), and an open seat handed to a person beside a player
+    named "Player 2" made two seats named alike, though seats' names must differ."""
+    from referee.server.text import name_key
+
+    g = make_game(c, "taki", ["bot 2", None], bots={"1": "easy"})
+    names = [p["name"] for p in c.get(f"/api/games/{g['id']}?v={g['view'].split('?v=')[1]}")
+             .json()["players"]]
+    assert names == ["bot 2", "Bot 2 (2)"]
+    g = make_game(c, "taki", ["Player 2", None])
+    r = c.post(f"/api/games/{g['id']}/seats/1/bot", json={"bot": None},
+               headers={"X-Table-Secret": g["secret"]})
+    assert r.status_code == 200 and r.json()["name"] == "Player 2 (2)"
+    view = c.get(f"/api/games/{g['id']}?v={g['view'].split('?v=')[1]}").json()
+    assert len({name_key(p["name"]) for p in view["players"]}) == 2
 
 
 def test_final_ranks_put_the_winner_first() -> None:
