@@ -132,8 +132,9 @@ def name_key(name: str) -> str:
     characters that show nothing (so that "Ava", "ava", "Ａｖａ" and "Ava" with a direction
     mark or a grapheme joiner are one player: a break-it trial joined as "Ava\u200f" beside
     "Ava")."""
-    return "".join(ch for ch in unicodedata.normalize("NFKC", name).casefold()
-                   if not _ignorable(ch))
+    shown = "".join(ch for ch in unicodedata.normalize("NFKC", name).casefold()
+                    if not _ignorable(ch))
+    return " ".join(shown.split())  # a page shows a run of spaces as one ("Bot  2")
 
 
 def file_label(name: str, limit: int = 40) -> str:

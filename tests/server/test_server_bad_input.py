@@ -204,6 +204,12 @@ def test_a_large_json_body_is_refused_before_it_is_parsed(client, settings):
     r = client.post("/api/games/join", content=chunks(),
                     headers={"content-type": "application/json"})
     assert r.status_code == 413
+    # two Content-Types (a re-trial: JSON first, which the app reads, and "multipart"
+    # second, whose photo limit the size was checked against): refused, unread
+    r = client.post("/api/games/join", content=big,
+                    headers=[("content-type", "application/json"),
+                             ("content-type", "multipart/form-data; boundary=x")])
+    assert r.status_code == 400 and "more than one Content-Type" in r.json()["detail"]
     # a body of ordinary size is read and answered as before
     r = client.post("/api/games/join", json={"code": "NOPE", "name": "Ava"})
     assert r.status_code == 404 and r.json()["code"] == "table.code-unknown"

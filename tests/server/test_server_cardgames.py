@@ -286,6 +286,13 @@ def test_a_seat_nobody_named_is_named_unlike_the_others(c: TestClient) -> None:
     assert r.status_code == 200 and r.json()["name"] == "Player 2 (2)"
     view = c.get(f"/api/games/{g['id']}?v={g['view'].split('?v=')[1]}").json()
     assert len({name_key(p["name"]) for p in view["players"]}) == 2
+    # a page shows "Bot  2" as "Bot 2": the same name (the re-trial's two "Bot 2" seats)
+    assert name_key("Bot  2") == name_key("bot\u00a02") == name_key(" Bot 2 ")
+    r = c.post("/api/games", json={"game": "taki", "players": ["Bot  2", None],
+                                   "bots": {"1": "easy"}})
+    assert r.status_code == 201
+    names = [s["name"] for s in r.json()["seats"]]
+    assert names[1] == "Bot 2 (2)", names
 
 
 def test_final_ranks_put_the_winner_first() -> None:
