@@ -59,9 +59,29 @@ from typing import Any, Literal
 
 from referee.errors import RefereeError
 from referee.tuki.cards import parse_grid
+from referee.tuki.commands import (
+    Command,
+    Decide,
+    Done,
+    EndGame,
+    Judge,
+    NewGame,
+    Overrule,
+    Retake,
+    StartRound,
+    VoidRound,
+)
 from referee.tuki.die import DieFace
 from referee.tuki.judge import Verdict
 from referee.tuki.pieces import level_stones
+
+# the commands (commands.py) are part of this module's API: callers write game.Done(...)
+__all__ = [
+    "Command", "Decide", "Done", "EndGame", "Judge", "NewGame", "Overrule", "Retake",
+    "StartRound", "VoidRound", "PENALTY_LIMIT", "MAX_BUILDERS", "Phase", "BuilderStatus",
+    "Result", "IllegalCommandError", "PHOTO_REASONS", "ENDED_BY_TABLE", "Event", "Builder",
+    "TukiState", "apply", "replay", "decide", "photo_caused",
+]
 
 PENALTY_LIMIT = 5  # "whoever takes their fifth penalty card"
 MAX_BUILDERS = 3  # "a box holds three sets"
@@ -76,79 +96,9 @@ class IllegalCommandError(RefereeError):
     """A command the rules do not allow now; the state is unchanged."""
 
 
-# ---- commands ----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class NewGame:
-    players: tuple[str, ...]
-    level: str = "normal"
-    lookout: int = 0
-    places: tuple[str, ...] | None = None
-    deck: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True)
-class StartRound:
-    card_id: str
-    target: tuple[str, ...]
-    die: str
-    by: int | None = None
-
-
-@dataclass(frozen=True)
-class Done:
-    player: int
-    verdict: dict[str, Any] | Verdict | None = None
-
-
-@dataclass(frozen=True)
-class Judge:
-    player: int
-    verdict: dict[str, Any] | Verdict
-
-
-@dataclass(frozen=True)
-class Decide:
-    player: int
-    builder: int
-    correct: bool
-
-
-@dataclass(frozen=True)
-class VoidRound:
-    by: int
-
-
-@dataclass(frozen=True)
-class Overrule:
-    """The lookout confirms that a questioned verdict was wrong (our ruling: a verdict any
-    player questions is the lookout's to decide, as the lookout decides by eye without the
-    camera). `correct` is the build's true result."""
-
-    player: int
-    builder: int
-    correct: bool
-
-
-@dataclass(frozen=True)
-class Retake:
-    """A builder sends a new photo of a build judged unsure because of the photo itself (the
-    mat not found or not seen well, the photo dark, turned, mirrored, or its colours: WORLD.md
-    §4's `mat:`, `photo:` and `camera:` reasons): the unsure verdict is dropped and the new
-    photo is judged instead."""
-
-    player: int
-
-
-@dataclass(frozen=True)
-class EndGame:
-    """The table ends the game before its rules do: no winner (our ruling)."""
-
-
 PHOTO_REASONS = ("mat", "photo", "camera")
 ENDED_BY_TABLE = "ended by the table"
 
-Command = NewGame | StartRound | Done | Judge | Decide | VoidRound | Overrule | Retake | EndGame
 
 
 @dataclass(frozen=True)
