@@ -23,8 +23,9 @@ folded).
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from functools import partial
+from functools import cache, partial
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, WithJsonSchema
@@ -132,9 +133,33 @@ def name_key(name: str) -> str:
     characters that show nothing (so that "Ava", "ava", "Ａｖａ" and "Ava" with a direction
     mark or a grapheme joiner are one player: a break-it trial joined as "Ava\u200f" beside
     "Ava")."""
-    shown = "".join(ch for ch in unicodedata.normalize("NFKC", name).casefold()
-                    if not _ignorable(ch))
-    return " ".join(shown.split())  # a page shows a run of spaces as one ("Bot  2")
+    shown = " ".join("".join(ch for ch in unicodedata.normalize("NFKC", name).casefold()
+                             if not _ignorable(ch)).split())  # a page shows "Bot  2" so
+    # a page shows an unnamed seat's "Bot 2" in its own words ("בוט 2"): a person named so
+    # is that seat's name (a re-trial joined as "בוט 2" beside the bot "Bot 2")
+    for pattern, english in _seat_name_forms():
+        m = pattern.fullmatch(shown)
+        if m:
+            return f"{english} {int(m.group(1))}"
+    return shown
+
+
+@cache
+def _seat_name_forms() -> list[tuple[re.Pattern[str], str]]:
+    """The pages' words for an unnamed seat in every language (`g.bot_name`, `g.name_n`), as
+    `name_key` forms with the number's digits in any script, and the English word each is."""
+    from referee.server.i18n import LANGUAGES, messages
+
+    out = []
+    for code in LANGUAGES:
+        for key, english in (("g.bot_name", "bot"), ("g.name_n", "player")):
+            words = " ".join(unicodedata.normalize("NFKC", messages(code)[key]).casefold()
+                             .split())
+            if "{n}" in words:
+                before, _, after = words.partition("{n}")
+                out.append((re.compile(re.escape(before) + r"(\d+)" + re.escape(after)),
+                            english))
+    return out
 
 
 def file_label(name: str, limit: int = 40) -> str:

@@ -293,6 +293,13 @@ def test_a_seat_nobody_named_is_named_unlike_the_others(c: TestClient) -> None:
     assert r.status_code == 201
     names = [s["name"] for s in r.json()["seats"]]
     assert names[1] == "Bot 2 (2)", names
+    # nor as a page's own words for an unnamed seat: a Hebrew page shows the bot "Bot 2" as
+    # "בוט 2", a Persian one as "ربات ۲" (a re-trial joined as "בוט 2" beside it)
+    assert name_key("בוט 2") == name_key("ربات ۲") == name_key("Bot 2") != name_key("Bot 3")
+    r = c.post("/api/games", json={"game": "taki", "players": ["שחקן 2", None, "בוט 2"],
+                                   "bots": {"1": "easy"}})
+    assert r.status_code == 201
+    assert [s["name"] for s in r.json()["seats"]][1] == "Bot 2 (2)"
 
 
 def test_final_ranks_put_the_winner_first() -> None:
