@@ -19,10 +19,10 @@ def _own_name(table: CardTable) -> str | None:
     return None if name in ("", table.game.title) else name
 
 
-def _listed_name(table: CardTable) -> str:
-    """The table's name with its game's ("Friday (TAKI)"); the game's alone if it has none."""
-    own = _own_name(table)
-    return f"{own} ({table.game.title})" if own else table.game.title
+def listed_name(own: str | None, title: str) -> str:
+    """A listed card table's name: its own with its game's `title` ("Friday (TAKI)"), or the
+    game's alone if it was given none."""
+    return f"{own} ({title})" if own else title
 
 
 def final_ranks(returns: list[float], scores: list[int], low_first: bool) -> list[int]:
@@ -123,7 +123,7 @@ class CardViews(CardServiceBase):
         every card table, also archived and ended ones and those set aside at start (with
         `damaged`: why, in plain words)."""
         out: list[dict[str, Any]] = [
-            {"id": t.id, "name": _listed_name(t), "game": t.game.name,
+            {"id": t.id, "name": listed_name(_own_name(t), t.game.title), "game": t.game.name,
              "own_name": _own_name(t),
              "players": [s.name or "?" for s in t.seats],
              "phase": "over" if t.over else "ended" if t.ended else "playing", "demo": False,

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from referee.errors import RefereeError
+from referee.server.card_views import listed_name
 from referee.server.errors import DamagedTableError, MissingSecretError, UnknownTableError
 from referee.server.i18n import (
     LANGUAGES,
@@ -114,20 +115,13 @@ def game_title(game: str, code: str) -> str:
     return messages(code).get(f"game.{game}", game)
 
 
-def shown_card_table(name: str | None, game: str, code: str) -> str:
-    """A listed card table's name in language `code`: its own name with its game's
-    ("Friday (TAKI)"), or its game's alone if it was given none."""
-    title = game_title(game, code)
-    return f"{name} ({title})" if name else title
-
-
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, service: ServiceDep) -> HTMLResponse:
     code = phone_language(request)
     cards = getattr(request.app.state, "cards", None)  # the card games' listed tables too
     listed = [{**tb, "name": shown_name(tb["name"], bool(tb.get("demo")), code)}
               for tb in service.summaries()]
-    listed += [{**tb, "name": shown_card_table(tb["own_name"], tb["game"], code)}
+    listed += [{**tb, "name": listed_name(tb["own_name"], game_title(tb["game"], code))}
                for tb in (cards.summaries() if cards is not None else [])]
     return page(request, "index.html", code, tables=listed)
 
