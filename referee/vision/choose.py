@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+import cv2
 import numpy as np
 
 from referee.build import Orientation, rect_gap_u
@@ -42,9 +43,9 @@ def pin(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontVie
     """The fit with its slack along its length (`length_slack_u`), none past an end that
     is pinned: a bar's by the lightness beyond it (`lightness_pinned`; a lying bar's only
     with `fit.light_lying`), a lying bar's also by its top edge (`edge_pinned`); a
-    vertical bar of a `chromatic` colour that can slide is placed from its top end where
-    that end shows (`from_top`). A grey stone is not: snow in shade takes its colour, so
-    the top of its colour may be snow.
+    vertical bar that can slide is placed from its top end where that end shows
+    (`from_top`); a grey one only where a coloured stone sits on it: snow in shade takes its
+    colour, so the top of its colour may be snow.
 
     masks: per colour letter, the front view's H×W bool mask; lum: its lightness, H×W
     float32; unit: u in mm; band: `fit.band_vector_mm`; chromatic: the letters with a hue;
@@ -67,13 +68,15 @@ def from_top(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: Fro
              unit: float, band: tuple[float, float], chromatic: str, s: VisionSettings,
              neutral: np.ndarray | None = None, beside: Sequence[BarFit] = ()
              ) -> BarFit | None:
-    """A vertical bar of a `chromatic` colour that slides along its length (its `slack_u`,
-    from `pin`, at least `max_slack_u`) placed from its top end where that end shows
-    (`grooves.anchor_top`), within its slack and never under the table; None otherwise.
+    """A vertical bar that slides along its length (its `slack_u`, from `pin`, at least
+    `max_slack_u`) placed from its top end where that end shows (`grooves.anchor_top`; a
+    grey bar's only where a coloured stone sits on it, `fit.anchor_grey`), within its slack
+    and never under the table; None otherwise.
     beside: the other stones measured already (pinned), whose faces tell their edges from
     its sides' (asked again once they are pinned). Arguments as for `pin`."""
+    grey = f.colour not in chromatic
     if not (f.slack_u >= s.fit.max_slack_u and f.orientation == "V" and s.fit.anchor_top and
-            f.colour in chromatic):
+            (not grey or s.fit.anchor_grey)):
         return None
     mask = masks[f.colour]
     faces = None
@@ -81,12 +84,21 @@ def from_top(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: Fro
         faces = np.zeros(mask.shape, bool)
         for o in beside:
             faces[face_slice(view, unit, o.orientation, o.x_mm, o.h_mm)[0]] = True
-    a = anchor_top(f, mask, lum, other_stones(masks, f.colour), view, unit, band, neutral, faces)
+    # a grey bar's top end only where a coloured stone sits on it, and only where its grooves
+    # show: snow in shade takes the grey's colour, a coloured stone never does, and a shaded
+    # snow pillar under a stone has no grooves (OU04-05: the blue on a grey whose foot a snow
+    # piece in front hides, fitted a unit up into the blue; PE04-06: a 6 u pillar in shade)
+    others = other_stones({c: m for c, m in masks.items() if c in chromatic or c == f.colour}
+                          if grey else masks, f.colour)
+    a = anchor_top(f, mask, lum, others, view, unit, band, neutral, faces, stone_only=grey)
     # the top end can only move the bar within its slack, and never under the table
     if a is None or abs(a.h_mm - f.h_mm) > (f.slack_u + 0.5) * unit or \
             a.h_mm < -s.build.depth_doubt_mm - s.fit.table_band_mm:
         return None
-    return replace(_refined(a, lum, view, unit, s, mask), slack_u=0.0, anchored=True)
+    a = _refined(a, lum, view, unit, s, mask)
+    if grey and not a.grooves:
+        return None
+    return replace(a, slack_u=0.0, anchored=True)
 
 
 def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
@@ -117,6 +129,14 @@ def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
         if c.slack_u < s.fit.max_slack_u and not c.anchored:
             return c
     return f
+
+
+def wide_runs(mask: np.ndarray, width_px: float) -> np.ndarray:
+    """The pixels of `mask` (H×W bool) in horizontal runs at least `width_px` px long
+    (a morphological opening by a 1 × width_px line, OpenCV `morphologyEx`)."""
+    k = max(int(round(width_px)), 1)
+    kernel = np.ones((1, k), np.uint8)
+    return cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, kernel).astype(bool)
 
 
 def other_stones(masks: dict[str, np.ndarray], colour: str) -> np.ndarray:
@@ -406,8 +426,17 @@ def ground(fits: list[BarFit], cands: dict[str, list[BarFit]], support: np.ndarr
     out = list(fits)
     held: list[BarFit] = []
 
+    # each colour is one stone, so no stone stands on a patch of its own colour wider than
+    # any stone or snow piece: a wall or a table behind the mat (PF02-06: a grey bar found on
+    # a wall 17 u up, held through the grey table behind the build). A narrow one may be
+    # snow in shade, which takes the grey's colour (E04-02: a grey bar on a snow piece).
+    own = {c: (support & ~w, chain & ~w) for c, w in
+           ((c, wide_runs(m, s.fit.wide_own_u * unit * view.px_per_mm))
+            for c, m in (masks or {}).items()) if w.any()} if s.fit.wide_own_u > 0 else {}
+
     def holds(c: BarFit) -> bool:
-        return held_up(c, held, support, chain, view, unit, table_band_mm, reach)
+        sup, ch = own.get(c.colour, (support, chain))
+        return held_up(c, held, sup, ch, view, unit, table_band_mm, reach)
 
     for others in (False, True):  # first the fits as chosen, then other candidates
         changed = True

@@ -219,8 +219,8 @@ def refine(fit: BarFit, lum: np.ndarray, view: FrontView, unit_mm: float,
 
 def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarray,
                view: FrontView, unit_mm: float, band_mm: tuple[float, float],
-               neutral: np.ndarray | None = None, beside: np.ndarray | None = None
-               ) -> BarFit | None:
+               neutral: np.ndarray | None = None, beside: np.ndarray | None = None,
+               stone_only: bool = False) -> BarFit | None:
     """A vertical bar placed from its top end, when its lower end is hidden or lost.
 
     A piece lying in front of the build hides a standing bar from the bottom up, and a pale
@@ -236,6 +236,8 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
     Above a white snow piece sitting on the bar (`neutral`: H×W bool, pixels without hue)
     the sides run on too, and the step is the end. beside: H×W bool, the faces of the stones
     measured already; a side along which one of them rises higher tells nothing of the bar.
+    stone_only: the top end counts only where another stone sits on it (a grey bar: snow in
+    shade takes its colour, so a step or snow above the colour may lie above snow on it).
     """
     s = view.px_per_mm
     u = unit_mm * s
@@ -275,6 +277,8 @@ def anchor_top(fit: BarFit, mask: np.ndarray, lum: np.ndarray, others: np.ndarra
 
     if above.size and float(above.mean()) >= 0.3:
         top = run_top  # a stone sits on it: its top face is covered
+    elif stone_only:
+        return None
     elif snow_on.size and float(snow_on.mean()) >= 0.5:
         # so does a snow piece: the front face ends where the snow starts, at the top of
         # the colour or (snow tinted at its foot) a little below it; never as far down as a

@@ -107,6 +107,9 @@ class FitSettings:
     missing_fill: float = 0.15      # below this share of a face, the stone is not there
     table_band_mm: float = 3.0      # a bottom this near the table (past the depth doubt): on it
     touch_reach_u: float = 0.5      # a stone this near another leans on it (held up)
+    wide_own_u: float = 8.0         # a chain down to the table never runs through the stone's
+    #                                    own colour where it spans this wide (u): a wall or a
+    #                                    table behind the mat (each colour is one stone; 0: off)
     rival_margin: float = 0.05      # a pinned candidate this near in score beats a sliding one
     clipped_snow_chroma: float = 24.0  # paper clipped: snow under a grooved stone may be
     #                                    tinted up to this chroma (the light's, unbalanced)
@@ -123,6 +126,7 @@ class FitSettings:
     odd_end_k: float = 2.0          # an end segment's step in L this × the inner ones (and
     #                                    light_min_step): the fit is weak (ends.odd_end; 0: off)
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
+    anchor_grey: bool = True        # ...a grey one too, where a coloured stone sits on it
     bare_top_fill: float = 0.2      # a standing bar's top face showing this little of its colour,
     #                                    nothing on it: weak (ends.bare_top; 0: off)
     bare_top_band_u: float = 0.25   # ...where the top face shows this tall (u) at all

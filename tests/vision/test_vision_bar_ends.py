@@ -373,6 +373,48 @@ def test_a_stone_rising_beside_a_standing_bar_is_not_its_side_running_on():
     assert got is not None and abs(got.h_mm) < 0.1 * U
 
 
+def test_a_grey_bar_is_placed_from_a_coloured_stone_on_it_where_its_grooves_show():
+    """OU04-05 (an unseen set): a blue bar stood on a grey one whose foot a snow piece in
+    front hid; the grey was fitted a unit up, into the blue, and could slide: unsure. Snow in
+    shade takes the grey's colour, so a grey bar is never hung from the top of its colour;
+    but a coloured stone sitting on it ends it, where its grooves show that it is a stone
+    (PE04-06: a 6 u snow pillar in shade under a purple bar, no grooves, stays unplaced)."""
+    from referee.vision.choose import from_top
+    from referee.vision.mat import PAPER_BEYOND
+    from referee.vision.rectify import FrontView
+
+    s = default_settings()
+    view = FrontView.for_settings(2.0, 260.0)
+    x0 = PAPER_BEYOND[0] + 2 * U
+    fit = BarFit("G", "V", x0, U, 0.8, 0.8, True, slack_u=1.0)  # a unit up, sliding
+
+    def scene(grooves: bool, on_top: str):
+        lum = np.full((view.height, view.width), 20.0, np.float32)  # a dark backdrop
+        lum[_painted(view, [(x0, 0.0, U, 5 * U)])] = 50.0  # the grey's face
+        if grooves:
+            for k in range(1, 5):
+                lum[_painted(view, [(x0, k * U - 0.5, U, 1.0)])] = 30.0
+        grey = _painted(view, [(x0, 0.6 * U, U, 4.4 * U)])  # its foot hidden in front
+        top = _painted(view, [(x0, 5 * U, U, 5 * U)])
+        masks = {"G": grey, "B": top if on_top == "B" else np.zeros_like(grey)}
+        neutral = top if on_top == "snow" else np.zeros_like(grey)
+        return masks, lum, neutral
+
+    for on_top in ("B", "snow"):
+        masks, lum, neutral = scene(True, on_top)
+        got = from_top(fit, masks, lum, view, U, (0.0, 0.0), "B", s, neutral)
+        if on_top == "B":  # a blue bar on it: hung from its foot, on the grooves
+            assert got is not None and got.anchored and got.slack_u == 0.0
+            assert abs(got.h_mm) < 0.15 * U
+        else:  # snow on it may be snow in shade on top of more grey-looking snow
+            assert got is None
+    masks, lum, neutral = scene(False, "B")  # no grooves: a shaded snow pillar looks so
+    assert from_top(fit, masks, lum, view, U, (0.0, 0.0), "B", s, neutral) is None
+    off = replace(s, fit=replace(s.fit, anchor_grey=False))
+    masks, lum, neutral = scene(True, "B")
+    assert from_top(fit, masks, lum, view, U, (0.0, 0.0), "B", off, neutral) is None
+
+
 def test_a_standing_bar_whose_top_face_does_not_show_is_weak():
     """NS03-01: a piece in front hid a lavender bar's foot, and its face was fitted 0.7 u
     high onto its own top face, standing on the piece as on snow: a correct build judged

@@ -86,7 +86,15 @@ from .test_vision_trust import HARD
 # both are correct.
 # OX04-01 (correct, the twentieth session's unseen OX): a mat at a grazing angle on a white
 # table, 2 markers read (`mat:partly-hidden`) until they were read at finer cells
-# (`pose.fine_cell_px`); its light grey stone, as white as the snow, is hidden now (unsure).
+# (`pose.fine_cell_px`); its grey stone lost to a grey candidate 12 u up on the wall, held up
+# through the table behind, as grey (hidden: unsure), until no stone could stand on a patch of
+# its own colour wider than any stone (`fit.wide_own_u`): correct.
+# OU04-05 (correct, the twentieth session's unseen OU): a blue bar on a grey one whose foot a
+# piece in front hides; the grey slid a unit up into the blue (unsure) until a grey bar was
+# hung from a coloured stone sitting on it where its grooves show (`fit.anchor_grey`).
+# PE04-06 (correct, the twenty-first session's unseen PE): the same rule's guard, a 6 u snow
+# pillar in shade under the purple, as grey as the stone and without grooves: not hung from
+# the purple (it was, before the grooves were asked for: wrong), so hidden (unsure).
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-02": "correct", "NC01-01": "correct",
@@ -105,7 +113,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "OA03-03": "correct", "OC03-01": "wrong",
                  "OL01-02": "unsure", "OL02-01": "wrong", "OX02-02": "correct",
                  "OS04-03": "correct", "OV03-02": "correct", "OV02-03": "correct",
-                 "OT02-05": "correct", "OX04-01": "unsure"}
+                 "OT02-05": "correct", "OX04-01": "correct",
+                 "OU04-05": "correct", "PE04-06": "unsure"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():

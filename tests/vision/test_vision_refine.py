@@ -107,6 +107,42 @@ def test_a_stone_on_a_snow_piece_lying_on_a_held_stone_is_held():
     assert not g.supported
 
 
+def test_a_stone_never_stands_on_a_wide_patch_of_its_own_colour():
+    """PF02-06 (an unseen set): a grey table and a wall behind the mat, in the grey stone's
+    colour; a grey candidate 17 u up on the wall was held up through the table seen below
+    it, and the grey bar in the build (its foot behind a piece in front) lost to it. Each
+    colour is one stone, so no stone stands on a patch of its own colour wider than any
+    stone or snow piece; a narrow one may be snow in shade, which takes the grey's colour
+    (E04-02: a grey bar on a snow cube in shade), and holds it up as before."""
+    from referee.vision.choose import ground
+    from referee.vision.settings import default_settings
+
+    s = default_settings()
+    view = FrontView.for_settings(2.0, 400.0)
+    lum = np.full((view.height, view.width), 50.0, np.float32)
+    x0 = 20.0
+    wall = BarFit("G", "H", x0 + 10 * U, 17 * U, 1.0, 0.8)
+    stone = BarFit("G", "V", x0 + 4 * U, U, 0.9, 0.7)
+    back = _painted(view, [(x0 + 6 * U, 0.0, 14 * U, 22 * U)])  # grey table and wall
+    cube = _painted(view, [(x0 + 4 * U, 0.0, U, U)])  # a snow cube under the stone
+    face = _painted(view, [(x0 + 4 * U, U, U, 5 * U)])
+    chain = back | face | cube
+
+    def held(fits, grey, settings):
+        return ground(fits, {"G": [wall, stone]}, chain, chain, lum, view, U, 3.0, settings,
+                      {"G": grey})
+
+    # the wall's candidate is refused where its grey spans wide, and the stone taken
+    (got,) = held([wall], back | face, s)
+    assert got.supported and abs(got.h_mm - U) < 0.5
+    # with the rule off, the wall holds itself up through the table seen below it
+    (got,) = held([wall], back | face, replace(s, fit=replace(s.fit, wide_own_u=0.0)))
+    assert got.supported and got.h_mm > 16 * U
+    # the snow cube in shade, as grey as the stone (narrow): it still holds the stone up
+    (got,) = held([stone], back | face | cube, s)
+    assert got.supported and abs(got.h_mm - U) < 0.5
+
+
 def test_a_part_of_a_coloured_stone_held_up_by_nothing_of_the_build_is_unsupported():
     """N5 J03-06: a quarter of a blue face 8 u up, on the other builder's stones far behind
     the mat. The thin strip under it showed them, so it counted as held up and the stone
