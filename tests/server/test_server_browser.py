@@ -27,9 +27,10 @@ def server(tmp_path):
     proc.wait(timeout=10)
 
 
-def _start_a_round(page, server: str, grid: str, die: str) -> None:
+def _start_a_round(page, server: str, grid: str, die: str) -> str:
     """On `page`: a new table for Ava (D03) and Ben (D04) made with the form, its control
-    link opened, and a round started on `grid` (rows typed) and `die`."""
+    link opened, and a round started on `grid` (rows typed) and `die`. Returns the viewer
+    link's path (`/t/ID?v=TOKEN`)."""
     from playwright.sync_api import expect
 
     page.goto(server + "/new?lang=en")
@@ -46,18 +47,23 @@ def _start_a_round(page, server: str, grid: str, die: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     # the link has the box's network address (for a phone); this test's server listens on
     # the loopback only, so the same path is opened there
+    viewer = "/" + page.locator("#viewer-link").inner_text().split("/", 3)[3]
     page.goto(server + "/" + control.inner_text().split("/", 3)[3])
     expect(page.locator("#live")).to_have_class("pill on")
+    # the key is kept on this phone and the address is its own page: no view token in it
+    assert "#" not in page.url and "v=" not in page.url
     page.click("#start-form details summary")  # a grid typed as rows
     page.fill("#start-form textarea[name=card]", grid)
     page.click(f"#start-form input[name=die][value='{die}'] + .die-icon")
     page.click("#start-form button[type=submit]")
+    return viewer
 
 
 @contextmanager
 def _round_on_a_phone(server: str, grid: str, die: str) -> Iterator[tuple[Any, Any, list[str]]]:
     """A 360 × 640 touch phone in Chromium with a round started (`_start_a_round`): yields
-    (browser, page, the page's script errors), and closes the browser after."""
+    (browser, page, the page's script errors), and closes the browser after. The viewer
+    link's path is `page.viewer_path`."""
     from playwright.sync_api import sync_playwright
 
     errors: list[str] = []
@@ -66,7 +72,7 @@ def _round_on_a_phone(server: str, grid: str, die: str) -> Iterator[tuple[Any, A
         page = browser.new_page(viewport={"width": 360, "height": 640}, is_mobile=True,
                                 has_touch=True)
         page.on("pageerror", lambda e: errors.append(str(e)))
-        _start_a_round(page, server, grid, die)
+        page.viewer_path = _start_a_round(page, server, grid, die)
         yield browser, page, errors
         browser.close()
 
@@ -105,7 +111,7 @@ def test_phone_plays_a_round(server, tmp_path):
 
         # the viewer link shows the same, with no controls
         viewer = browser.new_page(viewport={"width": 360, "height": 640})
-        viewer.goto(server + page.url.split(server)[1].split("#")[0] + "&lang=fa")
+        viewer.goto(server + page.viewer_path + "&lang=fa")
         expect(viewer.locator("html")).to_have_attribute("dir", "rtl")
         expect(viewer.locator(".verdict")).to_have_count(2)
         expect(viewer.locator("#start-form")).to_be_hidden()
@@ -172,9 +178,9 @@ def test_an_upload_error_shows_under_its_button_in_the_pages_language(server, tm
     notes.write_text("not a photo\n")
     grid, die = scene_card("D03-02")
     with _round_on_a_phone(server, grid, die) as (browser, page, errors):
-        link = page.url.split("#")[0]  # the table's key is kept on this phone now
+        link = page.url.split("?")[0]  # the table's key is kept on this phone now
         for lang in ("fa", "he", "ar", "en"):
-            page.goto(f"{link}&lang={lang}")
+            page.goto(f"{link}?lang={lang}")
             expect(page.locator("html")).to_have_attribute("lang", lang)
             ava = page.locator("li.builder[data-seat='0']")
             button = ava.locator("button.done")

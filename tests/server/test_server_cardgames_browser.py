@@ -142,6 +142,45 @@ def test_a_seat_link_whose_key_does_not_open_the_table_says_so(base):
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_view_link_shows_the_public_view_whatever_keys_the_browser_holds(base):
+    """A break-it trial: a laptop that once opened Ava's seat link showed "You play as Ava …
+    Your cards" on the table's view link, and after the control link the owner's controls
+    with the unclaimed seats' keys. The view link is the table's screen: public, always; the
+    seat's own page (its key saved) still opens as hers on a reload."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    g = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", "Ben"]},
+                   timeout=30).json()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        laptop = browser.new_context(viewport={"width": 360, "height": 640})
+        page = laptop.new_page()
+        page.goto(base + g["seats"][0]["link"])
+        expect(page.locator("#who")).to_contain_text("Ava", timeout=15000)
+        expect(page.locator("#mine")).to_be_visible()
+        assert "v=" not in page.url and "#" not in page.url  # this phone's own page now
+        page.reload()
+        expect(page.locator("#mine")).to_be_visible(timeout=15000)
+        screen = laptop.new_page()
+        screen.goto(base + g["view"])
+        expect(screen.locator("#live")).to_have_class("pill on", timeout=15000)
+        expect(screen.locator("#mine")).to_be_hidden()
+        expect(screen.locator("#owner")).to_be_hidden()
+        assert "Ava" not in screen.locator("#who").inner_text()
+        # the owner's controls on the same laptop: still not on the view link
+        owner = laptop.new_page()
+        owner.goto(base + g["control"])
+        expect(owner.locator("#owner")).to_be_visible(timeout=15000)
+        screen.reload()
+        expect(screen.locator("#live")).to_have_class("pill on", timeout=15000)
+        expect(screen.locator("#owner")).to_be_hidden()
+        assert g["seats"][1]["link"].split("#s=")[1] not in screen.content()
+        browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_a_bots_given_name_is_in_the_pages_language(base):
     """A bot seat nobody named is "Bot 2" to the server; a Persian page says "ربات ۲" in the
     players' list (it read "Bot 2" on every page); a name a person typed stays as typed."""

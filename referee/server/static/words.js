@@ -180,7 +180,12 @@ window.refereeUI.live = function (path, T, pill, hello, message, refused) {
 // it): the link opened last decides which one the page uses, and neither is dropped (the
 // table's key was, and the owner's phone lost the table's controls for good).
 const useName = (seatName) => seatName + ".use";
+// A bare view link (?v= and no key in its fragment: the table's screen, a laptop or a TV)
+// shows the public view whatever keys this browser holds: the owner who made the game on that laptop, or a player who once
+// opened a seat link there, would otherwise show their hidden cards or the table's controls
+// to the room (a break-it trial: "You play as Ava … Your cards" on the view link).
 window.refereeUI.savedKeys = function (keyName, seatName) {
+  if (new URLSearchParams(location.search).has("v")) return {secret: null, seatKey: null};
   const secret = localStorage.getItem(keyName), seatKey = localStorage.getItem(seatName);
   if (seatKey && (!secret || localStorage.getItem(useName(seatName)) === "s")) {
     return {secret: null, seatKey: seatKey};
@@ -194,7 +199,11 @@ window.refereeUI.linkKeys = function (keyName, seatName) {
   if (m) {
     pending = {kind: m[1], key: m[2]};
     if (m[1] === "k") { secret = m[2]; seatKey = null; } else { seatKey = m[2]; secret = null; }
-    history.replaceState(null, "", location.pathname + location.search);
+    // a seat's or the control link carries the view token too (its cookie is set): without
+    // it the address is this phone's own page, whose reload takes the key saved here
+    const q = new URLSearchParams(location.search);
+    q.delete("v");
+    history.replaceState(null, "", location.pathname + (q.toString() ? "?" + q : ""));
   }
   // a link to this same page with another key (the owner taps their seat's link in the tab
   // that shows the table) changes only the fragment, which loads nothing: load it
