@@ -25,7 +25,7 @@ from referee.server.cameras import UploadSource
 from referee.server.errors import ConflictError, ForbiddenError, RoundInputError
 from referee.server.keys import Access
 from referee.server.places import Places
-from referee.server.table import DEAD
+from referee.server.table import DEAD, Table
 from referee.tuki import game
 from referee.tuki.cards import Card, Deck, turn
 from referee.tuki.die import FACES, DieFace
@@ -120,31 +120,20 @@ class Rounds(Places, KeysAndAccess):
         # a file of 0 bytes is a photo refused as empty, not "no photo"; the file's size is
         # checked at once, its pixels only once the rules take the photo (below): a photo
         # sent when none is wanted is refused before it costs any memory
+        frame = None
         if upload is not None:
             self._check_upload(upload, filename)
-        frame = None
+            # the rules asked first, under the lock; the pixels decoded outside it (seconds
+            # for a large photo, which every other request on this table, its live feeds too,
+            # would wait for); asked again below, since the table may have moved on meanwhile
+            with table.lock:
+                self._done_events(table, seat, True)
+            frame = self._upload_frame(upload, filename)  # PhotoError: nothing committed
         pressed = time.time()
         with table.lock:
             st = table.state
-            b = st.builder(seat) if 0 <= seat < len(st.players) else None
             rnd = st.round_no
-            shot = table.shots.get((rnd, seat))
-            late = (b is not None and b.status in ("done", "stopped") and b.verdict is None
-                    and (shot is None or not shot.judging))
-            if late and upload is None and (rnd, seat) in table.capturing:
-                raise ConflictError(f"{st.players[seat]}'s camera is taking the photo now; "
-                                    "wait a moment")
-            # a new photo of a build judged unsure because of the photo itself
-            retake = (b is not None and upload is not None and b.verdict is not None
-                      and b.decision is None and game.photo_caused(b.verdict))
-            if late:  # the photo of a build that has no verdict yet (phone place, or retry)
-                items: list[tuple[str, dict[str, Any]]] = []
-            elif retake:
-                items = self._decide(table, game.Retake(seat))
-            else:
-                items = self._decide(table, game.Done(seat))
-            if upload is not None:  # the rules take it: now its pixels (PhotoError: nothing
-                frame = self._upload_frame(upload, filename)  # was committed)
+            items = self._done_events(table, seat, upload is not None)
             seats = [seat] + [d["last"] for k, d in items if k == "round_closed"]
             notes: list[tuple[str, dict[str, Any]]] = []
             after: list[int] = []  # seats whose frame a live camera gives after `pressed`
@@ -186,6 +175,33 @@ class Rounds(Places, KeysAndAccess):
         for s in after:
             self._capture_pool.submit(self._capture_after, table, rnd, s, pressed)
         return seq
+
+    def _done_events(self, table: Table, seat: int, photo: bool
+                     ) -> list[tuple[str, dict[str, Any]]]:
+        """The events the rules give for a builder's "done" (with a `photo` or not): none
+        for the photo of a build that has no verdict yet (a phone place, a retry), a retake
+        for a build judged unsure because of its photo, else `game.Done`. Under table.lock.
+
+        :raises IllegalCommandError: the rules refuse it; ConflictError: the place's camera
+            is taking the photo now.
+        """
+        st = table.state
+        b = st.builder(seat) if 0 <= seat < len(st.players) else None
+        rnd = st.round_no
+        shot = table.shots.get((rnd, seat))
+        late = (b is not None and b.status in ("done", "stopped") and b.verdict is None
+                and (shot is None or not shot.judging))
+        if late and not photo and (rnd, seat) in table.capturing:
+            raise ConflictError(f"{st.players[seat]}'s camera is taking the photo now; "
+                                "wait a moment")
+        # a new photo of a build judged unsure because of the photo itself
+        retake = (b is not None and photo and b.verdict is not None
+                  and b.decision is None and game.photo_caused(b.verdict))
+        if late:  # the photo of a build that has no verdict yet (phone place, or retry)
+            return []
+        if retake:
+            return self._decide(table, game.Retake(seat))
+        return self._decide(table, game.Done(seat))
 
     def decide(self, table_id: str, seat: int, correct: bool, by: int | None,
                who: Access) -> int:

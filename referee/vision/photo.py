@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import struct
 from pathlib import Path
 
@@ -17,6 +18,15 @@ MAX_PIXELS = 40_000_000  # larger images are refused before decoding them in ful
 MAX_DECODE_BYTES = 300_000_000
 _PNG_SAMPLES = {0: 1, 2: 3, 3: 3, 4: 2, 6: 4}  # IHDR colour type: samples per decoded pixel
 MAX_FILE_BYTES = 64_000_000  # a photo file at most (a 48 MP phone JPEG: about 25 MB)
+# a progressive JPEG is decoded pass (scan) by pass over the whole image, each pass about as
+# long as a whole baseline decode: 430 KB holding 5000 passes of 36 MP took 37 s (a break-it
+# trial). Encoders write up to about a dozen (libjpeg 10, mozjpeg a few more).
+MAX_SCANS = 100
+# ...and it keeps every coefficient of the whole image (2 bytes each, per component) in
+# memory whatever the scale it is decoded at: 311 KB of 6300×6300 CMYK peaked at 376 MB
+MAX_PROGRESSIVE_BYTES = 150_000_000
+_PROGRESSIVE = {0xC2, 0xC6, 0xCA, 0xCE}  # SOF markers of progressive frames
+_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")  # in scan data: where the next marker is
 
 NOT_A_PHOTO = ("the file is not a photo the referee can read (a JPEG, PNG, WebP or BMP from a "
                "camera or phone is expected)")
@@ -79,6 +89,17 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
             raise PhotoTooLargeError(f"the photo is too large to decode ({w}×{h} px, a "
                                      f"{depth}-bit PNG: about {need // 1_000_000} MB); send it "
                                      "as a JPEG, or smaller")
+    if data[:2] == b"\xff\xd8":
+        scans, progressive, components = jpeg_scans(data)
+        if scans > MAX_SCANS:
+            raise PhotoError(f"the photo is a JPEG stored in more than {MAX_SCANS} passes "
+                             "(progressive scans), which no camera writes and which would take "
+                             "minutes to read: send the photo as the camera took it")
+        need = w * h * components * 2
+        if progressive and need > MAX_PROGRESSIVE_BYTES:
+            raise PhotoTooLargeError(f"the photo is too large to decode ({w}×{h} px, a "
+                                     f"progressive JPEG: about {need // 1_000_000} MB); send "
+                                     "it smaller, or as the camera took it")
     flag = cv2.IMREAD_COLOR
     if max_pixels is not None and data[:2] == b"\xff\xd8":
         for k, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
@@ -180,6 +201,41 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
             if best is None or w * h > best[0] * best[1]:
                 best = (w, h)
     return best
+
+
+def jpeg_scans(data: bytes, stop: int = MAX_SCANS) -> tuple[int, bool, int]:
+    """A JPEG's number of scans (SOS segments up to its end of image), whether its frame is
+    progressive, and its frame's number of components; counted only up to `stop` + 1.
+
+    The segments between scans are walked by their lengths, as libjpeg reads them (bytes
+    inside a comment are no markers); in a scan's data a 0xFF byte is followed only by 0x00
+    or a restart marker, so the next marker is the next 0xFF followed by anything else. Data
+    after the end of image (the video of a phone's motion photo) is not read. Bytes that are
+    no JPEG give (0, False, 3).
+    """
+    segments, end = jpeg_header(data)
+    progressive, components = False, 3
+    for marker, i, _ in segments:
+        if marker in _SOF and i + 10 <= len(data):
+            progressive = marker in _PROGRESSIVE
+            components = data[i + 9]
+    if end != "scan":
+        return 0, progressive, components
+    scans = 1
+    _, i, length = segments[-1]
+    pos = i + 2 + length  # the first scan's data
+    while scans <= stop:
+        m = _MARKER.search(data, pos)
+        if m is None or m.group()[1] == 0xD9:
+            break
+        i = m.start()
+        if i + 4 > len(data):
+            break
+        (length,) = struct.unpack(">H", data[i + 2:i + 4])
+        if data[i + 1] == 0xDA:
+            scans += 1
+        pos = i + 2 + max(length, 2)
+    return scans, progressive, components
 
 
 def jpeg_cut(data: bytes) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import struct
+import threading
 import zlib
 
 import pytest
@@ -16,10 +17,12 @@ from PIL import Image
 from referee.vision.errors import PhotoError
 from referee.vision.photo import (
     MAX_PIXELS,
+    MAX_SCANS,
     PhotoTooLargeError,
     decode_photo,
     header_size,
     jpeg_cut,
+    jpeg_scans,
 )
 
 from .conftest import scene_card
@@ -139,6 +142,93 @@ def test_formats_whose_size_is_not_read_are_not_decoded():
     with pytest.raises(PhotoError, match="not a photo"):
         decode_photo(buf.getvalue())
     assert 7000 * 7000 > MAX_PIXELS
+
+
+def _progressive(w: int = 64, h: int = 48) -> bytes:
+    import cv2
+    import numpy as np
+
+    img = np.random.default_rng(0).integers(0, 255, (h, w, 3), np.uint8)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    return buf.tobytes()
+
+
+def many_scans(n: int, comment_eoi: bool = False) -> bytes:
+    """A progressive JPEG whose last scan is repeated until it has `n` scans (a break-it
+    trial's 430 KB of 5000 scans took 37 s to decode); `comment_eoi`: a comment holding an
+    end-of-image marker's bytes between the scans (no marker: libjpeg reads on past it)."""
+    data = _progressive()
+    start, end = data.rfind(b"\xff\xda"), data.rfind(b"\xff\xd9")
+    scans = jpeg_scans(data)[0]
+    extra = data[start:end] + (b"\xff\xfe\x00\x04\xff\xd9" if comment_eoi else b"")
+    return data[:end] + extra * (n - scans) + data[end:]
+
+
+def test_a_jpeg_of_more_passes_than_any_camera_writes_is_refused_before_decoding():
+    data = _progressive()
+    scans, progressive, components = jpeg_scans(data)
+    assert progressive and components == 3 and 2 <= scans <= 20  # libjpeg writes 10
+    assert decode_photo(data).shape == (48, 64, 3)
+    assert jpeg_scans(many_scans(50))[0] == 50
+    for bad in (many_scans(MAX_SCANS + 1), many_scans(5000, comment_eoi=True)):
+        assert jpeg_scans(bad)[0] == MAX_SCANS + 1  # counted no further
+        with pytest.raises(PhotoError, match="passes"):
+            decode_photo(bad)
+    # a baseline JPEG is one scan, and bytes after its end (a motion photo's video) are not
+    # read, whatever markers they seem to hold
+    import cv2
+    import numpy as np
+
+    ok, buf = cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))
+    assert jpeg_scans(buf.tobytes() + b"\xff\xda\x00\x02" * 500) == (1, False, 3)
+
+
+def test_a_progressive_jpeg_whose_coefficients_outgrow_a_pi_is_refused():
+    """311 KB of a 6300×6300 progressive CMYK JPEG peaked at 376 MB (a break-it trial):
+    libjpeg keeps every coefficient of a progressive image, whatever scale it decodes at."""
+    data = bytearray(_progressive())
+    i = data.find(b"\xff\xc2")
+    data[i + 5:i + 9] = struct.pack(">HH", 6300, 6300)
+    with pytest.raises(PhotoTooLargeError, match="progressive"):
+        decode_photo(bytes(data), 4_000_000)
+
+
+def test_a_photo_is_decoded_outside_its_tables_lock(client, make_table, monkeypatch):
+    """A break-it trial: a photo slow to decode held its table's lock, and every live feed of
+    the table (drawn on the server's one event loop) and so every request on the box waited
+    for it. The rules are asked under the lock, the pixels decoded outside it; a photo the
+    rules do not want is still refused before it is decoded."""
+    from referee.server import judging
+
+    from .conftest import scene_photo
+
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    table = client.app.state.service.get(table_id)
+    held = []
+    real = judging.decode
+
+    def decode(data, max_pixels=None):
+        def probe():  # from another thread, as a live feed asks (the lock is re-entrant)
+            got = table.lock.acquire(blocking=False)
+            held.append(not got)
+            if got:
+                table.lock.release()
+
+        t = threading.Thread(target=probe)
+        t.start()
+        t.join()
+        return real(data, max_pixels)
+
+    monkeypatch.setattr(judging, "decode", decode)
+    photo = {"photo": ("a.jpg", scene_photo("D03-02"), "image/jpeg")}
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h, files=photo)
+    assert r.status_code == 409 and held == []  # no round: the rules refuse it, undecoded
+    grid, die = scene_card("D03-02")
+    client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h, files=photo)
+    assert r.status_code == 200, r.text
+    assert held and not any(held)
 
 
 def test_an_upload_of_the_bad_crc_png_is_refused_and_nothing_is_stored(client, make_table,
