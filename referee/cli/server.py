@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -64,7 +64,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         except OSError as e:
             raise StorageError(f"cannot make the data folder {str(settings.data_dir)!r}: "
                                f"{e.strerror}; choose another with --data") from None
-        EventStore(settings.db_path).close()
+        held = _hold_data_folder(settings.data_dir)  # kept open while the server runs
+        store = EventStore(settings.db_path)
+        try:
+            store.check()
+        finally:
+            store.close()
         _record_port(settings.data_dir, settings.port)
         from referee.server.appliance import Announcer
         from referee.server.connections import configure
@@ -78,7 +83,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             # phone count the phone that connected, not a header the caller wrote
             # and what one address may hold open (connections.py)
             _raise_open_files_limit()
+            from referee.server.net import access_log_config
+
             uvicorn.run(app, host=settings.host, port=settings.port, log_level="info",
+                        log_config=access_log_config(),
                         http=configure(settings.max_connections_per_client,
                                        settings.stall_s),
                         h11_max_incomplete_event_size=64 * 1024,
@@ -86,6 +94,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                         proxy_headers=False)
         finally:
             announcer.stop()
+            if held is not None:
+                held.close()
 
     @app.command("admin-key")
     def admin_key_cmd(
@@ -346,6 +356,35 @@ def sys_argv0() -> str:
 
 
 PORT_FILE = "served-port"  # in the data folder: the port the last `referee serve` used
+
+
+LOCK_FILE = "server.lock"
+
+
+def _hold_data_folder(data_dir: Path) -> Any:
+    """The data folder's lock (an open file, `fcntl.flock`), held while the server runs: a
+    second server on the same folder served stale tables, failed its writes and rewrote the
+    first one's port (a break-it trial). None where the system has no such locks.
+
+    :raises StorageError: another server holds it.
+    """
+    from referee.server.storage import StorageError
+
+    try:
+        import fcntl
+    except ImportError:  # not on Linux, macOS or a Pi
+        return None
+    f = open(data_dir / LOCK_FILE, "a+b")  # noqa: SIM115 (held for the process's life)
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        port = _recorded_port(data_dir)
+        on = f" on port {port}" if port else ""
+        raise StorageError(f"another referee server is running{on} with the data folder "
+                           f"{str(data_dir)!r}: stop it first, or choose another folder with "
+                           "--data") from None
+    return f
 
 
 def _record_port(data_dir: Path, port: int) -> None:

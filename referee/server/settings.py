@@ -43,15 +43,19 @@ def _port(text: str, name: str = "REFEREE_PORT") -> int:
     return port
 
 
-def _bounded(text: str, name: str, top: float, unit: str, example: str) -> float:
-    """A number above 0 and at most `top`. :raises SettingsError: anything else (nan, inf)."""
+def _bounded(text: str, name: str, top: float, unit: str, example: str,
+             zero: bool = False) -> float:
+    """A number above 0 (or 0 itself, with `zero`) and at most `top`.
+
+    :raises SettingsError: anything else (nan, inf)."""
     try:
         value = float(str(text).strip())
     except ValueError:
         value = -1.0
-    if not 0 < value <= top:  # also refuses nan and inf
-        raise SettingsError(f"{name} must be a number of {unit} above 0 and at most "
-                            f"{top:g} (e.g. {example}); got {text!r}")
+    if not (0 <= value <= top if zero else 0 < value <= top):  # also refuses nan and inf
+        span = f"from 0 to {top:g}" if zero else f"above 0 and at most {top:g}"
+        raise SettingsError(f"{name} must be a number of {unit} {span} (e.g. {example}); "
+                            f"got {text!r}")
     return value
 
 
@@ -118,9 +122,8 @@ class Settings:
             values["port"] = _port(str(overrides["port"]), "--port")
         values["max_upload_bytes"] = _megabytes(env.get("REFEREE_MAX_UPLOAD_MB", "15"))
         values["camera_stale_s"] = _seconds(env.get("REFEREE_CAMERA_STALE_S", "2"))
-        pause = env.get("REFEREE_BOT_PAUSE_S", "0.8").strip()
-        values["bot_pause_s"] = (0.0 if pause in ("0", "0.0") else
-                                 _bounded(pause, "REFEREE_BOT_PAUSE_S", 10, "seconds", "0.8"))
+        values["bot_pause_s"] = _bounded(env.get("REFEREE_BOT_PAUSE_S", "0.8"),
+                                         "REFEREE_BOT_PAUSE_S", 10, "seconds", "0.8", zero=True)
         values["max_tables"] = _count(env.get("REFEREE_MAX_TABLES", "20"),
                                       "REFEREE_MAX_TABLES")
         values["max_tables_per_client"] = _count(

@@ -94,6 +94,32 @@ class EventStore:
         with self._lock:
             self._db.close()
 
+    def check(self) -> None:
+        """That the server can start on this database: its list of tables readable, and a
+        write possible (no other program holds it).
+
+        :raises StorageError: in plain words, naming the file (a break-it trial: a damaged
+            or locked file stopped the server with a 53-line traceback).
+        """
+        with self._lock:
+            try:
+                self._db.execute("SELECT count(*) FROM tables").fetchone()
+                self._db.execute("SELECT count(*) FROM keys").fetchone()
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("ROLLBACK")
+            except sqlite3.OperationalError as e:
+                self._rollback()
+                if "locked" in str(e) or "busy" in str(e):
+                    raise StorageError(f"the database {str(self.path)!r} is in use by another "
+                                       "program (another referee server on this data "
+                                       "folder?); stop it, or choose another --data") from None
+                raise StorageError(f"cannot use the database {str(self.path)!r}: {e}") from None
+            except sqlite3.DatabaseError as e:
+                self._rollback()
+                raise StorageError(f"the database {str(self.path)!r} is damaged ({e}): restore "
+                                   "it from a backup, or move it away to start with no tables "
+                                   "(choose another --data)") from None
+
     def _insert_events(self, table_id: str, first_seq: int, at: float,
                        items: Sequence[tuple[str, dict[str, Any]]]) -> list[StoredEvent]:
         """Insert `items` as events `first_seq`, `first_seq + 1`, ... inside the caller's
@@ -171,7 +197,9 @@ class EventStore:
 
     def drop_unfinished(self, table_id: str) -> bool:
         """Delete a table row that has no event (a creation cut short by a crash before
-        creations were one transaction; nobody was ever given its secret). Whether it did."""
+        creations were one transaction; nobody was ever given its secret). Whether it did.
+
+        :raises StorageError: the table's stored data cannot be read (a damaged file)."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -182,6 +210,12 @@ class EventStore:
                     "DELETE FROM tables WHERE id = ? AND NOT EXISTS "
                     "(SELECT 1 FROM events WHERE table_id = ?)", (table_id, table_id))
                 self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as e:
+                self._rollback()
+                if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+                    raise
+                raise StorageError(f"table {table_id!r}: its stored events cannot be read "
+                                   f"({e})") from None
             except BaseException:
                 self._rollback()
                 raise

@@ -113,9 +113,13 @@ class TableService(Rounds):
         self.mat_poses = self._read_mat_poses()
         self.store = EventStore(self.settings.db_path)
         for table_id in self.store.table_ids():
-            if self.store.drop_unfinished(table_id):  # a row without game_started
-                log.warning("table %r was never finished being made (a crash); removed",
-                            table_id)
+            try:
+                if self.store.drop_unfinished(table_id):  # a row without game_started
+                    log.warning("table %r was never finished being made (a crash); removed",
+                                table_id)
+                    continue
+            except StorageError as e:  # its events unreadable: set aside, like any damage
+                self._set_aside(table_id, e)
                 continue
             if self._card_game(table_id):  # referee.server.cardtables replays it
                 continue
@@ -218,8 +222,8 @@ class TableService(Rounds):
 
     def _set_aside(self, table_id: str, e: Exception) -> None:
         """A table that cannot be replayed: listed as damaged, its data kept untouched."""
-        log.error("table %r cannot be replayed and is set aside; its data is kept",
-                  table_id, exc_info=e)
+        log.error("table %r cannot be replayed and is set aside; its data is kept (%s)",
+                  table_id, e, exc_info=None if isinstance(e, StorageError) else e)
         why = (str(e).removeprefix(f"table {table_id!r}: ") if isinstance(e, StorageError)
                else "its stored data does not fit the game")
         self.damaged[table_id] = (f"{why}; the table is set aside and its data kept "

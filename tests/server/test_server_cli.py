@@ -23,6 +23,9 @@ def _referee(*args: str, **env: str) -> subprocess.CompletedProcess:
     ({"REFEREE_MAX_UPLOAD_MB": "abc"}, "REFEREE_MAX_UPLOAD_MB must be a number of megabytes"),
     ({"REFEREE_MAX_UPLOAD_MB": "-3"}, "REFEREE_MAX_UPLOAD_MB must be a number of megabytes"),
     ({"REFEREE_CAMERA_STALE_S": "0"}, "REFEREE_CAMERA_STALE_S must be a number of seconds"),
+    # 0 is allowed here (no pause), and the words say so (they said "above 0")
+    ({"REFEREE_BOT_PAUSE_S": "-1"}, "REFEREE_BOT_PAUSE_S must be a number of seconds from 0 "
+                                    "to 10"),
 ])
 def test_a_bad_setting_is_one_plain_line(tmp_path, env, words):
     r = _referee("serve", "--data", str(tmp_path / "data"), **env)
@@ -131,3 +134,45 @@ def test_admin_key_links_to_the_port_the_box_serves_on(tmp_path):
         proc.wait(timeout=10)
     r = _referee("admin-key", "--data", str(data), "--port", "9000")  # said: it wins
     assert ":9000/admin#a=" in r.stdout
+
+
+def test_a_second_server_on_the_same_data_folder_is_refused_in_one_line(tmp_path):
+    """A break-it trial: a second `referee serve` on the same data folder started, served
+    stale tables, failed its writes and rewrote the first one's port. The folder is held
+    while a server runs; the second says so, in one line, and changes nothing."""
+    import socket
+
+    from referee.cli.server import _hold_data_folder, _record_port
+
+    data = tmp_path / "data"
+    data.mkdir()
+    _record_port(data, 8741)
+    first = _hold_data_folder(data)
+    assert first is not None
+    with socket.socket() as s:  # a free port for the second
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = _referee("serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data))
+    assert r.returncode == 2, r.stderr
+    text = " ".join(r.stderr.split())
+    assert "another referee server is running on port 8741" in text and "Traceback" not in text
+    assert len(r.stderr.strip().splitlines()) <= 2  # one sentence, wrapped
+    assert (data / "served-port").read_text().strip() == "8741"
+    first.close()  # the first stopped: the folder is free again
+    again = _hold_data_folder(data)
+    assert again is not None
+    again.close()
+
+
+def test_the_access_log_keeps_no_view_token():
+    """A break-it trial found view links' tokens in the access log (`GET /g/ID?v=…`)."""
+    import logging
+
+    from referee.server.net import NoQueryInAccessLog, access_log_config
+
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1,
+                               '%s - "%s %s HTTP/%s" %d',
+                               ("1.2.3.4:5", "GET", "/g/abc?v=SECRET&lang=fa", "1.1", 200), None)
+    assert NoQueryInAccessLog().filter(record)
+    assert "SECRET" not in record.getMessage() and "/g/abc" in record.getMessage()
+    assert access_log_config()["handlers"]["access"]["filters"] == ["no_query"]
