@@ -107,13 +107,17 @@ class KeysAndAccess(ServiceBase):
         """Give a seat a new key (its phone changed hands): the old one opens nothing more.
 
         :raises MissingSecretError, WrongSecretError: not the table's key;
-            UnknownSeatError: no such seat.
+            UnknownSeatError: no such seat; ConflictError: the table is archived (read, never
+            played again: no seat changes hands, as at a card table).
         """
         table = self._managed(table_id, table_key)
         if not 0 <= seat < len(table.state.players):
             raise UnknownSeatError(f"table {table_id!r} has no seat {seat}")
         assert self.store is not None
         with table.lock:
+            if table.archived:
+                raise ConflictError(f"table {table_id!r} is archived: it can be read, not "
+                                    "played")
             gen = table.seat_keys.get(seat, (0, ""))[0] + 1
             entry = seat_entry(table_key, seat, gen)
             self.store.set_keys(table_id, {f"seat:{seat}": entry})

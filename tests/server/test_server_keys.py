@@ -236,6 +236,9 @@ def test_archive_and_delete_need_the_admin_key(client, admin_key, settings):
     r = client.post(f"{url}/rounds", json={"grid": grid, "die": die},
                     headers={"X-Table-Secret": secret})
     assert r.status_code == 409 and "archived" in r.json()["detail"]
+    # nor does a seat change hands there (a break-it trial: a new seat key was written)
+    r = client.post(f"{url}/seats/1/key", headers={"X-Table-Secret": secret})
+    assert r.status_code == 409 and "archived" in r.json()["detail"]
     photo_dir = settings.photos_dir / table_id
     photo_dir.mkdir(parents=True, exist_ok=True)
     assert client.delete(url, headers=admin).status_code == 204
