@@ -83,15 +83,25 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
                 intrinsics: str = "station") -> Judged:
     """Run the referee on one photo; `mat_pose` (rvec, tvec), if given, is the station's mat
     pose as last seen for sure, used instead of the profile's; intrinsics "from-mat" for a
-    phone's photo of a camera's station (vision.pipeline.phone_station). Errors of vision
-    propagate (the caller records them)."""
+    phone's photo of a camera's station (vision.pipeline.phone_station), "auto" for a photo
+    at a phone place: the station's camera where the photo has its shape, else worked out
+    from the mat (another phone, or the same at another picture size: a new user's trial had
+    every 16:9 photo at a 4:3 station refused as cropped). Errors of vision propagate (the
+    caller records them)."""
     import dataclasses
 
     import cv2
 
     from referee.check import check_photo
+    from referee.vision.settings import default_settings
 
     station = load_station(station_path)
+    if intrinsics == "auto":
+        w0, h0 = station.image_size
+        h, w = image_bgr.shape[:2]
+        same = abs((w / h) / (w0 / h0) - 1.0) <= default_settings().pose.max_aspect_change
+        intrinsics = "station" if same else "from-mat"
+        mat_pose = mat_pose if same else None  # where the station's camera saw the mat
     if mat_pose is not None:
         station = dataclasses.replace(station, mat_pose=(
             np.asarray(mat_pose[0], np.float64).reshape(3),
@@ -256,9 +266,12 @@ class JudgingWorker(ServiceBase):
             # worked out from the mat in it, not taken from the station camera's profile
             kind = (table.config["places"][b.place].get("camera") or {}).get("kind", "upload")
             phone = shot.uploaded and kind != "upload"
+            # at a phone place, the station's camera is a phone: used where the photo has
+            # its shape, else the photo's own worked out from the mat (`judge_photo`)
+            mode = "from-mat" if phone else "auto" if shot.uploaded else "station"
             result = _judge_photo_now(image, station, list(st.target), face, st.level,
                                          None if phone or not known else (known[0], known[1]),
-                                         "from-mat" if phone else "station")
+                                         mode)
         except Exception as e:  # record why, never invent a verdict; a new photo may retry
             # the builder reads plain words: a RefereeError's own, else a sentence; the
             # details go to the server's log only (the events are public)

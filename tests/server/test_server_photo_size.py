@@ -315,3 +315,29 @@ def test_a_phone_places_camera_keeps_the_stored_file_not_the_decoded_photo(
     img = cv2.imdecode(np.frombuffer(r.content, np.uint8), cv2.IMREAD_COLOR)
     assert max(img.shape[:2]) <= 480 and vars(src).keys() == {"_file"}
     assert src.status().state == "live"
+
+
+def test_a_phone_places_photo_of_another_shape_is_judged_from_the_mat(client, make_table,
+                                                                     wait_view):
+    """A new user's trial: at a phone place whose station was calibrated at 4:3, every 16:9
+    phone photo was "Unsure: was it cropped?". The station's camera is a phone there; a
+    photo of another shape is another phone (or another picture size), and its own camera
+    is worked out from the mat, as for a phone's photo of a camera's station."""
+    import cv2
+    import numpy as np
+
+    from .conftest import scene_photo
+
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    grid, die = scene_card("D03-02")
+    client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
+    img = cv2.imdecode(np.frombuffer(scene_photo("D03-02"), np.uint8), cv2.IMREAD_COLOR)
+    wide = img[img.shape[0] // 8:-img.shape[0] // 8]  # 800×450 of the station's 800×600
+    ok, buf = cv2.imencode(".jpg", wide, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("wide.jpg", buf.tobytes(), "image/jpeg")})
+    assert r.status_code == 200, r.text
+    view = wait_view(table_id, lambda v: v["round"]["builders"][0]["verdict"] is not None)
+    verdict = view["round"]["builders"][0]["verdict"]
+    assert verdict["verdict"] == "correct", verdict
