@@ -64,7 +64,8 @@ def parse_grid(text_or_rows: str | Iterable[str], level: str | None = None) -> R
     rows = to_rows(text_or_rows)
     cells = scan(rows, CardError)
     if not cells:
-        raise CardError("the card grid holds no stones; expected rows of '.' and G B P (O)")
+        raise CardError("the card grid holds no stones; expected rows of '.' and G B P (O)",
+                        "grid.empty")
     for letter, cs in cells.items():
         bar(rows, letter, cs, CardError, len(rows))
     have = set(cells)
@@ -79,13 +80,15 @@ def parse_grid(text_or_rows: str | Iterable[str], level: str | None = None) -> R
     extra = [k for k in cells if k not in stones]
     if extra:
         k = extra[0]
-        e = CardError(f"{where(*cells[k][0])}: stone {k} is not a stone of the {lv} level; "
-                      f"{a_level(lv)} card holds {' '.join(stones)}")
+        r, c = cells[k][0]
+        e = CardError(f"{where(r, c)}: stone {k} is not a stone of the {lv} level; "
+                      f"{a_level(lv)} card holds {' '.join(stones)}", "card.other-level",
+                      {"row": r + 1, "col": c + 1, "stone": k})
         e.other_level = True
         raise e
     missing = [k for k in stones if k not in have]
     raise CardError(f"the card lacks stone {' '.join(missing)}; {a_level(lv)} card holds "
-                    f"{' '.join(stones)}")
+                    f"{' '.join(stones)}", "card.lacks", {"stones": " ".join(missing)})
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,8 @@ class Deck:
             if c.id.upper() == wanted:
                 return c
         span = f"{self.cards[0].id}..{self.cards[-1].id}" if self.cards else "none"
-        raise CardError(f"no card {card_id!r} in the {self.level} deck (cards {span})")
+        raise CardError(f"no card {card_id!r} in the {self.level} deck (cards {span})",
+                        "card.unknown-id", {"id": str(card_id)[:40]})
 
     @property
     def ids(self) -> tuple[str, ...]:

@@ -19,7 +19,20 @@ EMPTY = "."
 
 
 class GridError(RefereeError):
-    """A text grid that is not well formed; the message names row, column and the fault."""
+    """A text grid that is not well formed; the message names row, column and the fault.
+    `code` and `params` say the same for a phone's own language (i18n `refusal.<code>`:
+    the server's answer carries both, as its own errors' do); None where no phone sees it."""
+
+    def __init__(self, message: str = "", code: str | None = None,
+                 params: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params or {}
+
+
+def _at(r: int, c: int) -> dict[str, object]:
+    """A 0-based cell as the params of a grid error: row and column counted from 1."""
+    return {"row": r + 1, "col": c + 1}
 
 
 @dataclass(frozen=True)
@@ -90,7 +103,8 @@ def scan(rows: list[str], error: type[GridError] = GridError
             colour = colour_of.get(ch)
             if colour is None:
                 raise error(f"{where(r, c)}: unknown letter {ch!r}; expected '.' or one of "
-                            f"{' '.join(letters)}")
+                            f"{' '.join(letters)}", "grid.unknown-letter",
+                            {**_at(r, c), "letter": ch})
             cells.setdefault(colour, []).append((r, c))
     return cells
 
@@ -127,12 +141,14 @@ def bar(rows: list[str], letter: Colour, cells: list[tuple[int, int]], error: ty
         if hole is not None:
             other = rows[hole[0]][hole[1]]
             raise error(f"{where(*hole)}: stones {letter} and {other} overlap; "
-                        f"{letter} would need this cell too")
+                        f"{letter} would need this cell too", "grid.overlap",
+                        {**_at(*hole), "a": letter, "b": other})
     if len(cells) != BAR_LEN:
         n = len(cells)
         raise error(f"stone {letter} has {n} cell{'' if n == 1 else 's'} (first at "
                     f"{where(*first)}); "
-                    f"a stone fills exactly {BAR_LEN} cells")
+                    f"a stone fills exactly {BAR_LEN} cells", "grid.cells",
+                    {**_at(*first), "stone": letter, "n": n})
     rs = sorted({r for r, _ in cells})
     cs = sorted({c for _, c in cells})
     if len(rs) == 1 and cs == list(range(cs[0], cs[0] + BAR_LEN)):
@@ -151,11 +167,13 @@ def bar(rows: list[str], letter: Colour, cells: list[tuple[int, int]], error: ty
     for r, c in cells[1:]:
         if (horizontal and r != first[0]) or (not horizontal and c != first[1]):
             raise error(f"{where(r, c)}: stone {letter} is not straight; its cells must be "
-                        f"five in one row or one column, starting at {where(*first)}")
+                        f"five in one row or one column, starting at {where(*first)}",
+                        "grid.not-straight", {**_at(r, c), "stone": letter})
     for prev, cur in zip(on_line, on_line[1:], strict=False):
         if key(cur) != key(prev) + 1:
             raise error(f"{where(*cur)}: stone {letter} is not straight; its five cells must "
-                        f"be next to each other, with no gap after {where(*prev)}")
+                        f"be next to each other, with no gap after {where(*prev)}",
+                        "grid.not-straight", {**_at(*cur), "stone": letter})
     raise AssertionError("unreachable: five cells in one line without a gap form a bar")
 
 
