@@ -59,7 +59,13 @@ def test_a_view_link_shows_the_lines_of_a_questioned_verdict(server):  # noqa: F
             page = browser.new_context(**PHONE).new_page()
             page.goto(server + created["viewer_path"] + f"&lang={lang}")
             ava = page.locator("li.builder[data-seat='0']")
-            expect(ava).to_contain_text(messages(lang)["verdict.disputed"])
+            # who answers, by name: the round's lookout, or the table's owner when the
+            # build is the lookout's own (Ava's, the first lookout, builds too)
+            looks = view["round"].get("lookout", view["lookout"])
+            expect(ava).to_contain_text(messages(lang)["verdict.disputed_owner"] if looks == 0
+                                        else messages(lang)["verdict.disputed"].replace(
+                                            "{name}", "\u2068" + view["players"][looks]["name"]
+                                            + "\u2069"))
             expect(page.locator("li.builder button.button")).to_have_count(0)
             viewers[lang] = page
         said = "correct" if view["round"]["builders"][0]["verdict"]["verdict"] == "wrong" \

@@ -25,7 +25,7 @@
     if (!r.ok) {
       let msg = String(r.status);
       try { msg = window.refereeErrorWords(T, await r.json(), msg); } catch (e) { /* not JSON */ }
-      $("error").textContent = msg;
+      window.refereeUI.sayError($("error"), msg);  // at the page's end: scrolled into sight
       return null;
     }
     return r.status === 204 ? {} : r.json();

@@ -11,6 +11,9 @@
   const el = window.refereeUI.el;
   const SEP = window.refereeUI.sep(T);
   const $ = (id) => document.getElementById(id);
+  // an error after a tap: said in its box, scrolled into sight (below the moves, it was off a
+  // phone's screen)
+  const sayError = window.refereeUI.sayError;
   const seatName = "referee.game.seat." + gameId, keyName = "referee.game.key." + gameId;
 
   // the table's or a seat's key: from the link's fragment, else saved on this phone
@@ -27,6 +30,9 @@
     const m = /^(Bot|Player) ([1-9])$/.exec(n || "");
     return m ? tr(m[1] === "Bot" ? "g.bot_name" : "g.name_n", {n: Number(m[2])}) : n;
   };
+  // a separator heard and copied, not seen: a badge or a count beside a name read as one
+  // word with it ("Bot 2bot", "Ava8 cards")
+  const hiddenSep = () => el("span", {class: "sr-only"}, tr("g.sep"));
   const name = (view, seat) => iso(shown(view.players[seat] && view.players[seat].name) || tr("g.open_seat"));
 
   // ---- words: cards, places, spaces and moves in the page's language (cardwords.js) --------
@@ -229,8 +235,9 @@
     // players
     $("players").replaceChildren(...view.players.map((p, i) => el("li", {class: "player" +
       (cur === i ? " current" : "") + (me.role === "seat" && me.seat === i ? " me" : "")},
-      el("span", {}, el("bdi", {}, shown(p.name) || tr("g.open_seat")), p.bot ? el("span", {class: "pill"}, tr("g.bot")) : null),
-      el("span", {class: "muted"}, seatFacts(view, i)))));
+      el("span", {}, el("bdi", {}, shown(p.name) || tr("g.open_seat")),
+        p.bot ? el("span", {class: "pill"}, hiddenSep(), tr("g.bot")) : null),
+      el("span", {class: "muted"}, hiddenSep(), seatFacts(view, i)))));
     // the last moves, newest first
     $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
       el("strong", {}, el("bdi", {}, shown(mv.name) || "?")), " " + words(mv.action))));
@@ -336,11 +343,11 @@
         // the moves the move was chosen after: a late retry after another move plays nothing
         body: JSON.stringify({action: action, plays: state ? state.view.plays : undefined})});
       const body = await r.json();
-      if (!r.ok) { $("act-error").textContent = refusalWords(body) || window.refereeErrorWords(T, body, String(r.status)); return; }
+      if (!r.ok) { sayError($("act-error"), refusalWords(body) || window.refereeErrorWords(T, body, String(r.status))); return; }
       callLast = false;
       show(Object.assign({type: "seat"}, body));
     } catch (e) {
-      $("act-error").textContent = tr("g.net_error");
+      sayError($("act-error"), tr("g.net_error"));
     } finally { busy = false; delete app.dataset.busy; }
   }
   async function ownerCall(path, body) {
@@ -350,7 +357,7 @@
         body ? {"Content-Type": "application/json"} : {}),
       body: body ? JSON.stringify(body) : undefined});
     const out = await r.json();
-    if (!r.ok) { $("owner-error").textContent = window.refereeErrorWords(T, out, String(r.status)); return null; }
+    if (!r.ok) { sayError($("owner-error"), window.refereeErrorWords(T, out, String(r.status))); return null; }
     return out;
   }
   async function renderOwner() {
@@ -394,7 +401,7 @@
     try {
       const after = state ? "?after=" + state.view.game_no : "";
       const r = await fetch("/api/games/" + gameId + "/rematch" + after, {method: "POST", headers: {"X-Seat-Key": seatKey}});
-      if (!r.ok) $("act-error").textContent = window.refereeErrorWords(T, await r.json(), String(r.status));
+      if (!r.ok) sayError($("act-error"), window.refereeErrorWords(T, await r.json(), String(r.status)));
     } finally { $("rematch").disabled = false; }
   });
   // a game still in play is lost by a new game or by ending it: one tap on the owner's phone

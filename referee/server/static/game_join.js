@@ -14,8 +14,8 @@
     err.textContent = "";
     const {r, data: out} = await window.refereeUI.postJSON("/api/games/join",
       {code: latinDigits(form.code.value.trim()), name: form.name.value.trim()});
-    if (!r) { err.textContent = window.refereeUI.tr(T, "g.net_error"); return; }
-    if (!r.ok || !out) { err.textContent = window.refereeErrorWords(T, out, String(r.status)); return; }
+    if (!r) { window.refereeUI.sayError(err, window.refereeUI.tr(T, "g.net_error")); return; }
+    if (!r.ok || !out) { window.refereeUI.sayError(err, window.refereeErrorWords(T, out, String(r.status))); return; }
     // the seat's page in this page's language (the phone's choice), not the table's
     const link = new URL(out.link, location.href);
     link.searchParams.set("lang", document.documentElement.lang);

@@ -70,10 +70,10 @@
                   language: document.documentElement.lang,
                   listed: form.listed.checked};
     const {r, data: out} = await window.refereeUI.postJSON("/api/games", body);
-    if (!r) { $("form-error").textContent = tr("g.net_error"); return; }
+    if (!r) { window.refereeUI.sayError($("form-error"), tr("g.net_error")); return; }
     for (const x of form.querySelectorAll(".clash")) x.classList.remove("clash");
     if (!r.ok || !out) {
-      $("form-error").textContent = window.refereeErrorWords(T, out, String(r.status));
+      window.refereeUI.sayError($("form-error"), window.refereeErrorWords(T, out, String(r.status)));
       if (!out) return;
       // the two seats that clash (the same name, the same character) are marked
       const marked = {"table.same-name": rows.children, "table.same-character": $("char-rows").children}[out.code];
@@ -86,7 +86,16 @@
     const view = window.refereeUI.base() + out.view;
     $("control-link").textContent = control; $("control-link").href = control;
     $("view-link").textContent = view; $("view-link").href = view;
+    for (const link of [$("control-link"), $("view-link")])
+      link.after(window.refereeUI.copyButton(T, link));
+    // the first step on this phone: the table's controls, or the maker's own seat (a person's
+    // seat with its link: a bot's and an open seat have none)
+    const seats = (out.seats || []).filter((s) => s.link && !s.bot)
+      .map((s) => ({seat: s.seat, name: s.name, path: s.link}));
+    window.refereeUI.openHere(T, $("open-here"), out.control, "referee.game.key." + out.id,
+      out.secret, seats);
     if (out.code) { $("created-code").hidden = false; $("created-code").querySelector(".code").textContent = out.code; }
     form.hidden = true; $("created").hidden = false;
+    window.scrollTo(0, 0);  // the form was long: the page starts at its new top
   });
 })();

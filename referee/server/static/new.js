@@ -78,7 +78,7 @@
     const f = form.elements;
     const players = f.players.value.split("\n").map((s) => s.trim()).filter(Boolean);
     const err = document.getElementById("error");
-    err.textContent = playersProblem(players);
+    window.refereeUI.sayError(err, playersProblem(players));
     if (err.textContent) return;
     const builders = players.length >= 4 ? 3 : players.length;
     const places = [];
@@ -98,11 +98,11 @@
     const headers = admin ? {"X-Admin-Key": admin} : {};
     const {r, data} = await window.refereeUI.postJSON("/api/tables", body, headers);
     if (!r) {
-      err.textContent = tr("g.net_error");
+      window.refereeUI.sayError(err, tr("g.net_error"));
       return;
     }
     if (!r.ok || !data) {
-      err.textContent = window.refereeErrorWords(T, data, String(r.status));
+      window.refereeUI.sayError(err, window.refereeErrorWords(T, data, String(r.status)));
       return;
     }
     // both links are for phones: the owner sends the control link to their own phone, so it
@@ -113,7 +113,18 @@
     c.href = control; c.textContent = control;
     const v = document.getElementById("viewer-link");
     v.href = viewer; v.textContent = viewer;
+    for (const link of [c, v]) link.after(window.refereeUI.copyButton(T, link));
+    // the first step on this phone: the table's controls, or the maker's own seat
+    let seats = [];
+    try {
+      const s = await fetch("/api/tables/" + data.id + "/seats",
+        {headers: {"X-Table-Secret": data.secret}});
+      if (s.ok) seats = await s.json();
+    } catch (e) { /* no seats offered: the controls' page lists them */ }
+    window.refereeUI.openHere(T, document.getElementById("open-here"), data.control_path,
+      "referee.secret." + data.id, data.secret, seats);
     form.hidden = true;
     document.getElementById("created").hidden = false;
+    window.scrollTo(0, 0);  // the form was long: the page starts at its new top
   });
 })();

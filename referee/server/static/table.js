@@ -128,10 +128,11 @@
   async function call(path, body, isForm, errBox) {
     const box = errBox || $("ctl-error");
     const fail = (msg) => {
-      box.textContent = tr("ctl.error", {msg: msg});
       const section = box.closest("section");
       if (section) section.hidden = false;  // (the controls are hidden once a game is over)
-      if (errBox) errBox.scrollIntoView({block: "nearest"});
+      // said where the person looks: scrolled into sight (the controls' line is below the
+      // card pictures and the die faces, off a phone's screen after "Start")
+      window.refereeUI.sayError(box, tr("ctl.error", {msg: msg}));
       return null;
     };
     box.textContent = "";
@@ -293,8 +294,14 @@
       if (acting && !(b.disputed_by || []).includes(mine) && !b.confirmed) q.append(
         el("button", {class: "button alt", type: "button", "data-focus": "dispute:" + b.seat,
           onclick: () => act("/dispute", {seat: b.seat})}, tr("ctl.dispute")));
+      // who answers, by name: the round's lookout (it said only "the lookout"), or the table's
+      // owner when the build is the lookout's own (rounds.confirm)
+      const looks = view.round && view.round.lookout !== undefined ? view.round.lookout
+        : view.lookout;
+      const asks = b.seat === looks || !view.players[looks] ? tr("verdict.disputed_owner")
+        : tr("verdict.disputed", {name: window.refereeUI.iso(view.players[looks].name)});
       if (asked) q.append(el("p", {class: "muted"}, b.confirmed
-        ? tr("verdict.confirmed", {v: tr("verdict." + b.confirmed)}) : tr("verdict.disputed")));
+        ? tr("verdict.confirmed", {v: tr("verdict." + b.confirmed)}) : asks));
       // the answer came after the penalty card and says otherwise: it only labels the photo
       if (asked && b.card_stays) q.append(el("p", {class: "muted card-stays"},
         tr("verdict.card_stays")));
@@ -419,6 +426,7 @@
       if (rd.taker !== null && rd.taker !== undefined) res = tr("table.taker", {name: view.players[rd.taker].name});
       else if (rd.replay) res = tr("table.nobody");
       $("round-result").textContent = res;
+      roundVerdicts(view, rd);
       // the "done"s in the order the server received them; each name isolated (<bdi>), so a
       // name in Latin letters on a right-to-left page does not pull the next number to its
       // side (an Arabic phone read "Ava · 2. Ben .1")
@@ -434,6 +442,7 @@
       $("round-title").textContent = tr("table.noround");
       $("card").replaceChildren(); $("die").replaceChildren(); $("card-caption").textContent = "";
       $("round-result").textContent = view.void ? tr("table.void") : "";
+      roundVerdicts(view, null);
       $("builders").replaceChildren();
       $("done-order").textContent = "";
       bigDone(view, null);
@@ -460,11 +469,17 @@
     $("locked").textContent = me.role === "seat" && view.players[view.lookout]
       ? tr("ctl.seat_locked", {name: view.players[view.lookout].name}) : tr("ctl.locked");
     $("start-form").hidden = !canStart;
-    // the lookout's next step (drawing the card, rolling the die) comes first on the phone
+    // the lookout's next step (drawing the card, rolling the die) comes first on the phone;
+    // but a round just over shows its result first (a new user's trial: the new lookout's
+    // phone showed the card pictures and die faces, their own verdict and penalty card ~900 px
+    // down): the controls go below the penalties, and a button in the round's box leads there
     const ctl = $("controls");
-    if (canStart && ctl.nextElementSibling !== $("round")) app.insertBefore(ctl, $("round"));
-    if (!canStart && ctl.previousElementSibling !== $("players").parentElement)
+    const over = !!(rd && rd.status === "over");
+    const first = canStart && !over;
+    if (first && ctl.nextElementSibling !== $("round")) app.insertBefore(ctl, $("round"));
+    if (!first && ctl.previousElementSibling !== $("players").parentElement)
       $("players").parentElement.after(ctl);
+    $("to-controls").hidden = !(canStart && over);
     if (canStart) loadCards(view.level);
     $("demo-round").hidden = !(canStart && view.demo);
     $("end-round").hidden = !(lookout && rd && !view.over && rd.status !== "over");
@@ -475,6 +490,22 @@
     $("me").textContent = me.role === "seat" && view.players[me.seat]
       ? tr("me.seat", {name: view.players[me.seat].name}) : "";
     if (me.role === "table") showSeats(view);
+  }
+
+  // A round over: each builder's result in one line each, under who takes the penalty card,
+  // at the top of the page (the builders' photos and words follow below)
+  function roundVerdicts(view, rd) {
+    const list = $("round-verdicts");
+    const done = rd && (rd.status === "over" || (rd.taker !== null && rd.taker !== undefined));
+    if (!done) { list.replaceChildren(); list.hidden = true; return; }
+    list.replaceChildren(...rd.builders.map((b) => {
+      const state = b.decided ? b.decided : b.state;
+      return el("li", {class: me.role === "seat" && me.seat === b.seat ? "me" : ""},
+        el("bdi", {}, view.players[b.seat].name),
+        el("span", {class: "pill s-" + state}, el("span", {class: "sr-only"}, ": "),
+          tr("state." + state)));
+    }));
+    list.hidden = !rd.builders.length;
   }
 
   // a seat's phone: its builder's DONE as one big button at the bottom; a phone place asks
@@ -515,6 +546,23 @@
       btn.disabled = false;
     };
   }
+
+  // the bar's height, for the room left below the page (app.css's --bigdone-h): it grows
+  // with an error line in it, and with a language's longer words
+  // (a page scrolled to its end stays at its end: what the grown bar covered shows again)
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => {
+      const page = document.documentElement;
+      const atEnd = window.scrollY > 0 && window.scrollY + window.innerHeight >= page.scrollHeight - 4;
+      page.style.setProperty("--bigdone-h",
+        Math.ceil($("bigdone").getBoundingClientRect().height) + "px");
+      if (atEnd) window.scrollTo(0, page.scrollHeight);
+    }).observe($("bigdone"));
+  }
+  // the round's result's button down to the controls that start the next round
+  $("to-controls").addEventListener("click", () => {
+    $("controls").scrollIntoView({block: "start"});
+  });
 
   // the table key's holder: each player's private link and QR code (fetched with the key)
   let seatsShown = "";
@@ -585,12 +633,12 @@
     const typed = f.card.value.trim();
     const body = {};
     const die = f.die.value;
-    if (!die) { $("ctl-error").textContent = tr("ctl.need_die"); return; }
+    if (!die) { window.refereeUI.sayError($("ctl-error"), tr("ctl.need_die")); return; }
     body.die = die;
     if (typed) {
       if (typed.includes("\n") || /[.]/.test(typed)) body.grid = typed; else body.card_id = typed;
     } else if (f.card_id.value) body.card_id = f.card_id.value;
-    else { $("ctl-error").textContent = tr("ctl.need_card"); return; }
+    else { window.refereeUI.sayError($("ctl-error"), tr("ctl.need_card")); return; }
     act("/rounds", body);
   });
   $("draw-round").addEventListener("click", () => act("/rounds", {draw: true}));

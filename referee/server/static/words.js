@@ -276,3 +276,88 @@ window.refereeUI.postJSON = async function (url, body, headers) {
   try { data = await r.json(); } catch (e) { /* not JSON: a proxy's page */ }
   return {r: r, data: data};
 };
+
+// Where a person is looking: an element scrolled just into sight when it is not (an error
+// drawn below the buttons tapped, off a phone's screen, or under the seat's fixed DONE bar,
+// whose height is the page's scroll-padding: app.css). Nothing moves when it is in sight, or
+// when it is itself in a fixed bar (always on the screen).
+window.refereeUI.reveal = function (e) {
+  if (!e || !e.isConnected || !e.getClientRects().length) return;
+  for (let a = e; a && a !== document.body; a = a.parentElement)
+    if (getComputedStyle(a).position === "fixed") return;
+  const page = getComputedStyle(document.documentElement), own = getComputedStyle(e);
+  const above = (parseFloat(page.scrollPaddingTop) || 0) + (parseFloat(own.scrollMarginTop) || 0);
+  const below = (parseFloat(page.scrollPaddingBottom) || 0) +
+    (parseFloat(own.scrollMarginBottom) || 0);
+  const r = e.getBoundingClientRect();
+  if (r.top >= above && r.bottom <= window.innerHeight - below) return;
+  e.scrollIntoView({block: "nearest"});
+};
+// An error after a tap, said where the person looks: its words in `box` (role="alert": read
+// out at once), and the box scrolled into sight (a new user's trial: "The table has moved on
+// since" was drawn ~350 px below a phone's screen, and nothing seemed to happen). An empty
+// text clears the box.
+window.refereeUI.sayError = function (box, text) {
+  box.textContent = text || "";
+  if (text) window.refereeUI.reveal(box);
+};
+
+// A link copied to the clipboard: the Clipboard API where the page may use it (localhost,
+// https), else the older copy of a selected text (a phone on the box's http:// network
+// address has no navigator.clipboard). True when copied.
+window.refereeUI.copyText = async function (text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch (e) { /* refused: try the older way */ }
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.top = "0";
+  area.style.opacity = "0";
+  document.body.append(area);
+  area.select();
+  let done = false;
+  try { done = document.execCommand("copy"); } catch (e) { done = false; }
+  area.remove();
+  return done;
+};
+// A "Copy link" button for the link `link` (an <a>): the button says "Copied" for a moment
+// (and a screen reader hears it: the line beside it is a live region), or why not.
+window.refereeUI.copyButton = function (T, link) {
+  const tr = (key) => window.refereeUI.tr(T, key);
+  const said = window.refereeUI.el("span", {class: "copy-said muted", role: "status"});
+  const btn = window.refereeUI.el("button", {class: "button alt copy", type: "button",
+    onclick: async () => {
+      const ok = await window.refereeUI.copyText(link.href);
+      said.textContent = tr(ok ? "ui.copied" : "ui.copy_failed");
+      clearTimeout(btn.refereeTimer);
+      btn.refereeTimer = setTimeout(() => { said.textContent = ""; }, 4000);
+    }}, tr("ui.copy"));
+  return window.refereeUI.el("div", {class: "row wrap copy-row"}, btn, said);
+};
+
+// A table just made: its maker's first steps on this phone, in `box`: open the table's
+// controls (the control link), or, playing too, their own seat (its link) with the table's
+// key kept on this phone as the control link keeps it (the seat's page then offers the
+// controls back). A new user's trial found only two raw links. `seats`: the people's seats,
+// [{seat, name, path}]. Opened at this page's own address, where this phone's storage is (a
+// link for another phone has the box's network address).
+window.refereeUI.openHere = function (T, box, control, keyName, secret, seats) {
+  const el = window.refereeUI.el;
+  const tr = (key, vars) => window.refereeUI.tr(T, key, vars);
+  const here = (path) => window.refereeUI.withLang(location.origin + path);
+  const kids = [el("a", {class: "button", id: "open-table", href: here(control)},
+    tr("made.open_table"))];
+  if (seats.length) {
+    kids.push(el("p", {class: "muted"}, tr("made.mine")), el("div", {class: "row wrap"},
+      ...seats.map((s) => el("a", {class: "button alt play-as", href: here(s.path),
+        "data-seat": s.seat, onclick: () => localStorage.setItem(keyName, secret)},
+      tr("made.play_as", {name: window.refereeUI.iso(s.name)})))));
+  }
+  box.replaceChildren(...kids);
+  box.hidden = false;
+};
