@@ -38,6 +38,21 @@ def _lang(link: str, lang: str) -> str:
     return link.replace("#", f"&lang={lang}#") if "#" in link else link + f"&lang={lang}"
 
 
+def _each_language(origin: str, path: str):
+    """For each of LANGS: (lang, a 360×640 phone's page opened at `path` in it); each page's
+    context is closed once the next is asked for, the browser at the end."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for lang in LANGS:
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(origin + _lang(path, lang))
+            yield lang, page
+            page.context.close()
+        browser.close()
+
+
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_a_stale_taps_error_is_on_the_screen(base):  # noqa: F811
@@ -45,7 +60,6 @@ def test_a_stale_taps_error_is_on_the_screen(base):  # noqa: F811
     table has moved on since" is said, in the page's language, and is on the screen (it was
     drawn ~350 px below it, under the move buttons, and the page did not move)."""
     import httpx
-    from playwright.sync_api import sync_playwright
 
     from referee.server.i18n import messages
 
@@ -63,21 +77,15 @@ def test_a_stale_taps_error_is_on_the_screen(base):  # noqa: F811
         body["plays"] += 1
         route.continue_(post_data=json.dumps(body))
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
-        for lang in LANGS:
-            page = browser.new_context(**PHONE).new_page()
-            page.goto(base + _lang(g["seats"][me["seat"]]["link"], lang))
-            page.wait_for_selector("#moves button")
-            assert page.evaluate(WHERE, "#act-error")[0] > 640  # below the screen, at first
-            page.route("**/act", stale)
-            page.locator("#moves button").first.click()
-            page.wait_for_function("document.getElementById('act-error').textContent !== ''")
-            assert page.locator("#act-error").inner_text() == \
-                messages(lang)["refusal.table.moved-on"], lang
-            _in_sight(page, "#act-error")
-            page.context.close()
-        browser.close()
+    for lang, page in _each_language(base, g["seats"][me["seat"]]["link"]):
+        page.wait_for_selector("#moves button")
+        assert page.evaluate(WHERE, "#act-error")[0] > 640  # below the screen, at first
+        page.route("**/act", stale)
+        page.locator("#moves button").first.click()
+        page.wait_for_function("document.getElementById('act-error').textContent !== ''")
+        assert page.locator("#act-error").inner_text() == \
+            messages(lang)["refusal.table.moved-on"], lang
+        _in_sight(page, "#act-error")
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -86,25 +94,18 @@ def test_a_refused_card_grid_is_said_on_the_screen(server):  # noqa: F811
     """Tuki's controls: a card grid typed wrong and "Start" tapped; the refusal, below the die
     faces and the buttons, is on the screen in every language."""
     import httpx
-    from playwright.sync_api import sync_playwright
 
     body = {"name": "Family", "players": ["Ava", "Ben"],
             "places": [{"station": "D03"}, {"station": "D04"}]}
     created = httpx.post(server + "/api/tables", json=body).json()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
-        for lang in LANGS:
-            page = browser.new_context(**PHONE).new_page()
-            page.goto(server + _lang(created["control_path"], lang))
-            page.wait_for_selector("#start-form:not([hidden])")
-            page.click("#start-form details summary")
-            page.fill("#start-form textarea[name=card]", "GGX\nQQ")
-            page.click("#start-form input[name=die] + .die-icon")
-            page.click("#start-form button[type=submit]")
-            page.wait_for_function("document.getElementById('ctl-error').textContent !== ''")
-            _in_sight(page, "#ctl-error")
-            page.context.close()
-        browser.close()
+    for _, page in _each_language(server, created["control_path"]):
+        page.wait_for_selector("#start-form:not([hidden])")
+        page.click("#start-form details summary")
+        page.fill("#start-form textarea[name=card]", "GGX\nQQ")
+        page.click("#start-form input[name=die] + .die-icon")
+        page.click("#start-form button[type=submit]")
+        page.wait_for_function("document.getElementById('ctl-error').textContent !== ''")
+        _in_sight(page, "#ctl-error")
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -115,7 +116,7 @@ def test_the_done_bar_hides_nothing_at_the_pages_end(server):  # noqa: F811
     every language; and an error line after a tap in the page is scrolled above the bar, not
     under it."""
     import httpx
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     created, h, url = round_started(server, {"name": "Family", "players": ["Ava", "Ben"],
                                              "places": [{"station": "D03"}, {"station": "D04"}]})
@@ -123,33 +124,27 @@ def test_the_done_bar_hides_nothing_at_the_pages_end(server):  # noqa: F811
     lowest = """() => Math.max(...[...document.querySelectorAll('#app > *')]
       .filter((e) => e.getClientRects().length).map((e) => e.getBoundingClientRect().bottom))"""
     to_end = "window.scrollTo(0, document.documentElement.scrollHeight)"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
-        for lang in LANGS:
-            page = browser.new_context(**PHONE).new_page()
-            page.goto(server + _lang(seat, lang))
-            expect(page.locator("#bigdone")).to_be_visible()
-            page.wait_for_timeout(200)
-            page.evaluate(to_end)
-            bar = page.locator("#bigdone").bounding_box()
-            assert bar and page.evaluate(lowest) <= bar["y"], lang
-            with page.expect_file_chooser() as fc:
-                page.click("#bigdone-btn")
-            fc.value.set_files(files=[{"name": "x.txt", "mimeType": "text/plain",
-                                       "buffer": b"not a photo"}])
-            expect(page.locator("#bigdone-error")).not_to_be_empty()
-            page.wait_for_timeout(200)  # the bar grew: the room below the page grows with it
-            page.evaluate(to_end)
-            bar = page.locator("#bigdone").bounding_box()
-            assert bar and bar["height"] > 140 and page.evaluate(lowest) <= bar["y"], lang
-            # a line in the page shown after a tap (refereeUI.reveal, as an error is) ends
-            # above the bar, not under it
-            page.evaluate("window.scrollTo(0, 0)")
-            assert page.evaluate(WHERE, "#players")[1] > 640 - bar["height"]  # hidden at first
-            page.evaluate("window.refereeUI.reveal(document.getElementById('players'))")
-            _in_sight(page, "#players")
-            page.context.close()
-        browser.close()
+    for lang, page in _each_language(server, seat):
+        expect(page.locator("#bigdone")).to_be_visible()
+        page.wait_for_timeout(200)
+        page.evaluate(to_end)
+        bar = page.locator("#bigdone").bounding_box()
+        assert bar and page.evaluate(lowest) <= bar["y"], lang
+        with page.expect_file_chooser() as fc:
+            page.click("#bigdone-btn")
+        fc.value.set_files(files=[{"name": "x.txt", "mimeType": "text/plain",
+                                   "buffer": b"not a photo"}])
+        expect(page.locator("#bigdone-error")).not_to_be_empty()
+        page.wait_for_timeout(200)  # the bar grew: the room below the page grows with it
+        page.evaluate(to_end)
+        bar = page.locator("#bigdone").bounding_box()
+        assert bar and bar["height"] > 140 and page.evaluate(lowest) <= bar["y"], lang
+        # a line in the page shown after a tap (refereeUI.reveal, as an error is) ends
+        # above the bar, not under it
+        page.evaluate("window.scrollTo(0, 0)")
+        assert page.evaluate(WHERE, "#players")[1] > 640 - bar["height"]  # hidden at first
+        page.evaluate("window.refereeUI.reveal(document.getElementById('players'))")
+        _in_sight(page, "#players")
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -161,7 +156,7 @@ def test_a_round_over_shows_its_result_first_and_names_the_lookout(server):  # n
     the result ~900 px down). A questioned verdict says who decides, by name: the round's
     lookout, or the table's owner for the lookout's own build ("the lookout decides")."""
     import httpx
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from referee.server.i18n import messages
 
@@ -177,36 +172,30 @@ def test_a_round_over_shows_its_result_first_and_names_the_lookout(server):  # n
     seats = httpx.get(url + "/seats", headers=h).json()
     view = httpx.get(url, headers=h).json()
     new_lookout = view["lookout"]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
-        for lang in LANGS:
-            words = messages(lang)
-            page = browser.new_context(**PHONE).new_page()
-            page.goto(server + _lang(seats[new_lookout]["path"], lang))
-            expect(page.locator("#round-verdicts li")).to_have_count(2)
-            expect(page.locator("#round-result")).to_have_text(
-                words["table.taker"].replace("{name}", view["players"][view["round"]["taker"]]
-                                             ["name"]))
-            _in_sight(page, "#round-result")
-            _in_sight(page, "#round-verdicts")
-            _in_sight(page, "#to-controls")
-            for b in view["round"]["builders"]:
-                state = b["decided"] or b["state"]
-                expect(page.locator("#round-verdicts")).to_contain_text(words["state." + state])
-            order = page.evaluate("""() => ['round-result', 'builders', 'controls'].map(
-              (id) => document.getElementById(id).getBoundingClientRect().top)""")
-            assert order == sorted(order), (lang, order)
-            page.click("#to-controls")
-            expect(page.locator("#start-form")).to_be_in_viewport()
-            # who answers a question, by name
-            for seat in asked:
-                said = words["verdict.disputed_owner"] if seat == looks else \
-                    words["verdict.disputed"].replace(
-                        "{name}", ISO.format(view["players"][looks]["name"]))
-                expect(page.locator(f"li.builder[data-seat='{seat}'] .dispute")
-                       ).to_contain_text(said)
-            page.context.close()
-        browser.close()
+    for lang, page in _each_language(server, seats[new_lookout]["path"]):
+        words = messages(lang)
+        expect(page.locator("#round-verdicts li")).to_have_count(2)
+        expect(page.locator("#round-result")).to_have_text(
+            words["table.taker"].replace("{name}", view["players"][view["round"]["taker"]]
+                                         ["name"]))
+        _in_sight(page, "#round-result")
+        _in_sight(page, "#round-verdicts")
+        _in_sight(page, "#to-controls")
+        for b in view["round"]["builders"]:
+            state = b["decided"] or b["state"]
+            expect(page.locator("#round-verdicts")).to_contain_text(words["state." + state])
+        order = page.evaluate("""() => ['round-result', 'builders', 'controls'].map(
+          (id) => document.getElementById(id).getBoundingClientRect().top)""")
+        assert order == sorted(order), (lang, order)
+        page.click("#to-controls")
+        expect(page.locator("#start-form")).to_be_in_viewport()
+        # who answers a question, by name
+        for seat in asked:
+            said = words["verdict.disputed_owner"] if seat == looks else \
+                words["verdict.disputed"].replace(
+                    "{name}", ISO.format(view["players"][looks]["name"]))
+            expect(page.locator(f"li.builder[data-seat='{seat}'] .dispute")
+                   ).to_contain_text(said)
     # the wording itself: every language names the lookout
     for lang in LANGS:
         assert "{name}" in messages(lang)["verdict.disputed"], lang
@@ -303,27 +292,21 @@ def test_a_bots_badge_reads_apart_from_its_name(base):  # noqa: F811
     own, to a screen reader and in copied text ("Bot 2, bot, 8 cards"; it read "Bot 2bot8
     cards"), and the separator is not seen."""
     import httpx
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from referee.server.i18n import messages
 
     g = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", None],
                                               "bots": {"1": "easy"}}, timeout=30).json()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
-        for lang in LANGS:
-            words = messages(lang)
-            page = browser.new_context(**PHONE).new_page()
-            page.goto(base + _lang(g["view"], lang))
-            bot = page.locator("#players li").nth(1)
-            expect(bot.locator(".pill")).to_be_visible()
-            name = words["g.bot_name"].replace("{n}", "۲" if lang == "fa" else "2")
-            text = bot.evaluate("(e) => e.textContent")
-            assert text.startswith(name + words["g.sep"] + words["g.bot"] + words["g.sep"]), \
-                (lang, text)
-            assert (name + words["g.bot"]) not in bot.inner_text(), lang
-            # the separator takes no room on the screen
-            sep = bot.locator(".pill .sr-only").bounding_box()
-            assert sep and sep["width"] <= 1 and sep["height"] <= 1, sep
-            page.context.close()
-        browser.close()
+    for lang, page in _each_language(base, g["view"]):
+        words = messages(lang)
+        bot = page.locator("#players li").nth(1)
+        expect(bot.locator(".pill")).to_be_visible()
+        name = words["g.bot_name"].replace("{n}", "۲" if lang == "fa" else "2")
+        text = bot.evaluate("(e) => e.textContent")
+        assert text.startswith(name + words["g.sep"] + words["g.bot"] + words["g.sep"]), \
+            (lang, text)
+        assert (name + words["g.bot"]) not in bot.inner_text(), lang
+        # the separator takes no room on the screen
+        sep = bot.locator(".pill .sr-only").bounding_box()
+        assert sep and sep["width"] <= 1 and sep["height"] <= 1, sep
