@@ -181,9 +181,10 @@ window.refereeUI.live = function (path, T, pill, hello, message, refused) {
 // table's key was, and the owner's phone lost the table's controls for good).
 const useName = (seatName) => seatName + ".use";
 // A bare view link (?v= and no key in its fragment: the table's screen, a laptop or a TV)
-// shows the public view whatever keys this browser holds: the owner who made the game on that laptop, or a player who once
-// opened a seat link there, would otherwise show their hidden cards or the table's controls
-// to the room (a break-it trial: "You play as Ava … Your cards" on the view link).
+// shows the public view whatever keys this browser holds: the owner who made the game on
+// that laptop, or a player who once opened a seat link there, would otherwise show their
+// hidden cards or the table's controls to the room (a break-it trial: "You play as Ava …
+// Your cards" on the view link).
 window.refereeUI.savedKeys = function (keyName, seatName) {
   if (new URLSearchParams(location.search).has("v")) return {secret: null, seatKey: null};
   const secret = localStorage.getItem(keyName), seatKey = localStorage.getItem(seatName);
