@@ -22,11 +22,13 @@ MAX_FILE_BYTES = 64_000_000  # a photo file at most (a 48 MP phone JPEG: about 2
 # long as a whole baseline decode: 430 KB holding 5000 passes of 36 MP took 37 s (a break-it
 # trial). Encoders write up to about a dozen (libjpeg 10, mozjpeg a few more).
 MAX_SCANS = 100
-# ...and it keeps every coefficient of the whole image (2 bytes each, per component) in
-# memory whatever the scale it is decoded at: 311 KB of 6300×6300 CMYK peaked at 376 MB
+# ...and it (or a baseline one of several scans) keeps every coefficient of the whole image
+# (2 bytes each, per component) in memory whatever the scale it is decoded at: 311 KB of
+# 6300×6300 CMYK peaked at 376 MB
 MAX_PROGRESSIVE_BYTES = 150_000_000
 _PROGRESSIVE = {0xC2, 0xC6, 0xCA, 0xCE}  # SOF markers of progressive frames
-_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")  # in scan data: where the next marker is
+# in scan data: where the next marker with a length is (a restart marker or TEM has none)
+_MARKER = re.compile(rb"\xff[^\x00\x01\xd0-\xd7\xff]")
 
 NOT_A_PHOTO = ("the file is not a photo the referee can read (a JPEG, PNG, WebP or BMP from a "
                "camera or phone is expected)")
@@ -96,10 +98,12 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
                              "(progressive scans), which no camera writes and which would take "
                              "minutes to read: send the photo as the camera took it")
         need = w * h * components * 2
-        if progressive and need > MAX_PROGRESSIVE_BYTES:
+        # a baseline JPEG of several scans (one per component) is buffered whole too (a
+        # re-trial: 621 KB of 6300×6300 CMYK in four scans peaked at 478 MB)
+        if (progressive or scans > 1) and need > MAX_PROGRESSIVE_BYTES:
             raise PhotoTooLargeError(f"the photo is too large to decode ({w}×{h} px, a "
-                                     f"progressive JPEG: about {need // 1_000_000} MB); send "
-                                     "it smaller, or as the camera took it")
+                                     f"JPEG in {scans} passes: about {need // 1_000_000} MB); "
+                                     "send it smaller, or as the camera took it")
     flag = cv2.IMREAD_COLOR
     if max_pixels is not None and data[:2] == b"\xff\xd8":
         for k, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
