@@ -268,8 +268,9 @@ def test_a_phone_photo_at_a_camera_place_is_judged_with_its_own_camera(tmp_path,
                    files={"photo": ("a.jpg", scene_photo("D03-02"), "image/jpeg")})
         assert r.status_code == 200, r.text
         assert _until(lambda: _view(c, table_id)["round"]["builders"][0]["verdict"], 20.0)
-        # Ben's place is a phone place: its photo keeps the station's own profile
+        # Ben's place is a phone place: its photo keeps the station's own profile where it has
+        # that camera's shape ("auto": judge_photo; another shape is judged from the mat)
         r = c.post(f"/api/tables/{table_id}/done/1", headers=h,
                    files={"photo": ("b.jpg", scene_photo("D04-06"), "image/jpeg")})
         assert _until(lambda: _view(c, table_id)["round"]["builders"][1]["verdict"], 20.0)
-    assert seen == ["from-mat", "station"]
+    assert seen == ["from-mat", "auto"]
