@@ -93,13 +93,13 @@ def judge_photo(image_bgr: np.ndarray, station_path: Path, target_rows: list[str
     import cv2
 
     from referee.check import check_photo
+    from referee.vision.pipeline import same_shape
     from referee.vision.settings import default_settings
 
     station = load_station(station_path)
     if intrinsics == "auto":
-        w0, h0 = station.image_size
-        h, w = image_bgr.shape[:2]
-        same = abs((w / h) / (w0 / h0) - 1.0) <= default_settings().pose.max_aspect_change
+        same = same_shape(image_bgr.shape, station.image_size,
+                          default_settings().pose.max_aspect_change)
         intrinsics = "station" if same else "from-mat"
         mat_pose = mat_pose if same else None  # where the station's camera saw the mat
     if mat_pose is not None:

@@ -155,6 +155,14 @@ def phone_station(image: np.ndarray, station: Station, s: VisionSettings,
                    mat_pose=None), None, checks
 
 
+def same_shape(shape: tuple[int, ...], image_size: tuple[int, int], max_change: float
+               ) -> bool:
+    """Whether a photo of `shape` (H, W, ...) has the shape of a camera's `image_size`
+    (W, H px), its aspect ratio within `max_change` (a share) of it: a resize, not a crop."""
+    w0, h0 = image_size
+    return abs((shape[1] / shape[0]) / (w0 / h0) - 1.0) <= max_change
+
+
 def measure(image: np.ndarray, station: Station, settings: VisionSettings | None = None,
             intrinsics: str = "station", focal_scale: float = 1.0) -> Measurement:
     """Measure the build in a H×W×3 uint8 BGR photo taken at `station`.
@@ -202,8 +210,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     if not dets or n_seen == 0:
         lap("pose")
         return _problem(*no_mat_reason(image, gray, station, n_seen, s), unit, m)
-    if intrinsics == "station" and abs((image.shape[1] / image.shape[0]) / (w0 / h0) - 1.0) \
-            > s.pose.max_aspect_change:
+    if intrinsics == "station" and not same_shape(image.shape, station.image_size,
+                                                  s.pose.max_aspect_change):
         # a crop, not a resize (a photo of something else was told so above): the station's
         # camera matrix, scaled to this size, would put every stone off (a break-it trial:
         # D03-02 cropped to 800×450, judged wrong)
