@@ -94,7 +94,9 @@ class Rounds(Places, KeysAndAccess):
             self._may(table, who, lookout=True)
             index = table.demo_rounds % len(rounds)
             r = rounds[index]
-            card = Card.parse(r.scene, r.card, table.state.level)
+            # the label's grid, not a deck card: named "typed" like any grid typed in (the
+            # scene's id is no card id; the server:demo event keeps it)
+            card = Card.parse("typed", r.card, table.state.level)
             face = DieFace.parse(r.die)
             items = self._decide(table, game.StartRound(card.id, tuple(turn(card, face)),
                                                         str(face), table.state.lookout))

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from referee.check import check_photo, decode_photo, load_station
 from referee.paths import MODELS
 from referee.tuki.cards import turn
 
-from .conftest import scene_card, scene_photo
+from .conftest import SCENES, scene_card, scene_photo
 
 
 def judged(view: dict) -> bool:
@@ -98,7 +100,10 @@ def test_demo_round_uses_the_scene_card_and_cameras(client, demo_secret, wait_vi
     h = {"X-Table-Secret": demo_secret}
     assert client.post("/api/tables/demo/rounds/demo", headers=h).status_code == 200
     view = client.get("/api/tables/demo").json()
-    assert view["round"]["card"]["id"] == "D03-02"
+    # the label's grid is no deck card: "typed", not the photo's id (the page shows no id)
+    assert view["round"]["card"]["id"] == "typed"
+    label = json.loads((SCENES / "D03-02" / "label.json").read_text())
+    assert view["round"]["target"] == label["target"]
     assert view["round"]["die"] == {"animal": "bear", "white_square": True}
     assert client.post("/api/tables/demo/done/1", headers=h).status_code == 200
     view = wait_view("demo", judged)

@@ -119,7 +119,9 @@
     const icon = el("div", {class: "die-icon" + (die.white_square ? " white" : "")},
       el("img", {src: "/static/die-" + die.animal + ".svg", alt: tr("die." + die.animal)}));
     box.append(icon, el("div", {class: "die-words"},
-      el("b", {}, tr("die." + die.animal)), el("span", {}, tr("die.turn." + die.animal)),
+      // the face named whole, as the picker's faces are: "bear · with white square"
+      el("b", {}, tr("die." + die.animal) + (die.white_square ? SEP + tr("die.whitesq") : "")),
+      el("span", {}, tr("die.turn." + die.animal)),
       el("span", {class: "rule"}, tr(die.white_square ? "die.white" : "die.plain"))));
   }
 
