@@ -203,9 +203,43 @@ def calibrate_colours_cmd(
                                   {"kind": "file", "path": photo.name[:100]},
                                   src if src.suffix in (".json", ".yaml", ".yml") and
                                   name.endswith((".json", ".yaml", ".yml")) else None)
-    for c, lab in model.centres.items():
-        console.print(f"  {c:<5} L {lab[0]:5.1f}  a {lab[1]:6.1f}  b {lab[2]:6.1f}")
+    _say_separation(model, order)
     console.print(f"wrote {out}")
+
+
+# below this distance (weighted Lab, `ColourModel.separation`) two classes' pixels are
+# easily confused: the dev stations' learnt colours run from 3 (a light grey as white as the
+# snow) to 79, most pairs 12-30
+CLOSE_COLOURS = 12.0
+
+
+def _say_separation(model, order: str) -> None:
+    """Each colour learnt (Lab under the paper's white) and how far it lies from the colour
+    it is nearest to, in words: `well apart` or `close`, with what to do when close."""
+    from rich.table import Table
+
+    from referee.vision.assemble import COLOUR_NAMES
+    from referee.vision.colour import WHITE
+
+    names = COLOUR_NAMES | {WHITE: "snow (white)"}
+    table = Table("stone", "L", "a", "b", "nearest", "apart", "", box=None, pad_edge=False)
+    close = []
+    for c, near, dist in model.separation(order):
+        lab = model.centres[c]
+        word = "close" if dist < CLOSE_COLOURS else "well apart"
+        if dist < CLOSE_COLOURS and (near, c) not in close:
+            close.append((c, near))
+        table.add_row(names.get(c, c), f"{lab[0]:.0f}", f"{lab[1]:.0f}", f"{lab[2]:.0f}",
+                      names.get(near, near), f"{dist:.1f}",
+                      "[yellow]close[/]" if word == "close" else "[green]well apart[/]")
+    console.print(table)
+    for c, near in close:
+        console.print(f"[yellow]{names.get(c, c)} and {names.get(near, near)} look alike in "
+                      "this light:[/] the referee will more often be unsure of them and ask "
+                      "the lookout. Softer, even light, or a colour photo taken in the light "
+                      "you play in, tells them apart better.")
+    if not close:
+        console.print("[green]Every colour is well apart from the others.[/]")
 
 
 def _resolve_target(card: str | None, card_grid: Path | None, die: str, level: str

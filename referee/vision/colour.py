@@ -126,6 +126,18 @@ class ColourModel:
             out[c] = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
         return out
 
+    def separation(self, colours: str) -> list[tuple[str, str, float]]:
+        """For each of `colours` and white: (class, its nearest other class, their distance),
+        the distance `distances` gives one class's centre from the other class (weighted Lab,
+        shade line included). Pixels halfway between two centres go either way, so a small
+        distance (light grey and snow under a strong lamp) means unsure stones more often."""
+        out = []
+        for c in [*colours, WHITE]:
+            d = self.distances(np.array([[self.centres[c]]], np.float32), colours)
+            near = min((o for o in d if o != c), key=lambda o: float(d[o][0, 0]))
+            out.append((c, near, float(d[near][0, 0])))
+        return out
+
     def chromatic(self, colours: str) -> str:
         """The colours among `colours` that have a hue (chroma >= CHROMATIC): not grey."""
         return "".join(c for c in colours if math.hypot(*self.centres[c][1:]) >= CHROMATIC)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from referee.vision.colour import learn_from_stack
+from referee.vision.colour import ColourModel, learn_from_stack
 from referee.vision.rectify import FrontView
 from referee.vision.settings import default_settings
 
@@ -13,6 +13,19 @@ from referee.vision.settings import default_settings
 def _view() -> FrontView:
     s = default_settings()
     return FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
+
+
+def test_separation_names_each_colours_nearest_and_how_far():
+    """A light grey as white as the snow is close to it; the hues of the priors lie apart;
+    a chromatic stone in shade (its centre's line) is no nearer for being darker."""
+    pale = ColourModel({"G": (90.0, 0.0, 0.0), "B": (55.0, -5.0, -35.0),
+                        "P": (55.0, 22.0, -25.0), "white": (96.0, 0.0, 0.0)})
+    sep = {c: (near, d) for c, near, d in pale.separation("GBP")}
+    assert sep["G"][0] == "white" and sep["white"][0] == "G"
+    assert sep["G"][1] == pytest.approx(0.4 * 6.0, abs=1e-3)
+    assert sep["B"][0] == "P" and sep["B"][1] > 20
+    priors = {c: d for c, _, d in ColourModel.priors().separation("GBPO")}
+    assert min(priors.values()) > 12  # the defaults tell every class apart
 
 
 def test_bare_paper_is_not_a_colour_stack():

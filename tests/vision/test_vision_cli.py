@@ -365,6 +365,10 @@ def test_calibrate_colours_writes_back_to_the_profile_path_given(tmp_path):
 
     assert np.allclose(after["camera_matrix"], before["camera_matrix"], atol=1e-5)
     assert str(station / "station.json") in r.stdout.replace("\n", "")  # rich wraps it
+    # D03's light grey (L 84) lies 9.7 from the snow: said in words, with what to do
+    out = " ".join(r.stdout.split())
+    assert "gray and snow (white) look alike in this light" in out
+    assert "purple 61 51 -52 blue 37.4 well apart" in out
 
 
 def test_bench_vision_times_each_stage_and_the_cpu_time_of_the_whole():
