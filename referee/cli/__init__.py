@@ -47,5 +47,8 @@ def _fail(text: str) -> None:
 
     if "--json" in sys.argv[1:]:
         print(json.dumps({"error": text}))
-    Console(stderr=True).print(f"[bold red]error:[/] {escape(text)}", highlight=False)
+    # soft_wrap: one line in a pipe or a log (rich wrapped it at 80 columns there), the
+    # terminal wraps it on screen
+    Console(stderr=True, soft_wrap=True).print(f"[bold red]error:[/] {escape(text)}",
+                                               highlight=False)
     sys.exit(2)

@@ -176,3 +176,14 @@ def test_the_access_log_keeps_no_view_token():
     assert NoQueryInAccessLog().filter(record)
     assert "SECRET" not in record.getMessage() and "/g/abc" in record.getMessage()
     assert access_log_config()["handlers"]["access"]["filters"] == ["no_query"]
+
+
+def test_a_long_error_is_one_line_in_a_pipe_of_80_columns(tmp_path):
+    """rich wrapped an error at 80 columns when stderr was a pipe or a log (a re-trial read
+    the admin-key error in three pieces); the terminal wraps it on screen, a log keeps it
+    whole."""
+    r = _referee("admin-key", "--data", str(tmp_path / "never-served"), COLUMNS="80")
+    assert r.returncode == 2, r.stderr
+    line = r.stderr.strip()
+    assert len(line.splitlines()) == 1 and len(line) > 80
+    assert "no referee server has used the data folder" in line
