@@ -214,6 +214,7 @@ class BuildSettings:
     line_allowance_mm: float = 10.0  # how far it may (WORLD.md §5): table vs snow unsure
     settle: bool = True             # rest stones on their support within the depth doubt
     snow_grid: bool = True          # snow is whole units thick: whole-unit heights support
+    settle_spread_u: float = 0.5    # two stones settled this much further apart: both weak
     ray_settle_v: bool = True       # a settled upright stone moves along its camera ray
     ray_settle_h: bool = True       # so does a lying one placed by its front/top edge
     part_margin_u: float = 0.02     # side by side faces may overlap this much (assemble.part)

@@ -350,6 +350,26 @@ def test_stones_measured_touching_stay_touching_when_the_lower_one_settles():
     assert {st.colour: st.z_u for st in b.stones} == {"P": 2.0, "G": 4.0}
 
 
+def test_stones_that_settling_parts_by_more_than_half_a_unit_are_weak():
+    """PL01-02 (an unseen set, 12 mm units, the structure 6.6 mm off the line): two bars on
+    equal snow measured 1.33 and 1.66 u up were rounded alone to 1 and 2, and the correct
+    build was judged wrong for certain (`position`). Settled a unit apart from 0.33 u apart,
+    which whole unit each rests on is a guess: both weak. Moved alike, or apart by less than
+    half a unit, they stay sure."""
+    s = default_settings()
+    doubt = 0.4 * U  # mm: a doubt of 0.4 u, as a steep camera and small units give
+    lying = fit("G", "H", 0, 6.0)
+    b = assemble([lying, fit("P", "V", 4, 1.33), fit("O", "V", 5, 1.66)], U, doubt, s, "GPO")
+    z = {st.colour: (st.z_u, st.weak) for st in b.stones}
+    assert z == {"G": (6.0, False), "P": (1.0, True), "O": (2.0, True)}
+    b = assemble([lying, fit("P", "V", 4, 1.2), fit("O", "V", 5, 1.3)], U, doubt, s, "GPO")
+    assert {st.colour: (st.z_u, st.weak) for st in b.stones} == {
+        "G": (6.0, False), "P": (1.0, False), "O": (1.0, False)}
+    # one stone settled up and another down, but by less than half a unit between them
+    b = assemble([lying, fit("P", "V", 4, 1.2), fit("O", "V", 5, 1.75)], U, doubt, s, "GPO")
+    assert not any(st.weak for st in b.stones)
+
+
 def test_a_stone_its_colour_matches_only_weakly_is_no_ground_for_a_verdict():
     """Y01-03, Y03-01 (an unseen set): a purple box behind the build taken for the purple
     stone (template response 0.50), and a purple bar's top face without its lamp-lit front
