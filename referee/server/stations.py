@@ -71,3 +71,15 @@ def describe() -> list[dict]:
         rows.append({"id": sid, "level": level, "colours": colours,
                      "source": "demo" if path.is_relative_to(DEMO) else "calibration"})
     return rows
+
+
+def first_choices(rows: list[dict]) -> list[str]:
+    """The station ids of `describe()`'s rows in the order the new-table form offers them to
+    places 1, 2, 3: a user's own calibrated stations first, then the demo stations, then
+    those still on the default colours (a new user's trial: the third place got the
+    uncalibrated example while a calibrated station was free); catalogue order within each."""
+    def rank(row: dict) -> int:
+        if row["colours"] != "calibrated":
+            return 2
+        return 1 if row["source"] == "demo" else 0
+    return [r["id"] for r in sorted(rows, key=rank)]

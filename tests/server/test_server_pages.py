@@ -150,6 +150,29 @@ def test_new_table_form_lists_the_stations(client):
     assert {s["id"] for s in client.get("/api/stations").json()} >= {"D03", "D04"}
 
 
+def test_the_form_offers_calibrated_stations_first_the_users_own_before_the_demos(client):
+    """A new user's trial: with three players the third place got the uncalibrated example
+    station while calibrated ones were free. Places take the user's own calibrated stations
+    first, then the demo stations, then those on the default colours."""
+    import re
+
+    from referee.server.stations import first_choices
+
+    rows = [{"id": "D03", "colours": "calibrated", "source": "demo"},
+            {"id": "D04", "colours": "calibrated", "source": "demo"},
+            {"id": "example", "colours": "default", "source": "calibration"},
+            {"id": "kitchen", "colours": "calibrated", "source": "calibration"}]
+    assert first_choices(rows) == ["kitchen", "D03", "D04", "example"]
+    html = client.get("/new").text
+    chosen = re.findall(r'<select name="station(\d)"[^>]*>.*?<option value="([^"]+)"[^>]*'
+                        r' selected', html, flags=re.S)
+    listed = {s["id"]: s for s in client.get("/api/stations").json()}
+    calibrated = sum(s["colours"] == "calibrated" for s in listed.values())
+    assert [listed[sid]["colours"] for _, sid in chosen] == (
+        ["calibrated"] * min(3, calibrated) + ["default"] * max(0, 3 - calibrated))
+    assert len({sid for _, sid in chosen}) == len(chosen) == 3
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_stations_level_follows_its_name_without_brackets_in_brackets(client, lang):
     """A station's choice reads "D03 · Normal (3 stones)" (the language's part separator:

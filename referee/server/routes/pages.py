@@ -28,6 +28,7 @@ from referee.server.i18n import (
 )
 from referee.server.keys import Credentials
 from referee.server.routes.deps import KEY_MAX, ServiceDep, view_cookie
+from referee.server.stations import first_choices
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent.parent / "templates"))
@@ -129,7 +130,8 @@ def index(request: Request, service: ServiceDep) -> HTMLResponse:
 @router.get("/new", response_class=HTMLResponse)
 def new_table(request: Request, service: ServiceDep) -> HTMLResponse:
     code = phone_language(request)
-    return page(request, "new.html", code, stations=service.stations(),
+    stations = service.stations()
+    return page(request, "new.html", code, stations=stations, choices=first_choices(stations),
                 messages_json=messages_json(code))
 
 
