@@ -15,9 +15,12 @@ from rich.markup import escape
 from referee.errors import RefereeError
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from referee.tuki.cards import Card
     from referee.tuki.die import DieFace
     from referee.tuki.grid import Rows
+    from referee.vision.station import Station
 
 console = Console(emoji=False, highlight=False, soft_wrap=True)  # no breaks inside codes
 calibrate_app = typer.Typer(no_args_is_help=True,
@@ -182,7 +185,7 @@ def calibrate_colours_cmd(
     place in the photo is kept too (it tells this station's mat from a neighbour's)."""
     from dataclasses import replace
 
-    from referee.vision.calibration import learn_colours_from_photo
+    from referee.vision.calibration import learn_colours
     from referee.vision.station import (
         check_stack_order,
         load_station,
@@ -197,7 +200,8 @@ def calibrate_colours_cmd(
         station = replace(station, id=name)  # file's `id:` (a copy of the example's keeps it)
     order = (order or station.colours).upper()
     check_stack_order(order, station.colours, "--order")
-    model, (rvec, tvec) = learn_colours_from_photo(photo, station, order)
+    image = _same_camera(photo, station)
+    model, (rvec, tvec) = learn_colours(image, station, order, str(photo))
     # a profile named by its path is written back there; a name, to calibration/stations/
     out = save_colour_calibration(station, model, (rvec, tvec),
                                   {"kind": "file", "path": photo.name[:100]},
@@ -205,6 +209,27 @@ def calibrate_colours_cmd(
                                   name.endswith((".json", ".yaml", ".yml")) else None)
     _say_separation(model, order)
     console.print(f"wrote {out}")
+
+
+def _same_camera(photo: Path, station: Station) -> np.ndarray:
+    """The colour photo (H×W×3 uint8 BGR), if of the size the station's camera was
+    calibrated at. A photo of another size is another camera or setting (a new user's trial
+    took another station's colour photo, and learnt that camera's colours): refused, as the
+    camera step refuses mixed photos.
+
+    :raises CalibrationError: the sizes differ; PhotoError: not a photo.
+    """
+    from referee.vision.calibration import CalibrationError
+    from referee.vision.photo import read_photo
+
+    image = read_photo(photo)
+    h, w = image.shape[:2]
+    w0, h0 = station.image_size
+    if (w, h) != (w0, h0):
+        raise CalibrationError(f"{photo}: {w}×{h} px, but the camera of station "
+                               f"{station.id} was calibrated at {w0}×{h0}; take the colour "
+                               "photo with that camera at that setting")
+    return image
 
 
 # below this distance (weighted Lab, `ColourModel.separation`) two classes' pixels are

@@ -529,3 +529,19 @@ def test_calibrate_camera_names_each_photo_it_left_out(tmp_path, monkeypatch):
     assert f"used {len(photos) - 1} of {len(photos) + 1} photos" in said
     assert (tmp_path / "stations" / "kitchen.yaml").is_file()  # under the station's name
     assert not list((tmp_path / "stations").glob("*.jpg.yaml"))
+
+
+def test_calibrate_colours_refuses_a_photo_of_another_cameras_size(tmp_path):
+    """A new user's trial took another station's colour photo (1280×720) for a station whose
+    camera was calibrated at 960×540: the colours of that other camera were learnt and the
+    profile overwritten, with advice about the light. Refused now, and the profile kept."""
+    import shutil
+
+    station = tmp_path / "practice"
+    shutil.copytree(DEV / "stations" / "D01", station)
+    before = (station / "station.json").read_text()
+    r = _run("calibrate", "colours", str(station / "station.json"),
+             str(DEV / "stations" / "D02" / "colours.jpg"))
+    assert r.returncode == 2, r.stdout
+    assert "1280×720 px, but the camera of station D01 was calibrated at 960×540" in r.stderr
+    assert (station / "station.json").read_text() == before
