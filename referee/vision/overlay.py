@@ -60,6 +60,7 @@ def draw_overlay(image: np.ndarray, m: Measurement, verdict: Any,
         cv2.line(out, tuple(line[0].round().astype(int)), tuple(line[1].round().astype(int)),
                  (255, 255, 0), 1, cv2.LINE_AA)
     faulty = {f.subject for f in (*verdict.faults, *verdict.reasons) if f.subject}
+    letter = float(np.clip(out.shape[1] / 960, 1.0, 2.0)) * 0.85  # cv2 font scale
     if pose is not None and view is not None:
         for f in m.fits:
             pts = pose.project(_bar_box(f, view, unit))
@@ -70,10 +71,13 @@ def draw_overlay(image: np.ndarray, m: Measurement, verdict: Any,
             thick = 3 if f.colour in faulty else 2
             cv2.polylines(out, [front], True, (0, 0, 255) if f.colour in faulty else col,
                           thick, cv2.LINE_AA)
-            cv2.putText(out, f.colour, tuple(front[3] + np.array([2, -4])),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 3, cv2.LINE_AA)
-            cv2.putText(out, f.colour, tuple(front[3] + np.array([2, -4])),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.6, col, 1, cv2.LINE_AA)
+            # the stone's letter in bold, its colour on a dark outline, larger on larger
+            # photos (a new user's trial read a thin grey "G" on white as "C")
+            at = tuple(front[3] + np.array([2, -5]))
+            cv2.putText(out, f.colour, at, cv2.FONT_HERSHEY_SIMPLEX, letter, (20, 20, 20),
+                        5, cv2.LINE_AA)
+            cv2.putText(out, f.colour, at, cv2.FONT_HERSHEY_SIMPLEX, letter, col, 2,
+                        cv2.LINE_AA)
     if not captions:
         return out
     # verdict banner on a dark strip, so the words read on any background; each fault or
