@@ -27,7 +27,7 @@ from referee.server.keys import Access
 from referee.server.places import Places
 from referee.server.table import DEAD, Table
 from referee.tuki import game
-from referee.tuki.cards import Card, Deck, turn
+from referee.tuki.cards import Card, CardError, Deck, turn
 from referee.tuki.die import FACES, DieFace
 
 
@@ -71,7 +71,7 @@ class Rounds(Places, KeysAndAccess):
         if grid and grid.strip():
             card = Card.parse("typed", grid, level)
         elif card_id and card_id.strip():
-            card = Deck.load(level).get(card_id.strip())
+            card = _deck_card(level, card_id.strip())
         else:
             raise RoundInputError("a round needs a card: its id (e.g. N01) or its grid; "
                                   "got neither")
@@ -354,3 +354,25 @@ def _not_ended(st: game.TukiState) -> None:
     if st.ended:
         raise game.IllegalCommandError(f"the game has ended ({st.end_reason}); no more "
                                        "commands but a rematch")
+
+
+def _deck_card(level: str, card_id: str) -> Card:
+    """The card of the table's deck with this id.
+
+    :raises CardError: no such card; a card of the other level's deck says so
+        (`card.wrong-level`: a new user's trial typed A01 at a normal table and read
+        "no card A01 in the deck; ids look like N01 or A01").
+    """
+    try:
+        return Deck.load(level).get(card_id)
+    except CardError:
+        other = "advanced" if level == "normal" else "normal"
+        try:
+            Deck.load(other).get(card_id)
+        except CardError:
+            pass
+        else:
+            raise CardError(f"card {card_id!r} is in the {other} deck; this table plays the "
+                            f"{level} level", "card.wrong-level",
+                            {"id": card_id[:40]}) from None
+        raise

@@ -291,3 +291,26 @@ def test_a_form_of_no_photo_is_still_no_photo(client, make_table):
     for body in (b"", b"--XX--\r\n"):
         r = client.post(f"/api/tables/{table_id}/done/0", headers=h | form, content=body)
         assert r.status_code == 409 and "no photo" in r.json()["detail"], r.text
+
+
+def test_a_card_of_the_other_levels_deck_is_named_as_such(client, make_table):
+    """A new user's trial typed A01 at a normal table and read "No card A01 in the deck; ids
+    look like N01 or A01". A card of the other deck says so (coded for the phone's words);
+    an id in neither deck is still unknown. Nothing starts either way."""
+    from referee.server.i18n import messages
+
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    before = client.get(f"/api/tables/{table_id}").json()
+    r = client.post(f"/api/tables/{table_id}/rounds", json={"card_id": "a01", "die": "bear"},
+                    headers=h)
+    assert r.status_code in (400, 422), r.text
+    assert r.json()["code"] == "card.wrong-level" and r.json()["params"] == {"id": "a01"}
+    assert "advanced deck" in r.json()["detail"]
+    for lang in ("en", "fa", "he", "ar"):  # the phone's words for it, with the id in them
+        assert "{id}" in messages(lang)["refusal.card.wrong-level"]
+    r = client.post(f"/api/tables/{table_id}/rounds", json={"card_id": "N99", "die": "bear"},
+                    headers=h)
+    assert r.json()["code"] == "card.unknown-id"
+    after = client.get(f"/api/tables/{table_id}").json()
+    assert (after["seq"], after["round"]) == (before["seq"], None)

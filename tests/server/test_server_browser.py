@@ -52,6 +52,11 @@ def _start_a_round(page, server: str, grid: str, die: str) -> str:
     expect(page.locator("#live")).to_have_class("pill on")
     # the key is kept on this phone and the address is its own page: no view token in it
     assert "#" not in page.url and "v=" not in page.url
+    # an id in no deck says so where the card list was (it went empty without a word)
+    page.fill("#card-search", "N99")
+    expect(page.locator("#card-none")).to_have_text("No card “N99” in this table's deck.")
+    page.fill("#card-search", "")
+    expect(page.locator("#card-none")).to_be_hidden()
     page.click("#start-form details summary")  # a grid typed as rows
     page.fill("#start-form textarea[name=card]", grid)
     page.click(f"#start-form input[name=die][value='{die}'] + .die-icon")
@@ -96,6 +101,7 @@ def test_phone_plays_a_round(server, tmp_path):
         ava.locator("button.done").click()
         # two builders: Ava's "done" ends the round; Ben's photo comes from his phone
         expect(ben.locator(".pill")).to_have_text("waiting for a photo")
+        expect(ben.locator("button.done")).to_have_text("Send photo")  # not "Photo"
         ben.locator("input[type=file]").set_input_files(SCENES / "D04-06" / "image.jpg")
         ben.locator("button.done").click()
         expect(page.locator(".verdict")).to_have_count(2, timeout=20000)

@@ -627,6 +627,12 @@
       if (b.dataset.id.toUpperCase() === q) only = b.dataset.id, n = 1;
     });
     if (n === 1) pickCard(only);
+    // nothing matches: say so where the list was (a new user's trial typed N99, saw the
+    // list go empty, and only heard of it at Start as "tap the card drawn first")
+    const none = $("card-none");
+    none.hidden = n > 0;
+    none.textContent = n > 0 ? "" : tr("ctl.no_card", {id: e.target.value.trim()});
+    if (n === 0) pickCard("");
   });
 
   $("start-form").addEventListener("submit", (e) => {
