@@ -32,6 +32,28 @@ def final_ranks(returns: list[float], scores: list[int], low_first: bool) -> lis
     return [1 + sum(1 for other in keys if other < k) for k in keys]
 
 
+def _last_moves(table: CardTable, names: list[str | None]) -> list[dict[str, Any]]:
+    """The last LAST_MOVES actions, `{seat, name, action}` in notation, oldest first; an
+    action after which the game moved on its own (Tokaido's walks from an inn: no decision,
+    so no action of their own) has those moves, oldest first, as its `then`, each one
+    `{seat, name, action}` too (docs/server.md "What each answer holds")."""
+    st = table.state
+    start = max(0, len(table.moves) - LAST_MOVES)
+    out = [{"seat": s, "name": names[s], "action": a} for s, a in table.moves[start:]]
+    auto = getattr(st, "auto_moves", None)
+    if auto is None or st is None:
+        return out
+    # the engine counts the actions of this game, as `moves` does; should they ever differ,
+    # the newest stay together
+    shift = len(table.moves) - int(getattr(st, "turns", len(table.moves)))
+    for after, seat, action in auto():
+        i = after + shift - 1 - start  # the action it followed, in `out`
+        if 0 <= i < len(out):
+            out[i].setdefault("then", []).append(
+                {"seat": seat, "name": names[seat], "action": action})
+    return out
+
+
 class CardViews(CardServiceBase):
     """The card table service's views: what each key may see, never a hidden card."""
 
@@ -70,8 +92,7 @@ class CardViews(CardServiceBase):
             "ranks": final_ranks(st.returns(), st.scores(), table.game.low_scores_rank_first)
             if over else None,
             "table": public_table(st),
-            "last": [{"seat": s, "name": names[s], "action": a}
-                     for s, a in table.moves[-LAST_MOVES:]],
+            "last": _last_moves(table, names),
             "moves": len(table.moves),
             # Tokaido: the road's spaces, for drawing it (fixed, public)
             "spaces": list(getattr(getattr(st, "rules", None), "spaces", []) or [])

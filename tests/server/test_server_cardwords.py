@@ -36,7 +36,7 @@ def tukki_keys() -> set[str]:
     from referee.games.tukki.actions import ALL_ACTIONS
     from referee.games.tukki.cards import PLACES, card_name
 
-    keys = {"g.tukki.parrot", "g.stock", "g.bin_top", "g.drawn"}
+    keys = {"g.tukki.parrot", "g.stock", "g.bin_top", "g.drawn", "g.taken"}
     keys |= {f"g.tukki.row.{p[0]}" for p in PLACES}
     assert {card_name(c) for c in range(14)} - {str(v) for v in range(13)} == {"P"}
     for a in ALL_ACTIONS:

@@ -119,6 +119,10 @@ class TokaidoState(State):
         self.inn_stage = 0  # 0: none, 1: meals, 2: departures
         self.queue: list[int] = []
         self.edo_order: list[int] = []
+        self.turns = 0  # actions applied so far
+        # the walks the game made on its own (leaving an inn, RULINGS.md Inns): (actions
+        # applied before it, seat, space), oldest first; a tuple, so clones share it safely
+        self.walks: tuple[tuple[int, int, int], ...] = ()
 
     # ----- the State API -------------------------------------------------------------------
 
@@ -152,10 +156,12 @@ class TokaidoState(State):
             if action.verb != "move" or not isinstance(action.arg, int):
                 raise IllegalActionError("tokaido.must-move", action=str(action), seat=p)
             self._check_move(p, action.arg)
+            self.turns += 1
             self._arrive(p, action.arg)
         else:
             if action not in self.legal_actions():
                 raise self._why_not(p, action)
+            self.turns += 1
             if action.verb == "take":
                 self._do_take(p, str(action.arg))
             self.phase = MOVE
@@ -170,6 +176,12 @@ class TokaidoState(State):
 
     def scores(self) -> list[int]:
         return [row["total"] for row in self.breakdown()]
+
+    def auto_moves(self) -> list[tuple[int, int, str]]:
+        """The moves the game made on its own, oldest first: (actions played before it, seat,
+        the move in notation). Tokaido's walks from an inn: not decisions, so no action of
+        their own, yet every traveller sees them (the phones' last moves)."""
+        return [(after, p, f"move {space}") for after, p, space in self.walks]
 
     def character(self, p: int) -> Character:
         """Seat p's character card (starting points, coins, ability)."""
@@ -230,6 +242,7 @@ class TokaidoState(State):
         stop = self.rules.next_stop[start]
         target = next((i for i in range(start + self.rules.inn_leave_distance, stop)
                        if i not in self.pos), stop)
+        self.walks += ((self.turns, p, target),)
         self._arrive(p, target)
 
     def _arrival_order(self) -> list[int]:
@@ -406,14 +419,15 @@ class TokaidoState(State):
             "story_deck_size": len(self.story_deck),
             "inn_queue": self.queue[:] if self.inn_stage else [],
             "edo_order": self.edo_order[:],
-            # at the end, each player's points by part (scoring.PARTS and total): all from
-            # face-up cards and coins, so public; not before, where nobody needs it
-            "points": self.breakdown() if self.phase is END else None,
+            # each player's points by part (scoring.PARTS and total), as if the game ended now
+            # (docs/tokaido.md "Live points"): all from face-up cards and coins, so public,
+            # like the scoring track of the board the players watch during play
+            "points": self.breakdown(),
         }
 
     def observation(self, player: int) -> dict[str, Any]:
-        """Everything on the table is face up; only the two pile orders stay hidden. At the
-        end, `points` holds each player's points by part (scoring.PARTS, `total`).
+        """Everything on the table is face up; only the two pile orders stay hidden. `points`
+        holds each player's points by part (scoring.PARTS, `total`) as if the game ended now.
 
         :raises RulesError: no such player.
         """
@@ -436,11 +450,13 @@ class TokaidoState(State):
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready: the public view, the arrival stamps, the inn's stage,
-        both piles top first and the RNG state; `from_dict` reads it back."""
+        the actions so far and the walks made on their own, both piles top first and the RNG
+        state; `from_dict` reads it back."""
         return {
             **self._public(),
             "stamp": self.stamp[:], "clock": self.clock, "inn_stage": self.inn_stage,
-            "actor": self.actor,
+            "actor": self.actor, "turns": self.turns,
+            "walks": [list(w) for w in self.walks],
             "encounter_deck": self._codes(self.enc_deck[::-1]),
             "story_deck": self._codes(self.story_deck[::-1]),
             "rng": rng_to_json(self._rng),
@@ -483,6 +499,8 @@ class TokaidoState(State):
             s.inn_stage = int(data["inn_stage"])
             s.queue = [int(x) for x in data["inn_queue"]]
             s.edo_order = [int(x) for x in data["edo_order"]]
+            s.turns = int(data.get("turns", 0))  # absent in states stored before them
+            s.walks = tuple((int(a), int(p), int(n)) for a, p, n in data.get("walks", []))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             if isinstance(e, RulesError):
                 raise

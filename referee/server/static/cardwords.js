@@ -32,6 +32,12 @@ window.refereeCardWords = function (T, game, spaces) {
   const spaceKind = (kind) => (kind && has("g.space." + kind)) ? tr("g.space." + kind) : (kind || "");
   const space = (i) => tr("g.road_space", {n: i, kind: spaceKind((spaces() || [])[i])});
   const character = (code) => has("g.char." + code) ? tr("g.char." + code) : code;
+  // Tokaido: what a character's power does, one short sentence of the rules ("" if none)
+  const power = (code) => has("tokaido.power." + code) ? tr("tokaido.power." + code) : "";
+  // a move the game made on its own (Tokaido's walk from an inn: "left the inn for space
+  // 14: temple"), which no one chose
+  const walked = (text) => /^move [0-9]+$/.test(text) && has("tokaido.walk_on")
+    ? tr("tokaido.walk_on", {x: space(+text.slice(5))}) : action(text);
   // Tokaido's cards of a kind with how many ("sushi ×3"), in the page's digits
   const counted = (code, n) => card(code) + (n > 1 ? " ×" + window.refereeUI.num(n) : "");
 
@@ -73,6 +79,7 @@ window.refereeCardWords = function (T, game, spaces) {
       : [el("span", {class: "nm big-nm"}, label)];
   }
   return {card: card, rank: rankWords, colour: colour, place: place, space: space,
-          spaceKind: spaceKind, character: character, action: action, counted: counted,
+          spaceKind: spaceKind, character: character, power: power, action: action,
+          walked: walked, counted: counted,
           takiColour: takiColour, takiFace: takiFace};
 };

@@ -22,6 +22,7 @@
   let state = null;  // the last message: {type: "seat", view, legal, ...} or {type: "view", view}
   let wasMyTurn = false;
   let callLast = false;
+  let pointsOpen = false;  // Tokaido's points so far, opened by this phone
 
   // a player's name, isolated from the words around it (a Latin name on a right-to-left page)
   const iso = window.refereeUI.iso;
@@ -38,6 +39,11 @@
   // ---- words: cards, places, spaces and moves in the page's language (cardwords.js) --------
   const W = window.refereeCardWords(T, game, () => state && state.view.spaces);
   const words = W.action;
+  // the last moves, oldest first: each action, then the moves the game made on its own after
+  // it (its `then`: Tokaido's walks from an inn), marked `auto`
+  const lastMoves = (view) => view.last.flatMap((mv) =>
+    [mv, ...(mv.then || []).map((a) => Object.assign({auto: true}, a))]);
+  const moveWords = (mv) => mv.auto ? W.walked(mv.action) : words(mv.action);
 
   // ---- TAKI --------------------------------------------------------------------------------
   function takiTile(code, attrs) {
@@ -133,7 +139,7 @@
     const parts = [];
     // the card this seat drew (another seat's draw from the pile is "?": only words of one's own)
     if (t.drawn && t.drawn !== "?" && s.view.current_player === s.seat)
-      parts.push(el("p", {class: "drawn"}, tr("g.drawn", {c: W.card(t.drawn)})));
+      parts.push(el("p", {class: "drawn"}, tr(t.drawn_from === "bin" ? "g.taken" : "g.drawn", {c: W.card(t.drawn)})));
     parts.push(tukkiBox(t.boxes[s.seat], s.legal, true));
     return {parts: parts, used: (a) => /^(reveal|place) [ab][1-4]$/.test(a)};
   }
@@ -148,29 +154,50 @@
         el("span", {class: "n"}, window.refereeUI.num(i)), el("span", {class: "kind"}, W.spaceKind(kind)),
         ...here.map((p) => el("span", {class: "traveller p" + p}, name(view, p)))));
     });
+    // each traveller: character, points (the scoring track: as if the journey ended now),
+    // coins and space, and what the character's power does
     const who = el("ul", {class: "travellers"});
-    t.position.forEach((pos, p) => who.append(el("li", {}, name(view, p) + SEP +
-      W.character(t.characters[p]) + SEP +
-      tr("g.coins", {n: t.coins[p]}) + SEP + tr("g.space_at", {n: pos}))));
+    // (each part on one line: "space 17" never split between its word and its number; the
+    // points and coins, which the table screen's players list has beside, only on a phone)
+    const part = (text, kind) => el("span", {class: kind || ""}, SEP, el("span", {class: "part"}, text));
+    t.position.forEach((pos, p) => who.append(el("li", {}, name(view, p),
+      part(W.character(t.characters[p])),
+      t.points ? part(tr("g.points", {n: t.points[p].total}), "purse") : null,
+      part(tr("g.coins", {n: t.coins[p]}), "purse"), part(tr("g.space_at", {n: pos})),
+      W.power(t.characters[p]) ? el("span", {class: "power muted"}, W.power(t.characters[p])) : null)));
     // what is on offer, face up for all: encounters, story cards, souvenirs, temples
     const counted = (d) => Object.entries(d || {}).map(([k, n]) => W.counted(k, n));
     const offer = el("ul", {class: "offer"}, ...[
       ["encounter", (t.encounter_face || []).map(W.card)], ["story", (t.story_face || []).map(W.card)],
       ["souvenir", counted(t.souvenirs)], ["temple", counted(t.temples)],
     ].map(([k, list]) => el("li", {}, tr("g.offer." + k, {list: list.join(tr("g.sep")) || "–"}))));
-    return el("div", {class: "tokaido-board"}, road, offer, who);
+    // the points by part so far, folded away (the end shows them in the result); opened, it
+    // stays open while the game goes on (the board is drawn anew at every move)
+    const parts = !view.over && t.points ? el("details", {class: "points-now", open: pointsOpen ? "" : null,
+      ontoggle: (e) => { pointsOpen = e.target.open; }},
+      el("summary", {}, tr("tokaido.points_now")),
+      el("p", {class: "muted"}, tr("tokaido.points_note")), tokaidoPoints(view, false)) : null;
+    return el("div", {class: "tokaido-board"}, road, offer, who, parts);
   }
+  // a traveller's points and coins: "12 points · 3 coins"
+  const tokaidoPurse = (t, p) => (t.points ? tr("g.points", {n: t.points[p].total}) + SEP : "") +
+    tr("g.coins", {n: t.coins[p]});
   function tokaidoMine(s) {
     const t = s.view.me, p = s.seat;
     const held = Object.entries(t.collected[p] || {}).map(([k, n]) => W.counted(k, n));
+    const power = W.power(t.characters[p]);
     return {parts: [
-      el("p", {class: "purse"}, W.character(t.characters[p]) + SEP + tr("g.coins", {n: t.coins[p]})),
+      // who this player travels as, and what that character's power does
+      el("p", {class: "character"}, el("strong", {}, tr("tokaido.your_character",
+        {c: W.character(t.characters[p])})), power ? " " + power : null),
+      el("p", {class: "purse"}, tokaidoPurse(t, p)),
       el("p", {class: "held"}, tr("g.your_things", {list: held.join(tr("g.sep")) || tr("g.nothing")})),
     ], used: () => false};
   }
 
-  // the end: each traveller's points by part (parts nobody scored left out), as a table
-  function tokaidoPoints(view) {
+  // each traveller's points by part (parts nobody scored left out), as a table: at the end,
+  // and during play as if the game ended now (without its caption: its summary says so)
+  function tokaidoPoints(view, caption) {
     const pts = view.table.points;
     if (!pts) return null;
     const num = window.refereeUI.num;
@@ -178,7 +205,8 @@
     const head = el("tr", {}, el("th", {}, ""), ...view.players.map((p) => el("th", {}, el("bdi", {}, shown(p.name)))));
     const rows = [...parts, "total"].map((k) => el("tr", {class: k === "total" ? "total" : ""},
       el("th", {scope: "row"}, tr("g.tk.part." + k)), ...pts.map((r) => el("td", {}, num(r[k])))));
-    return el("table", {class: "points"}, el("caption", {}, tr("g.tk.points")), el("thead", {}, head),
+    return el("table", {class: "points"}, caption === false ? null : el("caption", {}, tr("g.tk.points")),
+      el("thead", {}, head),
       el("tbody", {}, ...rows));
   }
 
@@ -206,8 +234,8 @@
     else if (cur !== null) turn = tr("g.turn_of", {name: name(view, cur)}) +
       (view.players[cur].bot ? SEP + tr("g.bot_thinks") : "");
     $("turn").textContent = turn;
-    const lastMv = view.last[view.last.length - 1];
-    $("last-move").textContent = lastMv ? tr("g.last_move", {who: iso(shown(lastMv.name) || "?"), what: words(lastMv.action)}) : "";
+    const lastMv = lastMoves(view).pop();
+    $("last-move").textContent = lastMv ? tr("g.last_move", {who: iso(shown(lastMv.name) || "?"), what: moveWords(lastMv)}) : "";
     $("turn").className = "turn" + (mine ? " mine" : "");
     if (mine && !wasMyTurn) window.refereeUI.buzz([80, 60, 80]);
     wasMyTurn = mine;
@@ -239,8 +267,8 @@
         p.bot ? el("span", {class: "pill"}, hiddenSep(), tr("g.bot")) : null),
       el("span", {class: "muted"}, hiddenSep(), seatFacts(view, i)))));
     // the last moves, newest first
-    $("last").replaceChildren(...view.last.slice().reverse().map((mv) => el("li", {},
-      el("strong", {}, el("bdi", {}, shown(mv.name) || "?")), " " + words(mv.action))));
+    $("last").replaceChildren(...lastMoves(view).reverse().map((mv) => el("li", {class: mv.auto ? "auto" : ""},
+      el("strong", {}, el("bdi", {}, shown(mv.name) || "?")), " " + moveWords(mv))));
     // the room code
     $("join-box").hidden = !view.code;
     $("room-code").textContent = view.code || "";
@@ -290,7 +318,7 @@
     const t = view.table;
     if (game === "taki") return tr("g.cards_n", {n: t.hand_size[i]});
     if (game === "tukki") return tr("g.points", {n: t.totals[i]});
-    if (game === "tokaido") return tr("g.coins", {n: t.coins[i]});
+    if (game === "tokaido") return tokaidoPurse(t, i);
     return "";
   }
   // the move to send: with the "last card" call when it is ticked and counts with this move
