@@ -7,9 +7,26 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import Any
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def digits(lang: str, n: int) -> str:
+    """n as the page writes it: Persian digits on Persian pages (words.js), else 0-9."""
+    return str(n).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if lang == "fa" \
+        else str(n)
+
+
+def plain(text: str) -> str:
+    """Text without the direction marks and isolates around an RTL page's negative numbers
+    (Intl's, words.js's) and the typographic minus."""
+    for mark in "\u200e\u200f\u2066\u2069":
+        text = text.replace(mark, "")
+    return text.replace("\u2212", "-")
 
 
 def _notation() -> re.Pattern[str]:

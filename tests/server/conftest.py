@@ -251,3 +251,15 @@ def words_fit(code: str, params: dict) -> None:
         said = messages(lang)[f"refusal.{code}"]
         assert {f for _, f, _, _ in string.Formatter().parse(said) if f} <= set(params), said
         assert lang == "en" or said != en, (lang, code)
+
+
+@pytest.fixture
+def base(tmp_path, monkeypatch):
+    """A `referee serve` of its own on tmp_path/data without the demo table, bots answering
+    at once: its address (the card games' browser tests)."""
+    monkeypatch.setenv("REFEREE_BOT_PAUSE_S", "0")
+    port = free_port()
+    proc = serve(tmp_path / "data", port, tmp_path / "server.log", "--no-demo")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=10)

@@ -15,7 +15,6 @@ import pytest
 from .cardplay import PHONE
 from .conftest import round_started, submit_new_card_game, two_verdicts
 from .test_server_browser import CHROMIUM, server  # noqa: F401  (a fixture)
-from .test_server_cardgames_browser import base  # noqa: F401  (a fixture)
 
 LANGS = ("en", "fa", "he", "ar")
 ISO = "\u2068{}\u2069"  # a name as words.js isolates it inside words
@@ -55,7 +54,7 @@ def _each_language(origin: str, path: str):
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
-def test_a_stale_taps_error_is_on_the_screen(base):  # noqa: F811
+def test_a_stale_taps_error_is_on_the_screen(base):
     """A Tokaido seat taps a move the table has moved on from (its `plays` one behind): "The
     table has moved on since" is said, in the page's language, and is on the screen (it was
     drawn ~350 px below it, under the move buttons, and the page did not move)."""
@@ -204,7 +203,7 @@ def test_a_round_over_shows_its_result_first_and_names_the_lookout(server):  # n
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
 @pytest.mark.parametrize("lang", ["en", "fa"])
-def test_a_new_card_table_opens_the_makers_seat_or_its_controls(base, lang):  # noqa: F811
+def test_a_new_card_table_opens_the_makers_seat_or_its_controls(base, lang):
     """Once a card table is made: a button opens the table's controls on this phone, one per
     person's seat opens that seat ("Play as Ava"), keeping the table's key on the phone (the
     seat's page offers the controls back), and each link has a "Copy link" button that copies
@@ -287,7 +286,7 @@ def test_a_new_tuki_table_opens_the_makers_seat_or_its_controls(server):  # noqa
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
-def test_a_bots_badge_reads_apart_from_its_name(base):  # noqa: F811
+def test_a_bots_badge_reads_apart_from_its_name(base):
     """The players' list: a bot's "bot" badge and each seat's count read as words of their
     own, to a screen reader and in copied text ("Bot 2, bot, 8 cards"; it read "Bot 2bot8
     cards"), and the separator is not seen."""

@@ -18,24 +18,12 @@ import pytest
 from referee.games.tokaido import GAME, TokaidoState
 from referee.server.cardtable import CardTable
 
-from .cardplay import BROKEN_WORDS, NOTATION, PHONE
-from .conftest import claim_seats, free_port, serve
-from .test_server_cardgames_browser import CHROMIUM, digits, plain
+from .cardplay import BROKEN_WORDS, CHROMIUM, NOTATION, PHONE, digits, plain
+from .conftest import claim_seats
 
 CHARACTERS = ["merchant", "priest", "gourmet", "painter"]
 # the phones: (seat or None for the view link, language)
 PHONES = [(0, "en"), (1, "fa"), (0, "he"), (1, "ar"), (None, "fa")]
-
-
-@pytest.fixture
-def base(tmp_path, monkeypatch):
-    """A `referee serve` of its own on tmp_path/data, bots answering at once."""
-    monkeypatch.setenv("REFEREE_BOT_PAUSE_S", "0")
-    port = free_port()
-    proc = serve(tmp_path / "data", port, tmp_path / "server.log", "--no-demo")
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=10)
 
 
 def play_past_a_walk(base: str, g: dict, seed: int) -> dict:

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from .cardplay import PHONE
+from .cardplay import CHROMIUM, PHONE
 from .conftest import seat_key, submit_new_card_game
-from .test_server_cardgames_browser import CHROMIUM, base  # noqa: F401  (a fixture)
 
 LANGS = ("en", "he", "fa", "ar")
 MARKS = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
