@@ -104,3 +104,14 @@ def test_the_page_loads_the_words_before_the_game():
 
     page = (Path(_DIR).parent / "templates" / "game.html").read_text(encoding="utf-8")
     assert page.index("/static/cardwords.js") < page.index("/static/game.js")
+
+
+def test_arabic_counts_have_their_zero_form():
+    """Arabic's plural rules give 0 a form of its own (CLDR `zero`); without it the page fell
+    back on the 3–10 form: "0 قطع نقدية" for a traveller with no coin (a helper's look at the
+    Tokaido page). Every Arabic count with plural forms has it."""
+    ar = own("ar")
+    bases = {k.rsplit(".", 1)[0] for k in ar if k.rsplit(".", 1)[-1] in ("one", "two", "many")}
+    assert bases >= {"g.coins", "g.points", "g.cards_n"}
+    for base in bases:
+        assert f"{base}.zero" in ar, base
