@@ -367,11 +367,7 @@ def _deck_card(level: str, card_id: str) -> Card:
         return Deck.load(level).get(card_id)
     except CardError:
         other = "advanced" if level == "normal" else "normal"
-        try:
-            Deck.load(other).get(card_id)
-        except CardError:
-            pass
-        else:
+        if card_id.upper() in {c.upper() for c in Deck.load(other).ids}:
             raise CardError(f"card {card_id!r} is in the {other} deck; this table plays the "
                             f"{level} level", "card.wrong-level",
                             {"id": card_id[:40]}) from None
