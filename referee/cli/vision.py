@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from referee.tuki.cards import Card
     from referee.tuki.die import DieFace
     from referee.tuki.grid import Rows
+    from referee.vision.colour import ColourModel
     from referee.vision.station import Station
 
 console = Console(emoji=False, highlight=False, soft_wrap=True)  # no breaks inside codes
@@ -232,27 +233,26 @@ def _same_camera(photo: Path, station: Station) -> np.ndarray:
     return image
 
 
-# below this distance (weighted Lab, `ColourModel.separation`) two classes' pixels are
-# easily confused: the dev stations' learnt colours run from 3 (a light grey as white as the
-# snow) to 79, most pairs 12-30
-CLOSE_COLOURS = 12.0
-
-
-def _say_separation(model, order: str) -> None:
+def _say_separation(model: ColourModel, order: str) -> None:
     """Each colour learnt (Lab under the paper's white) and how far it lies from the colour
-    it is nearest to, in words: `well apart` or `close`, with what to do when close."""
+    it is nearest to, in words: `well apart` or `close` (nearer than `colour.close_colours`
+    of models/vision.yaml: the dev stations' learnt colours run from 3, a light grey as white
+    as the snow, to 79, most pairs 12-30), with what to do when close."""
     from rich.table import Table
 
     from referee.vision.assemble import COLOUR_NAMES
     from referee.vision.colour import WHITE
+    from referee.vision.settings import default_settings
+
+    close_at = default_settings().colour.close_colours
 
     names = COLOUR_NAMES | {WHITE: "snow (white)"}
     table = Table("stone", "L", "a", "b", "nearest", "apart", "", box=None, pad_edge=False)
     close = []
     for c, near, dist in model.separation(order):
         lab = model.centres[c]
-        word = "close" if dist < CLOSE_COLOURS else "well apart"
-        if dist < CLOSE_COLOURS and (near, c) not in close:
+        word = "close" if dist < close_at else "well apart"
+        if dist < close_at and (near, c) not in close:
             close.append((c, near))
         table.add_row(names.get(c, c), f"{lab[0]:.0f}", f"{lab[1]:.0f}", f"{lab[2]:.0f}",
                       names.get(near, near), f"{dist:.1f}",

@@ -85,6 +85,8 @@ class ColourSettings:
     clip_max_scale: float = 1.8     # a channel at exposure.clipped_level may have been this
     #                                    many times brighter (1: never; colour.unclipped)...
     clip_scale_step: float = 0.15   # ...tried in these steps
+    close_colours: float = 12.0     # learnt colours nearer than this (ColourModel.separation)
+    #                                    are called close (`referee calibrate colours`)
 
 
 @dataclass(frozen=True)
