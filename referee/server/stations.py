@@ -75,11 +75,22 @@ def describe() -> list[dict]:
 
 def first_choices(rows: list[dict]) -> list[str]:
     """The station ids of `describe()`'s rows in the order the new-table form offers them to
-    places 1, 2, 3: a user's own calibrated stations first, then the demo stations, then
-    those still on the default colours (a new user's trial: the third place got the
-    uncalibrated example while a calibrated station was free); catalogue order within each."""
+    places 1, 2, 3: one level's stations before the other's (a table plays one level, and a
+    mix is refused), and within each a user's own calibrated stations first, then the demo
+    stations, then those still on the default colours (a new user's trial: the third place got
+    the uncalibrated example while a calibrated station was free); catalogue order within
+    each. The level first is the one with more calibrated stations, on a tie the one whose
+    best station ranks higher, then the normal level (the form's own default): a user's one
+    advanced station beside two normal demo stations leaves the places normal (a re-trial
+    got practice · Advanced beside D03 and could not make the table)."""
     def rank(row: dict) -> int:
         if row["colours"] != "calibrated":
             return 2
         return 1 if row["source"] == "demo" else 0
-    return [r["id"] for r in sorted(rows, key=rank)]
+
+    def pull(level: str) -> tuple[int, int, bool]:
+        mine = [rank(r) for r in rows if r["level"] == level]
+        return (sum(k < 2 for k in mine), -min(mine, default=3), level == "normal")
+
+    first = max({str(r["level"]) for r in rows} or {"normal"}, key=pull)
+    return [r["id"] for r in sorted(rows, key=lambda r: (r["level"] != first, rank(r)))]

@@ -158,11 +158,19 @@ def test_the_form_offers_calibrated_stations_first_the_users_own_before_the_demo
 
     from referee.server.stations import first_choices
 
-    rows = [{"id": "D03", "colours": "calibrated", "source": "demo"},
-            {"id": "D04", "colours": "calibrated", "source": "demo"},
-            {"id": "example", "colours": "default", "source": "calibration"},
-            {"id": "kitchen", "colours": "calibrated", "source": "calibration"}]
+    def row(sid, colours, source, level="normal"):
+        return {"id": sid, "colours": colours, "source": source, "level": level}
+
+    rows = [row("D03", "calibrated", "demo"), row("D04", "calibrated", "demo"),
+            row("example", "default", "calibration"), row("kitchen", "calibrated", "calibration")]
     assert first_choices(rows) == ["kitchen", "D03", "D04", "example"]
+    # one level at a time (a mix is refused): a user's one advanced station beside two normal
+    # demo stations leaves the places normal (a re-trial could not make the table); two of
+    # the user's own advanced stations come first, the normal ones after
+    practice = row("practice", "calibrated", "calibration", "advanced")
+    assert first_choices([*rows[:3], practice]) == ["D03", "D04", "example", "practice"]
+    den = row("den", "calibrated", "calibration", "advanced")
+    assert first_choices([*rows[:3], practice, den])[:2] == ["practice", "den"]
     html = client.get("/new").text
     chosen = re.findall(r'<select name="station(\d)"[^>]*>.*?<option value="([^"]+)"[^>]*'
                         r' selected', html, flags=re.S)
