@@ -484,3 +484,18 @@ def test_bots_play_on_after_a_restart(tmp_path: Path) -> None:
     with local_client(create_app(Settings(data_dir=data, demo=False, bot_pause_s=0))) as c:
         assert wait_for(lambda: c.get(f"/api/games/{g['id']}", headers=owner).json()
                         ["moves"] >= 3)
+
+
+def test_an_action_with_a_direction_override_is_refused_unread(c: TestClient) -> None:
+    """A re-trial sent `take story-blue` + U+202E: the refusal quoted the override back raw
+    in its words and its params. Text with control characters or direction overrides is
+    refused up front (422), as the Tuki endpoints refuse it; the game does not move."""
+    g = make_game(c, game="tokaido", players=["Ava", "Ben"])
+    gid = g["id"]
+    before = c.get(f"/api/games/{gid}").json()["moves"]
+    for text in ("take story-blue\u202e", "move 3\x00", "\u2066move 3"):
+        r = c.post(f"/api/games/{gid}/seats/0/act", headers=seat_key(g, 0),
+                   json={"action": text})
+        assert r.status_code == 422, (text, r.text)
+        assert "\u202e" not in r.text and "\u2066" not in r.text
+    assert c.get(f"/api/games/{gid}").json()["moves"] == before

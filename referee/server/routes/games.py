@@ -48,9 +48,11 @@ pages = APIRouter(tags=["pages"], include_in_schema=False)
 if TYPE_CHECKING:
     Character = str
     TableName = str
+    ActionText = str
 else:
     Character = Text(20)
     TableName = Text(60)
+    ActionText = Text(80)  # no control characters nor direction overrides
 
 GameId = Annotated[str, Path(max_length=40, description="the card table's id")]
 Seat = Annotated[int, Path(ge=0, le=9, description="a seat, 0 to 9 in seat order")]
@@ -164,8 +166,9 @@ class BotIn(BaseModel):
 
 class ActIn(BaseModel):
     model_config = STRICT_IN
-    action: str = Field(..., min_length=1, max_length=80,
-                        description="one of the seat's legal actions, in the game's notation")
+    # (a refusal quoted a direction override back raw: such text is refused up front)
+    action: ActionText = Field(..., min_length=1, description="one of the seat's legal "
+                               "actions, in the game's notation")
     plays: int | None = Field(None, ge=0, le=1_000_000_000, description=(
         "the view's `plays` (moves, new games and ends so far) the move was chosen on: once "
         "another has come, 409 `table.moved-on` (a late retry of a tap plays nothing; a "
