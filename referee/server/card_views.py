@@ -37,17 +37,13 @@ def _last_moves(table: CardTable, names: list[str | None]) -> list[dict[str, Any
     action after which the game moved on its own (Tokaido's walks from an inn: no decision,
     so no action of their own) has those moves, oldest first, as its `then`, each one
     `{seat, name, action}` too (docs/server.md "What each answer holds")."""
-    st = table.state
     start = max(0, len(table.moves) - LAST_MOVES)
     out = [{"seat": s, "name": names[s], "action": a} for s, a in table.moves[start:]]
-    auto = getattr(st, "auto_moves", None)
-    if auto is None or st is None:
-        return out
-    # the engine counts the actions of this game, as `moves` does; should they ever differ,
-    # the newest stay together
-    shift = len(table.moves) - int(getattr(st, "turns", len(table.moves)))
-    for after, seat, action in auto():
-        i = after + shift - 1 - start  # the action it followed, in `out`
+    # `moves` holds this game's actions, one per action the engine applied (both start
+    # anew with each game), so an engine's count of actions before a move indexes them
+    auto = getattr(table.state, "auto_moves", None)  # Tokaido's, only
+    for after, seat, action in auto() if auto is not None else []:
+        i = after - 1 - start  # the action it followed, in `out`
         if 0 <= i < len(out):
             out[i].setdefault("then", []).append(
                 {"seat": seat, "name": names[seat], "action": action})

@@ -9,7 +9,7 @@ import json
 import random
 
 from referee.games.tokaido import GAME, TokaidoState
-from referee.server.card_views import LAST_MOVES, CardViews
+from referee.server.card_views import LAST_MOVES, _last_moves
 from referee.server.cardtable import CardTable, public_table
 
 
@@ -84,20 +84,6 @@ def test_walks_survive_a_clone_and_a_round_trip() -> None:
     assert TokaidoState.from_dict(old).walks == ()
 
 
-class _Views(CardViews):
-    def __init__(self, table: CardTable) -> None:
-        self.tables = {table.id: table}
-
-    def get(self, table_id: str) -> CardTable:
-        return self.tables[table_id]
-
-    def _seat_of(self, table: CardTable, seat: int, key: str | None) -> None:
-        pass  # pragma: no cover
-
-    def _apply(self, table: CardTable, seat: int, text: str) -> None:  # pragma: no cover
-        raise AssertionError("the views only read")
-
-
 def test_the_last_moves_hold_each_walk_after_the_move_that_caused_it() -> None:
     """The public view's last moves: the action that ended the inn (a meal or its skip) is
     the last, as before, and the walks follow it as its `then`, in words on the phones."""
@@ -105,7 +91,6 @@ def test_the_last_moves_hold_each_walk_after_the_move_that_caused_it() -> None:
     # played through the table, as the server does
     table = CardTable("t", {"game": "tokaido", "name": "T", "language": "en"}, "", GAME)
     table.fold("game_started", {"seed": 4, "players": ["Ava", "Ben", "Cy"]})
-    views = _Views(table)
     names = ["Ava", "Ben", "Cy"]
     while True:
         st = table.state
@@ -115,7 +100,7 @@ def test_the_last_moves_hold_each_walk_after_the_move_that_caused_it() -> None:
         table.fold("action", {"seat": seat, "action": action})
         if st.walks:
             break
-    last = views.view("t")["last"]
+    last = _last_moves(table, names)
     # the meal (or its skip) that ended the inn stays the last move; the first walk follows
     assert last[-1]["seat"] == seat and last[-1]["action"] == action
     _, p, n = st.walks[0]
@@ -129,7 +114,7 @@ def test_the_last_moves_hold_each_walk_after_the_move_that_caused_it() -> None:
             break
         seat = st.current_player()
         table.fold("action", {"seat": seat, "action": str(rng.choice(st.legal_actions()))})
-    last = views.view("t")["last"]
+    last = _last_moves(table, names)
     assert len(last) == LAST_MOVES
     shown = sum(len(mv.get("then", [])) for mv in last)
     want = sum(1 for after, _, _ in table.state.walks  # type: ignore[union-attr]
