@@ -223,7 +223,11 @@
     const li = el("li", {class: "builder s-" + state, "data-seat": b.seat},
       el("div", {class: "row between"}, el("b", {class: "name"}, p.name),
         el("span", {class: "pill s-" + state}, tr("state." + state))));
-    if (cam.state && cam.state !== "live" && (b.state === "building" || b.state === "waiting")) {
+    // a camera that gives no picture says so; a phone place's before its first photo ("idle")
+    // has nothing to say: the badge and the photo button say what it waits for (its line,
+    // "waiting for a photo", stood under the badge's same words)
+    if (cam.state && cam.state !== "live" && cam.state !== "idle" &&
+        (b.state === "building" || b.state === "waiting")) {
       // a dead camera says when it is tried again, and why in this page's language (its code)
       const dead = cam.retry_in_s === null || cam.retry_in_s === undefined
         ? tr("cam.broken") : tr("cam.dead", {s: cam.retry_in_s});
