@@ -34,19 +34,29 @@ def final_ranks(returns: list[float], scores: list[int], low_first: bool) -> lis
 
 def _last_moves(table: CardTable, names: list[str | None]) -> list[dict[str, Any]]:
     """The last LAST_MOVES actions, `{seat, name, action}` in notation, oldest first; an
-    action after which the game moved on its own (Tokaido's walks from an inn: no decision,
-    so no action of their own) has those moves, oldest first, as its `then`, each one
-    `{seat, name, action}` too (docs/server.md "What each answer holds")."""
+    action after which the game went on by itself has what it did, oldest first, as its
+    `then`: Tokaido's walks from an inn (no decision, so no action of their own), each
+    `{seat, name, action}` too, and the travellers an inn passed over at its meals,
+    `{seat, name, passed}` with why (`no-money`: none affordable; `none-left`: the row is
+    empty), before that inn's walks (docs/server.md "What each answer holds")."""
     start = max(0, len(table.moves) - LAST_MOVES)
     out = [{"seat": s, "name": names[s], "action": a} for s, a in table.moves[start:]]
     # `moves` holds this game's actions, one per action the engine applied (both start
-    # anew with each game), so an engine's count of actions before a move indexes them
-    auto = getattr(table.state, "auto_moves", None)  # Tokaido's, only
-    for after, seat, action in auto() if auto is not None else []:
+    # anew with each game), so an engine's count of actions before a move indexes them;
+    # Tokaido's only. Sorted by that count, passes first: an inn's meals end before anyone
+    # leaves it (a stable sort keeps each list's own order)
+    st = table.state
+    passes = getattr(st, "passed_over", None)
+    auto = getattr(st, "auto_moves", None)
+    done = sorted([(after, 0, {"seat": seat, "name": names[seat], "passed": why})
+                   for after, seat, why in (passes() if passes is not None else [])]
+                  + [(after, 1, {"seat": seat, "name": names[seat], "action": action})
+                     for after, seat, action in (auto() if auto is not None else [])],
+                  key=lambda x: (x[0], x[1]))
+    for after, _, entry in done:
         i = after - 1 - start  # the action it followed, in `out`
         if 0 <= i < len(out):
-            out[i].setdefault("then", []).append(
-                {"seat": seat, "name": names[seat], "action": action})
+            out[i].setdefault("then", []).append(entry)
     return out
 
 

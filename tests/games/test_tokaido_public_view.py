@@ -121,3 +121,132 @@ def test_the_last_moves_hold_each_walk_after_the_move_that_caused_it() -> None:
                if after > len(table.moves) - LAST_MOVES)
     assert shown == want
 
+
+
+# ----- the travellers an inn's meals pass over -------------------------------------------------
+
+def at_the_inn(coins: list[int], row: list[str]) -> TokaidoState:
+    """Three travellers: seats 0 and 1 wait at the first inn (arrived in that order), seat 2
+    is one step before it; the first inn's meal row is `row`."""
+    from referee.games.tokaido import from_setup
+
+    return from_setup({"characters": ["merchant", "painter", "priest"], "position": [11, 11, 10],
+                       "arrival": [0, 1, 2], "coins": coins, "meal_rows": [row, [], []],
+                       "panorama_rows": [[], [], []], "encounter_face": [],
+                       "encounter_deck": []})
+
+
+def test_a_traveller_who_can_afford_no_meal_is_passed_over_with_why() -> None:
+    """RULINGS.md Inns, step 10: a traveller who can pay for no meal of the row gets no
+    decision; the state records the pass (the actions played before it, the seat, why), so
+    that the phones can say why that traveller bought nothing. It was passed over silently."""
+    from referee.games.tokaido.state import NO_MONEY
+
+    s = at_the_inn([0, 3, 1], ["sushi", "soba"])  # sushi $3, soba $1
+    s.apply_text("move 11")  # all at the inn: the meals begin, seat 0 (0 coins) passed over
+    assert s.phase.value == "meal" and s.current_player() == 1
+    assert s.passes == ((1, 0, NO_MONEY),) and s.passed_over() == [(1, 0, NO_MONEY)]
+    s.apply_text("take sushi")  # seat 1 buys the sushi; seat 2 (1 coin) can buy the soba
+    assert s.current_player() == 2 and s.passes == ((1, 0, NO_MONEY),)
+    s.apply_text("skip")  # a skip is a decision, not a pass
+    assert s.passes == ((1, 0, NO_MONEY),) and len(s.walks) >= 1
+    # a traveller who chose (or skipped) is never said to be passed over
+    assert [p for _, p, _ in s.passes] == [0]
+
+
+def test_a_traveller_who_finds_no_meal_left_is_passed_over_with_why() -> None:
+    """With the row empty, every traveller is passed over, each with NONE_LEFT, in arrival
+    order, before anyone leaves the inn (the walks of the same count follow)."""
+    from referee.games.tokaido.state import NO_MONEY, NONE_LEFT
+
+    s = at_the_inn([5, 5, 5], [])
+    s.apply_text("move 11")
+    assert s.passes == ((1, 0, NONE_LEFT), (1, 1, NONE_LEFT), (1, 2, NONE_LEFT))
+    assert [a for a, _, _ in s.walks][:1] == [1]  # the walks came after the same action
+    # the reason is the engine's own: coins enough, nothing left; no coins, something left
+    poor = at_the_inn([0, 0, 0], ["unagi"])
+    poor.apply_text("move 11")
+    assert [w for _, _, w in poor.passes] == [NO_MONEY] * 3
+
+
+def test_passes_survive_a_clone_a_round_trip_and_a_new_deal_of_the_piles() -> None:
+    from referee.games.engine import SetupError
+
+    s = at_the_inn([0, 3, 1], ["sushi", "soba"])
+    c = s.clone()
+    c.apply_text("move 11")
+    assert s.passes == () and c.passes  # the clone's own
+    back = TokaidoState.from_dict(json.loads(json.dumps(c.to_dict())))
+    assert back.passes == c.passes and back.to_dict() == c.to_dict()
+    assert c.determinize(1, random.Random(2)).passes == c.passes  # public
+    old = c.to_dict()
+    del old["passes"]  # a state stored before them still loads
+    assert TokaidoState.from_dict(old).passes == ()
+    bad = c.to_dict()
+    bad["passes"] = [[1, 0, "tired"]]
+    try:
+        TokaidoState.from_dict(bad)
+    except SetupError as e:
+        assert "tired" in str(e)
+    else:
+        raise AssertionError("a pass with no such reason was read")
+
+
+def spend_until_a_pass(seed: int) -> tuple[CardTable, list[str]]:
+    """A 3-seat game played through the table, as the server does, every seat buying the
+    dearest thing it can, until an inn passes someone over (the painter, 2 coins, comes to
+    the first inn with none)."""
+    rng = random.Random(seed)
+    table = CardTable("t", {"game": "tokaido", "name": "T", "language": "en"}, "", GAME)
+    table.fold("game_started", {"seed": seed, "players": ["Ava", "Ben", "Cy"],
+                                "options": {"characters": ["painter", "merchant", "priest"]}})
+    while True:
+        st = table.state
+        assert isinstance(st, TokaidoState) and not st.is_terminal()
+        legal = st.legal_actions()
+        takes = [a for a in legal if a.verb == "take"]
+        a = max(takes, key=lambda x: (st.cost(x), rng.random())) if takes else rng.choice(legal)
+        table.fold("action", {"seat": st.current_player(), "action": str(a)})
+        if st.passes:
+            return table, ["Ava", "Ben", "Cy"]
+
+
+def test_the_last_moves_say_who_the_inn_passed_over_and_why() -> None:
+    """The public view's last moves: a traveller passed over follows, as a `then` of
+    `{seat, name, passed}` with the engine's reason, the action after which it came; at an
+    inn, before the walks that followed the same action. Nothing of it is hidden."""
+    for seed in range(4):
+        table, names = spend_until_a_pass(seed)
+        st = table.state
+        assert isinstance(st, TokaidoState)
+        last = _last_moves(table, names)
+        after, p, why = st.passes[0]
+        assert after == len(table.moves)
+        then = last[-1]["then"]
+        assert then[0] == {"seat": p, "name": names[p], "passed": why}, then
+        assert [e["seat"] for e in then if "passed" in e] == [q for a, q, _ in st.passes
+                                                             if a == after]
+        # its walks, if the same action ended the inn, come after every pass
+        kinds = ["passed" in e for e in then]
+        assert kinds == sorted(kinds, reverse=True), then
+        # no other pass so far (earlier inns' walks may be there)
+        assert not [e for mv in last[:-1] for e in mv.get("then", []) if "passed" in e]
+
+
+def test_passes_and_walks_of_one_action_keep_the_inns_order() -> None:
+    """An inn whose meals pass everyone over ends with the action that brought the last
+    traveller in: that action's `then` names each one passed over, in arrival order, then
+    each walk, in the engine's order."""
+    from referee.games.tokaido.state import NONE_LEFT
+
+    s = at_the_inn([5, 5, 5], [])
+    table = CardTable("t", {"game": "tokaido", "name": "T", "language": "en"}, "", GAME)
+    table.fold("game_started", {"seed": 0, "players": ["Ava", "Ben", "Cy"]})
+    table.state = s
+    table.fold("action", {"seat": 2, "action": "move 11"})
+    then = _last_moves(table, ["Ava", "Ben", "Cy"])[-1]["then"]
+    names = ["Ava", "Ben", "Cy"]
+    want = [{"seat": q, "name": names[q], "passed": NONE_LEFT} for q in (0, 1, 2)]
+    want += [{"seat": q, "name": names[q], "action": f"move {n}"}
+             for a, q, n in s.walks if a == 1]
+    assert then == want

@@ -50,9 +50,12 @@ def tukki_keys() -> set[str]:
 def tokaido_keys() -> set[str]:
     from referee.games.tokaido.actions import BLIND
     from referee.games.tokaido.data import SPACE_TYPES, load_rules
+    from referee.games.tokaido.state import NO_MONEY, NONE_LEFT
 
     rules = load_rules()
-    keys = {"g.road_space", "g.your_things", f"g.tk.{BLIND}"}
+    keys = {"g.road_space", "g.your_things", f"g.tk.{BLIND}", "tokaido.walk_on"}
+    # why an inn's meals passed a traveller over (the engine's reasons), in the last moves
+    keys |= {f"tokaido.passed.{why}" for why in (NO_MONEY, NONE_LEFT)}
     keys |= {f"g.offer.{d}" for d in ("encounter", "story", "souvenir", "temple")}
     keys |= {f"g.tk.{k.code}" for k in rules.kinds}
     keys |= {f"g.space.{s}" for s in (*SPACE_TYPES, *rules.spaces)}

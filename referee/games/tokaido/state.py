@@ -87,6 +87,18 @@ def _take(code: str) -> Action:
     return a
 
 
+# why an inn passed a traveller over at its meals (`passes`, `passed_over()`)
+NO_MONEY = "no-money"  # meals are left in the row, but none the traveller can pay for
+NONE_LEFT = "none-left"  # the segment's meal row is empty
+
+
+def _why(text: object) -> str:
+    """A stored pass's reason, checked (`from_dict`)."""
+    if text not in (NO_MONEY, NONE_LEFT):
+        raise ValueError(f"no such reason for a pass: {str(text)[:40]!r}")
+    return str(text)
+
+
 class TokaidoState(State):
     """One game. Decks: encounter and story piles keep their top at the END of the list."""
 
@@ -123,6 +135,10 @@ class TokaidoState(State):
         # the walks the game made on its own (leaving an inn, RULINGS.md Inns): (actions
         # applied before it, seat, space), oldest first; a tuple, so clones share it safely
         self.walks: tuple[tuple[int, int, int], ...] = ()
+        # the travellers an inn passed over at its meals, who could have none (RULINGS.md
+        # Inns, step 10): (actions applied before it, seat, why: NO_MONEY or NONE_LEFT),
+        # oldest first; a tuple too. All of an inn's passes come before its walks
+        self.passes: tuple[tuple[int, int, str], ...] = ()
 
     # ----- the State API -------------------------------------------------------------------
 
@@ -182,6 +198,14 @@ class TokaidoState(State):
         the move in notation). Tokaido's walks from an inn: not decisions, so no action of
         their own, yet every traveller sees them (the phones' last moves)."""
         return [(after, p, f"move {space}") for after, p, space in self.walks]
+
+    def passed_over(self) -> list[tuple[int, int, str]]:
+        """The travellers an inn passed over at its meals, oldest first: (actions played
+        before it, seat, why: NO_MONEY, meals left but none affordable, or NONE_LEFT, the
+        row is empty). No decision, so no action of its own; every traveller sees it (the
+        phones' last moves say why that traveller bought nothing). An inn's passes come
+        before its walks (`auto_moves`) of the same count: meals end before anyone leaves."""
+        return list(self.passes)
 
     def character(self, p: int) -> Character:
         """Seat p's character card (starting points, coins, ability)."""
@@ -245,6 +269,12 @@ class TokaidoState(State):
         self.walks += ((self.turns, p, target),)
         self._arrive(p, target)
 
+    def _pass_over(self, p: int) -> None:
+        """Record that the inn's meals pass p over, with why (RULINGS.md Inns, step 10)."""
+        row = self.meal_rows[self.rules.segment_of[self.pos[p]] - 1]
+        why = NONE_LEFT if not any(row[i] for i in self.rules.deck_kinds["meal"]) else NO_MONEY
+        self.passes += ((self.turns, p, why),)
+
     def _arrival_order(self) -> list[int]:
         return sorted(range(self.num_players), key=lambda q: (self.pos[q], self.stamp[q]))
 
@@ -263,6 +293,7 @@ class TokaidoState(State):
                     if self._meal_options(p):
                         self.phase, self.actor = MEAL, p
                         return
+                    self._pass_over(p)
                 self.inn_stage, self.queue = 2, self._arrival_order()
             if self.inn_stage == 2:
                 while self.queue:
@@ -450,13 +481,14 @@ class TokaidoState(State):
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready: the public view, the arrival stamps, the inn's stage,
-        the actions so far and the walks made on their own, both piles top first and the RNG
-        state; `from_dict` reads it back."""
+        the actions so far, the walks made on their own and the travellers an inn passed over,
+        both piles top first and the RNG state; `from_dict` reads it back."""
         return {
             **self._public(),
             "stamp": self.stamp[:], "clock": self.clock, "inn_stage": self.inn_stage,
             "actor": self.actor, "turns": self.turns,
             "walks": [list(w) for w in self.walks],
+            "passes": [list(x) for x in self.passes],
             "encounter_deck": self._codes(self.enc_deck[::-1]),
             "story_deck": self._codes(self.story_deck[::-1]),
             "rng": rng_to_json(self._rng),
@@ -501,6 +533,7 @@ class TokaidoState(State):
             s.edo_order = [int(x) for x in data["edo_order"]]
             s.turns = int(data.get("turns", 0))  # absent in states stored before them
             s.walks = tuple((int(a), int(p), int(n)) for a, p, n in data.get("walks", []))
+            s.passes = tuple((int(a), int(p), _why(w)) for a, p, w in data.get("passes", []))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             if isinstance(e, RulesError):
                 raise

@@ -38,6 +38,9 @@ window.refereeCardWords = function (T, game, spaces) {
   // 14: temple"), which no one chose
   const walked = (text) => /^move [0-9]+$/.test(text) && has("tokaido.walk_on")
     ? tr("tokaido.walk_on", {x: space(+text.slice(5))}) : action(text);
+  // a traveller the inn's meals passed over, and why, from the engine ("could afford no meal
+  // at the inn", "found no meal left at the inn"): no decision, so no move of its own
+  const passed = (why) => has("tokaido.passed." + why) ? tr("tokaido.passed." + why) : why;
   // Tokaido's cards of a kind with how many ("sushi ×3"), in the page's digits
   const counted = (code, n) => card(code) + (n > 1 ? " ×" + window.refereeUI.num(n) : "");
 
@@ -80,6 +83,6 @@ window.refereeCardWords = function (T, game, spaces) {
   }
   return {card: card, rank: rankWords, colour: colour, place: place, space: space,
           spaceKind: spaceKind, character: character, power: power, action: action,
-          walked: walked, counted: counted,
+          walked: walked, passed: passed, counted: counted,
           takiColour: takiColour, takiFace: takiFace};
 };

@@ -39,11 +39,13 @@
   // ---- words: cards, places, spaces and moves in the page's language (cardwords.js) --------
   const W = window.refereeCardWords(T, game, () => state && state.view.spaces);
   const words = W.action;
-  // the last moves, oldest first: each action, then the moves the game made on its own after
-  // it (its `then`: Tokaido's walks from an inn), marked `auto`
+  // the last moves, oldest first: each action, then what the game did on its own after it
+  // (its `then`: Tokaido's walks from an inn, and the travellers its meals passed over, with
+  // `passed`: why), marked `auto`
   const lastMoves = (view) => view.last.flatMap((mv) =>
     [mv, ...(mv.then || []).map((a) => Object.assign({auto: true}, a))]);
-  const moveWords = (mv) => mv.auto ? W.walked(mv.action) : words(mv.action);
+  const moveWords = (mv) => !mv.auto ? words(mv.action)
+    : mv.passed ? W.passed(mv.passed) : W.walked(mv.action);
 
   // ---- TAKI --------------------------------------------------------------------------------
   function takiTile(code, attrs) {
