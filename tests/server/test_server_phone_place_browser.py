@@ -48,7 +48,7 @@ def test_a_phone_place_says_waiting_for_a_photo_once(tmp_path):
                     browser.close()
 
         # building: the badge says so, and nothing says a photo is awaited yet
-        for lang, page, ben in pages("building"):
+        for lang, _page, ben in pages("building"):
             words = messages(lang)
             expect(ben.locator(".pill")).to_have_text(words["state.building"])
             expect(ben.locator("button.done")).to_have_text(words["ctl.done"])
