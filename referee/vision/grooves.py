@@ -379,6 +379,8 @@ def comb_along(lum: np.ndarray, view: FrontView, unit_mm: float, orientation: st
     cols = np.asarray(view.to_px(xs, 0.0)[0], np.float64)
     rows_at = np.asarray(view.to_px(0.0, hs)[1], np.float64).reshape(-1)
     h, w = lum.shape
+    # every height at once (a hot spot of `choose.resting`, which asks hundreds of heights):
+    # the same arithmetic, in the same dtypes, as one height at a time
     if orientation == "V":  # grooves across the bar at rows row − k·u, in its middle columns
         top, bottom = int(rows_at.min() - 5 * u - 2), int(rows_at.max() + 2)
         c0, c1 = int(max(cols.min() - 1.8 * u, 0)), int(min(cols.max() + 2.8 * u, w))
@@ -387,40 +389,52 @@ def comb_along(lum: np.ndarray, view: FrontView, unit_mm: float, orientation: st
         band = lum[top:bottom, c0:c1].astype(np.float32)
         dark = cv2.GaussianBlur(band, (1, 0), sigmaX=0.1, sigmaY=u / 4) - band
         noise = np.median(np.abs(dark), axis=0) + 0.5
+        idx = np.round(rows_at[:, None] - u * np.arange(1, 5)[None, :] - top).astype(int)
+        per_col = dark[idx].mean(axis=1) / noise                    # heights × columns
+        cum = np.concatenate([np.zeros((len(rows_at), 1), per_col.dtype),
+                              np.cumsum(per_col, axis=1)], axis=1)
 
-        def window(cum: np.ndarray, a_u: float, b_u: float) -> np.ndarray:
+        def window(a_u: float, b_u: float) -> np.ndarray:
             a = np.round(cols + a_u * u).astype(int) - c0
             b = np.round(cols + b_u * u).astype(int) - c0
-            ok = (a >= 0) & (b < len(cum)) & (b > a)
-            v = np.full(len(cols), np.nan)
-            v[ok] = (cum[b[ok]] - cum[a[ok]]) / (b[ok] - a[ok])
+            ok = (a >= 0) & (b < cum.shape[1]) & (b > a)
+            v = np.full((len(rows_at), len(cols)), np.nan)
+            v[:, ok] = (cum[:, b[ok]] - cum[:, a[ok]]) / (b[ok] - a[ok])
             return v
 
-        for i, row in enumerate(rows_at):
-            idx = np.round(row - u * np.arange(1, 5) - top).astype(int)
-            per_col = dark[idx].mean(axis=0) / noise
-            cum = np.r_[0.0, np.cumsum(per_col)]
-            inside = window(cum, 0.3, 0.7)
-            beside = np.fmax(window(cum, -1.7, -1.3), window(cum, 2.3, 2.7))
-            out[i] = _less(inside, beside)
-        return xs, out
-    grid = np.arange(w, dtype=np.float64)
+        inside = window(0.3, 0.7)
+        beside = np.fmax(window(-1.7, -1.3), window(2.3, 2.7))
+        return xs, _less(inside, beside)
+    # grooves along the bar at columns col + k·u, read on row bands of its face (inside)
+    # and 1.3 u above and below it (beside)
     pos = cols[:, None] + u * np.arange(1, 5)[None, :]
     ok = (cols >= 0) & (cols + 5 * u < w)
-
-    def comb(r0: float, r1: float) -> np.ndarray:
-        prof = lum[int(round(r0)):int(round(r1))].mean(axis=0).astype(np.float32)
-        dark = (cv2.GaussianBlur(prof.reshape(1, -1), (0, 1), sigmaX=u / 4, sigmaY=0.1)
-                .ravel() - prof)
-        return np.interp(pos, grid, dark).mean(axis=1) / (float(np.median(np.abs(dark))) + 0.5)
-
-    for i, row in enumerate(rows_at):  # grooves along the bar at columns col + k·u
-        if row - 2.7 * u < 0 or row + 1.7 * u > h:
-            continue
-        inside = np.where(ok, comb(row - 0.7 * u, row - 0.3 * u), np.nan)
-        beside = np.fmax(comb(row - 2.7 * u, row - 2.3 * u), comb(row + 1.3 * u, row + 1.7 * u))
-        out[i] = _less(inside, beside)
+    seen = [i for i, row in enumerate(rows_at) if row - 2.7 * u >= 0 and row + 1.7 * u <= h]
+    if not seen:
+        return xs, out
+    prof = np.asarray([lum[int(round(r0)):int(round(r1))].mean(axis=0)
+                       for row in rows_at[seen]
+                       for r0, r1 in ((row - 0.7 * u, row - 0.3 * u),
+                                      (row - 2.7 * u, row - 2.3 * u),
+                                      (row + 1.3 * u, row + 1.7 * u))], np.float32)
+    dark = cv2.GaussianBlur(prof, (0, 1), sigmaX=u / 4, sigmaY=0.1) - prof   # per row band
+    noise = np.median(np.abs(dark), axis=1).astype(np.float64) + 0.5
+    at = _interp_columns(dark.astype(np.float64), pos)              # bands × N × 4
+    comb = (at.mean(axis=2) / noise[:, None]).reshape(len(seen), 3, -1)
+    inside = np.where(ok, comb[:, 0], np.nan)
+    out[seen] = _less(inside, np.fmax(comb[:, 1], comb[:, 2]))
     return xs, out
+
+
+def _interp_columns(rows: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """`np.interp(pos, arange(W), row)` for each of the R rows of `rows` (R×W float64) at
+    once: R × pos.shape, the same values (held at the first and last column outside)."""
+    w = rows.shape[1]
+    j = np.clip(np.floor(pos).astype(int), 0, w - 2)
+    lo, hi = rows[:, j], rows[:, j + 1]
+    v = (hi - lo) * (pos - j) + lo
+    return np.where((pos >= 0) & (pos < w - 1), v,
+                    np.where(pos < 0, rows[:, :1, None], rows[:, -1:, None]))
 
 
 def _less(inside: np.ndarray, beside: np.ndarray) -> np.ndarray:

@@ -226,3 +226,33 @@ def test_a_wide_groove_is_read_at_its_middle_not_its_first_edge():
     assert got.grooves and abs(got.x_mm - 39.0) < 0.2
     # read by the first of its darkest shifts, it stood about a millimetre to the left
     assert refine(fit, lum, view, U, notch_u=0.0).x_mm < 38.2
+
+
+def test_grooves_are_read_at_many_heights_at_once_as_at_each_alone():
+    """`comb_along` reads every asked height in one pass (it was a third of a photo's time
+    where `choose.resting` asked hundreds): a lying bar's row for each height is what asking
+    that height alone gives, and the grooves show at the bar's place, lying or standing."""
+    from referee.vision.grooves import comb_along
+
+    view, lum, _ = _lying_bar(top_face=55.0, above=66.0, covered=False)
+    hs = np.arange(70.0, 91.0, 1.0)
+    xs, many = comb_along(lum, view, U, "H", hs, 20.0, 60.0, step_mm=1.0)
+    for i, h in enumerate(hs):
+        assert np.array_equal(comb_along(lum, view, U, "H", [h], 20.0, 60.0, 1.0)[1][0],
+                              many[i])
+    # strong at the bar's place (and a unit along it: the grooves repeat, its end looks
+    # like one; `choose.resting` weighs such rivals), weak a unit off its face
+    at = many[list(hs).index(80.0), list(xs).index(40.0)]
+    assert at >= 0.8 * many.max() > 0
+    assert many[[0, -1]].max() < 0.25 * at
+
+    lum = np.full((view.height, view.width), 66.0, np.float32)   # a standing bar
+    lum[_painted(view, [(100.0, 30.0, U, 5 * U)])] = 40.0
+    for k in range(1, 5):
+        lum[_painted(view, [(100.0, 30.0 + k * U - 0.5, U, 1.0)])] = 20.0
+    hs = np.arange(10.0, 51.0, 1.0)
+    # (a standing bar's noise is read over the rows of all the heights asked together)
+    xs, many = comb_along(lum, view, U, "V", hs, 90.0, 110.0, step_mm=1.0)
+    at = many[list(hs).index(30.0), list(xs).index(100.0)]
+    assert at >= 0.8 * many.max() > 0
+    assert many[:, [0, -1]].max() < 0.25 * at   # beside its face
