@@ -252,9 +252,10 @@ def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np
     # where part of the stone is hidden that place may show more of its colour)
     coloured: list[tuple[float, BarFit, int, bool]] = []  # strength, place, segments, far
     near = [p for p in found if not p.far][:150]
+    counts = (cv2.integral(mask.view(np.uint8)), cv2.integral(others.view(np.uint8)))
     for p in sorted(near + [p for p in found if p.far][:150], reverse=True):
         cand = BarFit(f.colour, p.orientation, p.x_mm, p.h_mm, 0.0, 0.0, True)
-        segs = _segments(cand, mask, others, view, unit)
+        segs = _segments(cand, counts, view, unit)
         if segs is None or max(other for _, other in segs) > fs.rest_max_other:
             continue
         n = sum(own >= fs.light_min_fill for own, _ in segs)
@@ -307,12 +308,16 @@ def resting(f: BarFit, fits: list[BarFit], masks: dict[str, np.ndarray], lum: np
                    rested=True)
 
 
-def _segments(f: BarFit, mask: np.ndarray, others: np.ndarray, view: FrontView, unit: float
-              ) -> list[tuple[float, float]] | None:
-    """Per segment of f's face (its middle half across, grooves left out): the shares of
-    `mask` and of `others` (H×W bool each); None when the face leaves the view."""
+def _segments(f: BarFit, counts: tuple[np.ndarray, np.ndarray], view: FrontView,
+              unit: float) -> list[tuple[float, float]] | None:
+    """Per segment of f's face (its middle half across, grooves left out): the shares of a
+    colour's mask and of the other stones' colours, from `counts`, their integral images
+    (`cv2.integral` of each H×W bool mask; `resting` asks thousands of places); None when
+    the face leaves the view."""
     u = unit * view.px_per_mm
     col, row = (float(v) for v in view.to_px(f.x_mm, f.h_mm))
+    own, others = counts
+    h, w = own.shape[0] - 1, own.shape[1] - 1
     out = []
     for k in range(5):
         if f.orientation == "V":
@@ -322,9 +327,11 @@ def _segments(f: BarFit, mask: np.ndarray, others: np.ndarray, view: FrontView, 
             r0, r1 = row - 0.75 * u, row - 0.25 * u
             c0, c1 = col + k * u + 0.2 * u, col + (k + 1) * u - 0.2 * u
         a, b, c, d = int(round(r0)), int(round(r1)), int(round(c0)), int(round(c1))
-        if a < 0 or c < 0 or b > mask.shape[0] or d > mask.shape[1] or b <= a or d <= c:
+        if a < 0 or c < 0 or b > h or d > w or b <= a or d <= c:
             return None
-        out.append((float(mask[a:b, c:d].mean()), float(others[a:b, c:d].mean())))
+        n = (b - a) * (d - c)
+        out.append(tuple(float(ii[b, d] - ii[a, d] - ii[b, c] + ii[a, c]) / n
+                         for ii in (own, others)))
     return out
 
 
