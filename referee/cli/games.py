@@ -13,6 +13,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from referee.cli.echo import clip, clip_echoes
 from referee.games.engine import GAMES, RulesError, get_game, make_bot
 
 console = Console()
@@ -58,9 +59,8 @@ def rules_score(game: str = typer.Argument(..., help="The game; only tukki is sc
         raise RulesError(f"rules score knows only tukki, not {game!r}")
     from referee.games.tukki.scoring import parse_box, score_box
 
-    if _NEGATIVE.search(box):
-        shown = box if len(box) <= 60 else box[:60] + "…"
-        raise RulesError(f"box {shown!r}: Tukki Tukki has no negative cards; each card is "
+    if _NEGATIVE.search(box):  # the box is said back clipped, as every error (echo.py)
+        raise RulesError(f"box {box!r}: Tukki Tukki has no negative cards; each card is "
                          "0 to 12, or P for a parrot")
     result = score_box(parse_box(box))
     if as_json:
@@ -125,14 +125,18 @@ def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
             console.print(f"game left; play this deal again with --seed {seed}",
                           highlight=False)
             raise typer.Exit(0)
-        if text.isdigit() and int(text) >= len(legal):
-            console.print(f"[red]no move {text}: choose 0-{len(legal) - 1}, or type a move[/]")
+        # a number picks a listed move; one longer than any list is no move (int() of 5000
+        # digits raised ValueError, as int("²") did: isdigit, but no number)
+        pick = int(text) if text.isdecimal() and len(text) <= 6 else None
+        if text.isdecimal() and (pick is None or pick >= len(legal)):
+            console.print(f"[red]no move {clip(text)}: choose 0-{len(legal) - 1}, or type a "
+                          "move[/]")
             continue
         try:
-            action = legal[int(text)] if text.isdigit() else game.parse_action(text)
+            action = legal[pick] if pick is not None else game.parse_action(text)
             state.apply_action(action)
-        except RulesError as e:
-            console.print(f"[red]{e}[/]", highlight=False)
+        except RulesError as e:  # a move typed is said back clipped, as a command line's
+            console.print(f"[red]{clip_echoes(str(e), [text])}[/]", highlight=False)
     if game.render is not None:
         console.print(game.render(state, None))
     returns = list(state.returns())

@@ -50,10 +50,10 @@ def _profile_path(name: str) -> Path:
 
 
 def _needs_camera_step(name: str) -> RefereeError:
-    """What to do first when a station has no profile yet (its camera step was skipped)."""
-    shown = name[:40]
+    """What to do first when a station has no profile yet (its camera step was skipped); a
+    long name is clipped on its way out (`referee.cli.main`), as every value said back."""
     return RefereeError(
-        f"station {shown!r} is not set up yet: first run `referee calibrate camera {shown} "
+        f"station {name!r} is not set up yet: first run `referee calibrate camera {name} "
         "photo1.jpg ... photo6.jpg` (4 or more photos of the printed mat held at angles: "
         "README, \"Setting up a station\", step 2); it makes the station's profile, then "
         "`referee calibrate level` and `referee calibrate colours` can change it")
@@ -143,7 +143,7 @@ def calibrate_level_cmd(
     from referee.vision.station import LEVELS, load_station
 
     if level not in LEVELS:
-        raise RefereeError(f"a level is normal or advanced, not {level[:20]!r}")
+        raise RefereeError(f"a level is normal or advanced, not {level!r}")
     try:
         path = station_path(name)
     except UnknownStationError:
