@@ -295,7 +295,9 @@ def _diverse(order: np.ndarray, patches: np.ndarray, rows: np.ndarray, cols: np.
     patch = patches[np.clip(rows, 0, h - 1), np.clip(cols, 0, w - 1)][order]
     _, first = np.unique(patch, return_index=True)   # where in `order` each patch's best is
     firsts = np.sort(first)[:n]
-    rest = np.setdiff1d(np.arange(len(order)), firsts)[:n - len(firsts)]
+    others = np.ones(len(order), bool)  # (np.setdiff1d sorted all the peaks: 8 ms a call)
+    others[firsts] = False
+    rest = np.flatnonzero(others)[:n - len(firsts)]
     return order[np.sort(np.concatenate([firsts, rest]))]
 
 

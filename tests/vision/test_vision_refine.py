@@ -256,3 +256,24 @@ def test_grooves_are_read_at_many_heights_at_once_as_at_each_alone():
     at = many[list(hs).index(30.0), list(xs).index(100.0)]
     assert at >= 0.8 * many.max() > 0
     assert many[:, [0, -1]].max() < 0.25 * at   # beside its face
+
+
+def test_candidates_keep_each_patchs_best_then_the_rest_by_score():
+    """`fit._diverse`: of the peaks (best first), the best of each patch of the colour comes
+    first, then the others by score, at most n, returned best first; a plateau of many equal
+    peaks on one patch gives one place, then its neighbours."""
+    from referee.vision.fit import _diverse
+
+    patches = np.zeros((10, 10), np.int32)
+    patches[:, 5:] = 1                                  # two patches: columns 0–4 and 5–9
+    rows = np.zeros(6, int)
+    cols = np.array([1, 2, 3, 4, 7, 8])                 # peaks 0–3 on patch 0, 4–5 on patch 1
+    order = np.array([0, 1, 2, 3, 4, 5])                # already best first
+    assert _diverse(order, patches, rows, cols, 2).tolist() == [0, 4]
+    assert _diverse(order, patches, rows, cols, 3).tolist() == [0, 1, 4]
+    assert _diverse(order, patches, rows, cols, 10).tolist() == [0, 1, 2, 3, 4, 5]
+    # many peaks (a plateau on one patch): the best of it, the next of it, the other patch
+    many = np.arange(50_000)
+    cols = np.where(many < 49_990, 1, 8)
+    got = _diverse(many, patches, np.zeros(len(many), int), cols, 4)
+    assert got.tolist() == [0, 1, 2, 49_990]
