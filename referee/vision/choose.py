@@ -330,8 +330,9 @@ def _segments(f: BarFit, counts: tuple[np.ndarray, np.ndarray], view: FrontView,
         if a < 0 or c < 0 or b > h or d > w or b <= a or d <= c:
             return None
         n = (b - a) * (d - c)
-        out.append(tuple(float(ii[b, d] - ii[a, d] - ii[b, c] + ii[a, c]) / n
-                         for ii in (own, others)))
+        mine, theirs = (float(ii[b, d] - ii[a, d] - ii[b, c] + ii[a, c]) / n
+                        for ii in (own, others))
+        out.append((mine, theirs))
     return out
 
 
