@@ -71,6 +71,42 @@ def no_mat_reason(image: np.ndarray, gray: np.ndarray, station: Station, n_seen:
                              "sharp (not blurred), with its top edge away from the camera?")
 
 
+def camera_mismatch(det: MatDetection, camera: np.ndarray, image_size: tuple[int, int],
+                    s: VisionSettings) -> str | None:
+    """Why a station's photo cannot have come through the station's camera as calibrated,
+    in plain words, or None.
+
+    The mat in one photo pins down the focal length (OpenCV `calibrateCameraExtended` on one
+    view, `calibration.intrinsics_from_mat`) to a doubt d (a share, 1σ). Off the station
+    camera's `camera` (3×3, scaled to this photo) by more than `pose.focal_mismatch_sigmas`·d
+    and `pose.min_focal_mismatch`, the photo is another camera's, a zoomed one's, or a crop
+    taken for a resize: the station's intrinsics would misplace every stone above the mat
+    (a break-it trial: another station's profile, a 1.3× digital zoom and a centre crop each
+    judged correct builds wrong). image_size: (W, H) px. A mat too weak for a one-view fit
+    says nothing here.
+    """
+    from referee.vision.calibration import intrinsics_from_mat
+    from referee.vision.errors import CalibrationError
+
+    p = s.pose
+    try:
+        k, doubt, rms = intrinsics_from_mat(det, image_size)
+    except CalibrationError:
+        return None
+    if doubt > p.max_focal_doubt_checked or rms > p.max_single_view_rms_px * max(
+            1.0, max(image_size) / 1000):
+        return None
+    ratio = float(k[0, 0]) / float(camera[0, 0])
+    off = abs(ratio - 1.0)
+    if off <= max(p.focal_mismatch_sigmas * doubt, p.min_focal_mismatch):
+        return None
+    how = "closer up (zoomed in or cropped)" if ratio > 1 else "wider (zoomed out)"
+    return (f"this photo does not fit the station's camera: it shows the mat {how} than "
+            f"that camera does, by about {off:.0%}. Is this the right station for this "
+            "camera? If the camera was changed or zoomed, calibrate it again; send photos "
+            "uncropped")
+
+
 def choose_mat(dets: list[MatDetection], shape: tuple[int, ...], camera: np.ndarray,
                station: Station, s: VisionSettings) -> MatDetection | str:
     """This station's mat among the mats found (issue: identical mats of three builders on one

@@ -55,6 +55,7 @@ from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import (
     MIRRORED,
     WASHED_OUT,
+    camera_mismatch,
     choose_mat,
     mirrored,
     no_mat_reason,
@@ -226,6 +227,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         return _problem("mat:several", chosen, unit, m)
     det = chosen
     weak = is_weak(det, s)
+    if not weak and intrinsics == "station":
+        why = camera_mismatch(det, camera, (image.shape[1], image.shape[0]), s)
+        if why is not None:
+            lap("pose")
+            return _problem("photo:camera", why, unit, m)
     if weak:
         lap("pose")
         if mirrored(gray, station, s):

@@ -52,6 +52,12 @@ class PoseSettings:
     max_focal_doubt_checked: float = 0.15
     focal_check_sigmas: float = 2.0
     max_single_view_rms_px: float = 2.0  # the one-view fit's RMS, per 1000 px of photo
+    # a station's photo: the focal length the mat in it shows (one-view fit) off the station
+    # camera's by more than `focal_mismatch_sigmas` of its doubt and `min_focal_mismatch`
+    # (a share) is another camera, a zoom, or a crop taken for a resize (mats.camera_mismatch;
+    # 578 photos of 24 sets, each at its own station: at most 2.4 σ off, and 16 % at 0.6 σ)
+    focal_mismatch_sigmas: float = 4.0
+    min_focal_mismatch: float = 0.12
     # `referee calibrate camera`: each view's own focal length (one-view fit) must agree
     # with the others' within their doubts: chi²/dof above this, the photos are of different
     # cameras or zoom settings (one camera's views: 0.4; five stations' photos: 38)

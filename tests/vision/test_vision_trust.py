@@ -73,6 +73,12 @@ def test_two_mats_equally_placed_is_mat_several():
     # wrong): the station's camera matrix scaled to the crop's size puts every stone off
     (lambda im: im[im.shape[0] // 8:-im.shape[0] // 8].copy(), "photo:cropped"),
     (lambda im: im[:, :im.shape[1] * 7 // 8].copy(), "photo:cropped"),
+    # a digital zoom, or a centre crop in the camera's shape taken for a resize (a break-it
+    # trial: D06-02 zoomed 1.3×, a correct build judged "missing:G"; D05-06 cropped to its
+    # middle 70 %, judged "position:B"): the mat shows another focal length than the camera's
+    (lambda im: cv2.resize(im[im.shape[0] * 3 // 20:-im.shape[0] * 3 // 20,
+                              im.shape[1] * 3 // 20:-im.shape[1] * 3 // 20],
+                           (im.shape[1], im.shape[0])), "photo:camera"),
 ])
 def test_a_refused_photo_names_its_own_fault(make, code):
     v, reasons, _ = verdict(make(photo("D03-04")))
@@ -471,3 +477,20 @@ def test_a_station_unit_typed_wrong_makes_its_photos_unsure():
     assert unit_scale([], np.zeros((view.height, view.width), np.float32), view, 16.0,
                       g.unit_spread, g.unit_step, g.unit_min_fits, g.unit_agree,
                       g.unit_max_off) is None  # no grooved stone: nothing to say
+
+
+def test_another_stations_camera_profile_is_not_used_to_judge():
+    """A break-it trial: D01-07 judged with station D05's profile (also 960×540, focal
+    length 754 px against 1009) was "wrong, orientation:O", a correct build. The mat in the
+    photo shows the focal length; one that does not fit the station's is `photo:camera`.
+    Every fixture scene at its own station still fits (no scene of dev-scenes is refused)."""
+    lab = label("D01-07")
+    v = check_photo(photo("D01-07"), station("D05"), lab["target"], die_text(lab), lab["level"],
+                    overlay=False).verdict
+    assert v.verdict == "unsure" and [r.code for r in v.reasons] == ["photo:camera"]
+    assert "right station" in v.reasons[0].text
+    for scene in ("D01-07", "D02-01", "D03-04", "D04-02", "D05-06", "D06-02"):
+        lab = label(scene)
+        v = check_photo(photo(scene), station(scene[:3]), lab["target"], die_text(lab),
+                        lab["level"], overlay=False).verdict
+        assert "photo:camera" not in [r.code for r in v.reasons], scene
