@@ -7,7 +7,8 @@ its colour beyond an end).
 - `length_slack_u`: how far the face slides, losing little of its colour;
 - `odd_end`: an end segment unlike the other four (the fit is weak);
 - `bare_top`: a standing bar's top face is not there (the fit is weak);
-- `snow_like`: a groove-less grey face as light as the snow (the fit is weak).
+- `snow_like`: a groove-less grey face as light as the snow (the fit is weak);
+- `face_below`: a lying bar's face, grooves and all, runs on below its fitted bottom (weak).
 
 Each takes the front view (`rectify.FrontView`) and its H×W masks or lightness.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 
 from referee.vision.colour import hue_deg, point_distance
@@ -183,6 +185,56 @@ def snow_like(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float
     if seen.size == 0:
         return False
     return float(np.median(seen)) > grey_l + split * (snow_l - grey_l)
+
+
+def face_below(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float,
+               fit: BarFit, min_run_u: float, max_dl: float, share: float) -> bool:
+    """Whether a lying bar's front face runs on below its fitted bottom: its colour, as light
+    as the face (within `max_dl` L of the lower half's median), goes on down for at least
+    `min_run_u` (the median over its middle columns), and the grooves show there at least
+    `share` as clearly as on the face (and clearly: above 1). Then the fit may sit too high,
+    its face taken partly from its top face: PP02-05, measured unseen, an orange bar whose
+    foot a snow piece standing in front hid, fitted 0.58 u high onto its top face, a correct
+    build judged wrong for certain. A shadow of the bar's colour below it shows no grooves
+    (F02-05, NC04-04: a blue and a grey bar on the table above their shade). False for a
+    standing bar, or one at the view's edge.
+
+    mask: the colour's front-view mask, H×W bool; lum: its lightness, H×W float32 (L).
+    """
+    if fit.orientation != "H":
+        return False
+    u = unit_mm * view.px_per_mm
+    col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
+    c0, c1 = int(round(col + 0.25 * u)), int(round(col + 4.75 * u))
+    r0, r1 = int(round(row)) + 1, int(round(row + u))
+    f0, f1 = int(round(row - 0.5 * u)), int(round(row - 0.1 * u))
+    if c0 < 0 or c1 > mask.shape[1] or f0 < 0 or r1 > mask.shape[0]:
+        return False
+    face = lum[f0:f1, c0:c1][mask[f0:f1, c0:c1]]
+    if face.size == 0:
+        return False
+    alike = mask[r0:r1, c0:c1] & (np.abs(lum[r0:r1, c0:c1] - float(np.median(face))) <= max_dl)
+    runs = np.where(alike.all(axis=0), alike.shape[0], np.argmin(alike, axis=0))
+    run = float(np.median(runs))
+    if run < min_run_u * u:
+        return False
+    on_face = _groove_strength(lum, col, row - 0.7 * u, row - 0.3 * u, u)
+    below = _groove_strength(lum, col, row + 0.05 * u, row + max(run, 0.15 * u), u)
+    return below > 1.0 and below >= share * on_face
+
+
+def _groove_strength(lum: np.ndarray, col: float, r0: float, r1: float, u: float) -> float:
+    """How dark a lying bar's four grooves (columns col + k·u) are in rows [r0, r1): their
+    mean darkness under the row band's profile smoothed over a quarter unit, over the
+    profile's median darkness (plus 0.5 L), as `grooves.comb_along` reads them."""
+    a, b = int(round(r0)), int(round(r1))
+    c0, c1 = max(int(round(col - 0.5 * u)), 0), min(int(round(col + 5.5 * u)), lum.shape[1])
+    if b <= a or c1 - c0 < 4:
+        return 0.0
+    prof = lum[a:b, c0:c1].mean(axis=0).astype(np.float32)
+    dark = cv2.GaussianBlur(prof.reshape(1, -1), (0, 1), sigmaX=u / 4, sigmaY=0.1).ravel() - prof
+    at = np.interp(col - c0 + u * np.arange(1, 5), np.arange(len(dark)), dark)
+    return float(at.mean()) / (float(np.median(np.abs(dark))) + 0.5)
 
 
 def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontView,

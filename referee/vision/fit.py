@@ -46,7 +46,8 @@ class BarFit:
     bar whose top face shows none of its colour with nothing on it (`bare_top`), so its
     fitted face may hold its top face, its foot hidden: weak too; snow_like: a groove-less
     grey fit whose face is nearer the snow's lightness than the grey's (`ends.snow_like`):
-    it may be a snow pillar, weak too.
+    it may be a snow pillar, weak too; face_below: a lying bar whose face runs on below its
+    fitted bottom, grooves and all (`ends.face_below`): it may stand lower, weak too.
     """
 
     colour: str
@@ -66,6 +67,7 @@ class BarFit:
     odd_end: bool = False
     bare_top: bool = False
     snow_like: bool = False
+    face_below: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float,

@@ -48,7 +48,7 @@ from referee.vision.colour import (
     unclipped,
 )
 from referee.vision.depth import fits_at_depth, structure_depth
-from referee.vision.ends import bare_top, odd_end, snow_like
+from referee.vision.ends import bare_top, face_below, odd_end, snow_like
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale, unit_scale
 from referee.vision.mat import PAPER_BEYOND
@@ -354,6 +354,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
             s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
             s.colour.neutral_chroma, s.fit.bare_top_alike * model.max_distance,
             model.lightness_weight) else f for f in fits]
+    if s.fit.below_run_u > 0:  # a lying bar's face running on below it, grooves and all
+        fits = [replace(f, face_below=True) if face_below(
+            masks[f.colour], lab[..., 0], view, unit, f, s.fit.below_run_u,
+            s.fit.below_lightness, s.fit.below_grooves) else f for f in fits]
     if s.fit.snow_split > 0:  # grey and snow differ only in lightness (WORLD.md §1)
         snow_l = model.centres[WHITE][0]
         fits = [replace(f, snow_like=True) if f.colour == "G" and snow_like(

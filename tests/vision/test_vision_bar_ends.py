@@ -546,3 +546,40 @@ def test_a_colour_shown_in_no_stones_shape_is_not_found_never_missing():
     grey[row - 2 * u:row, col:col + 2 * u] = True  # 4 u², four fifths of a face
     assert unshaped(fits, masks, view, U, regions, "GBP", s.build.not_found_faces) == ["G"]
     assert unshaped(fits, masks, view, U, regions, "GBP", 0.0) == []  # the check off
+
+
+def _bar_over(shade_l: float):
+    """A lying orange bar's front face 5 u × 1 u from (40, 60) mm (L 70, grooves every unit
+    at L 45), its top face 0.5 u above it (L 60), over a shade of its colour without grooves
+    from 50 mm up (L `shade_l`: a shadow on the table); its colour mask covers all of it."""
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 200.0)
+    lum = np.full((view.height, view.width), 40.0, np.float32)
+    lum[_painted(view, [(40.0, 50.0, 5 * U, 10.0)])] = shade_l
+    lum[_painted(view, [(40.0, 60.0, 5 * U, U)])] = 70.0
+    lum[_painted(view, [(40.0, 60.0 + U, 5 * U, 0.5 * U)])] = 60.0
+    for k in range(1, 5):
+        lum[_painted(view, [(40.0 + k * U - 0.5, 60.0, 1.0, U)])] = 45.0
+    mask = _painted(view, [(40.0, 50.0, 5 * U, 10.0 + 1.5 * U)])
+    return view, lum, mask
+
+
+def test_a_lying_bars_face_running_on_below_it_grooves_and_all_is_weak():
+    """PP02-05, measured unseen: a snow piece standing in front of an orange bar hid its foot;
+    the template took its top face for part of its front face and fitted it 0.58 u high, a
+    correct build judged wrong for certain. Its face, grooves and all, runs on below such a
+    fit: the fit is weak, so no fault rests on it alone. Fitted where it stands, over a
+    shadow of its colour (F02-05, NC04-04: a blue and a grey bar on the table over their
+    shade), as light as its face or darker, nothing is said: a shadow has no grooves."""
+    from referee.vision.ends import face_below
+
+    high = BarFit("O", "H", 40.0, 68.0, 0.95, 0.9)
+    for shade in (70.0, 50.0):
+        view, lum, mask = _bar_over(shade)
+        assert face_below(mask, lum, view, U, high, 0.25, 8.0, 0.5)
+        assert not face_below(mask, lum, view, U, replace(high, h_mm=60.0), 0.25, 8.0, 0.5)
+        assert not face_below(mask, lum, view, U, replace(high, orientation="V"), 0.25, 8.0,
+                              0.5)
+    # a fit a little high (under a quarter unit) is left to the judge's doubt
+    assert not face_below(mask, lum, view, U, replace(high, h_mm=63.0), 0.25, 8.0, 0.5)

@@ -100,6 +100,11 @@ from .test_vision_trust import HARD
 # took two bars on equal snow, measured 1.33 and 1.66 u up, to 1 and 2, and both builds were
 # judged wrong for certain; stones that settling moves apart by more than half a unit are
 # weak (`assemble.settled_apart`), so unsure.
+# PP02-05 (correct, the twenty-fourth session's unseen PP, 20 mm units, 8.8 mm off the line):
+# a snow piece standing in front of the orange bar hid its foot, the template took its top
+# face for part of its front face, and fitted 0.58 u high it was judged wrong for certain
+# (position:O). Its face, grooves and all, running on below the fit makes it weak
+# (`ends.face_below`): unsure.
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-02": "correct", "NC01-01": "correct",
@@ -120,7 +125,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "OS04-03": "correct", "OV03-02": "correct", "OV02-03": "correct",
                  "OT02-05": "correct", "OX04-01": "correct",
                  "OU04-05": "correct", "PE04-06": "unsure",
-                 "PL01-02": "unsure", "PL01-03": "unsure"}
+                 "PL01-02": "unsure", "PL01-03": "unsure", "PP02-05": "unsure"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
