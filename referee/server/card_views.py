@@ -36,24 +36,36 @@ def _last_moves(table: CardTable, names: list[str | None]) -> list[dict[str, Any
     """The last LAST_MOVES actions, `{seat, name, action}` in notation, oldest first; an
     action after which the game went on by itself has what it did, oldest first, as its
     `then`: Tokaido's walks from an inn (no decision, so no action of their own), each
-    `{seat, name, action}` too, and the travellers an inn passed over at its meals,
+    `{seat, name, action}` too, the travellers an inn passed over at its meals,
     `{seat, name, passed}` with why (`no-money`: none affordable; `none-left`: the row is
-    empty), before that inn's walks (docs/server.md "What each answer holds")."""
+    empty), before that inn's walks, and the road spaces where a traveller stopped and got
+    nothing, `{seat, name, stopped, why}` (`stopped`: the space; why as above), right after
+    the move or walk that led there (docs/server.md "What each answer holds")."""
     start = max(0, len(table.moves) - LAST_MOVES)
-    out = [{"seat": s, "name": names[s], "action": a} for s, a in table.moves[start:]]
+    out: list[dict[str, Any]] = [{"seat": s, "name": names[s], "action": a}
+                                 for s, a in table.moves[start:]]
     # `moves` holds this game's actions, one per action the engine applied (both start
     # anew with each game), so an engine's count of actions before a move indexes them;
-    # Tokaido's only. Sorted by that count, passes first: an inn's meals end before anyone
-    # leaves it (a stable sort keeps each list's own order)
+    # Tokaido's only. Sorted by that count; within it a stop reached by the action itself
+    # first, then the passes (an inn's meals end before anyone leaves it), then each walk
+    # followed by its own stop if that did nothing
     st = table.state
     passes = getattr(st, "passed_over", None)
     auto = getattr(st, "auto_moves", None)
-    done = sorted([(after, 0, {"seat": seat, "name": names[seat], "passed": why})
-                   for after, seat, why in (passes() if passes is not None else [])]
-                  + [(after, 1, {"seat": seat, "name": names[seat], "action": action})
-                     for after, seat, action in (auto() if auto is not None else [])],
-                  key=lambda x: (x[0], x[1]))
-    for after, _, entry in done:
+    idle = getattr(st, "idle_stops", None)
+    walks = auto() if auto is not None else []
+    done: list[tuple[tuple[int, int, int, int], dict[str, Any]]] = [
+        ((after, 0, k, 0), {"seat": seat, "name": names[seat], "passed": why})
+        for k, (after, seat, why) in enumerate(passes() if passes is not None else [])]
+    done += [((after, 1, k, 0), {"seat": seat, "name": names[seat], "action": action})
+             for k, (after, seat, action) in enumerate(walks)]
+    for k, (after, seat, space, why) in enumerate(idle() if idle is not None else []):
+        # after the walk that led there (same count, seat and space), else after the action
+        w = next((j for j, x in enumerate(walks) if x == (after, seat, f"move {space}")), None)
+        done.append(((after, 1, w, 1) if w is not None else (after, -1, k, 0),
+                     {"seat": seat, "name": names[seat], "stopped": space, "why": why}))
+    done.sort(key=lambda x: x[0])
+    for (after, *_), entry in done:
         i = after - 1 - start  # the action it followed, in `out`
         if 0 <= i < len(out):
             out[i].setdefault("then", []).append(entry)

@@ -1,12 +1,15 @@
 """What every Tokaido traveller sees during play (a new user's trial of the phone page): each
 traveller's points as if the journey ended now (the scoring track is public), and the walks
 the game makes on its own from an inn, which the phones' last moves show after the move that
-caused them. Nothing hidden (the two piles' order) comes with either."""
+caused them, with the travellers an inn's meals pass over and the road spaces that do nothing
+for whoever stops there, each with the engine's reason. Nothing hidden (the two piles' order)
+comes with any of them."""
 
 from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from referee.games.tokaido import GAME, TokaidoState
 from referee.server.card_views import LAST_MOVES, _last_moves
@@ -105,7 +108,8 @@ def test_the_last_moves_hold_each_walk_after_the_move_that_caused_it() -> None:
     assert last[-1]["seat"] == seat and last[-1]["action"] == action
     _, p, n = st.walks[0]
     assert last[-1]["then"] == [{"seat": p, "name": names[p], "action": f"move {n}"}]
-    assert all("then" not in mv for mv in last[:-1])
+    # no walk before it (a stop that did nothing may follow an earlier move)
+    assert not [e for mv in last[:-1] for e in mv.get("then", []) if "action" in e]
     # later moves push the action out of the window; its walks go with it
     for _ in range(LAST_MOVES):
         st = table.state
@@ -116,7 +120,7 @@ def test_the_last_moves_hold_each_walk_after_the_move_that_caused_it() -> None:
         table.fold("action", {"seat": seat, "action": str(rng.choice(st.legal_actions()))})
     last = _last_moves(table, names)
     assert len(last) == LAST_MOVES
-    shown = sum(len(mv.get("then", [])) for mv in last)
+    shown = sum(1 for mv in last for e in mv.get("then", []) if "action" in e)
     want = sum(1 for after, _, _ in table.state.walks  # type: ignore[union-attr]
                if after > len(table.moves) - LAST_MOVES)
     assert shown == want
@@ -236,7 +240,8 @@ def test_the_last_moves_say_who_the_inn_passed_over_and_why() -> None:
 def test_passes_and_walks_of_one_action_keep_the_inns_order() -> None:
     """An inn whose meals pass everyone over ends with the action that brought the last
     traveller in: that action's `then` names each one passed over, in arrival order, then
-    each walk, in the engine's order."""
+    each walk, in the engine's order, each followed by its stop if that did nothing (no
+    panorama and no encounter left here; the hot spring has its story cards)."""
     from referee.games.tokaido.state import NONE_LEFT
 
     s = at_the_inn([5, 5, 5], [])
@@ -246,7 +251,126 @@ def test_passes_and_walks_of_one_action_keep_the_inns_order() -> None:
     table.fold("action", {"seat": 2, "action": "move 11"})
     then = _last_moves(table, ["Ava", "Ben", "Cy"])[-1]["then"]
     names = ["Ava", "Ben", "Cy"]
+    assert [(a, q, n) for a, q, n in s.walks] == [(1, 0, 14), (1, 1, 15), (1, 2, 16)]
+    assert s.idle == ((1, 0, 14, NONE_LEFT), (1, 1, 15, NONE_LEFT))
+    assert s.phase.value == "action" and s.current_player() == 2  # the hot spring
     want = [{"seat": q, "name": names[q], "passed": NONE_LEFT} for q in (0, 1, 2)]
-    want += [{"seat": q, "name": names[q], "action": f"move {n}"}
-             for a, q, n in s.walks if a == 1]
+    want += [{"seat": 0, "name": "Ava", "action": "move 14"},
+             {"seat": 0, "name": "Ava", "stopped": 14, "why": NONE_LEFT},
+             {"seat": 1, "name": "Ben", "action": "move 15"},
+             {"seat": 1, "name": "Ben", "stopped": 15, "why": NONE_LEFT},
+             {"seat": 2, "name": "Cy", "action": "move 16"}]
     assert then == want
+
+
+# ----- the road spaces that do nothing for a traveller stopping there ---------------------------
+
+# (space, its type, setup keys that leave nothing there to take, coins, the engine's reason)
+UNDOABLE: list[tuple[int, str, dict[str, Any], int, str]] = [
+    (2, "souvenir", {}, 0, "no-money"),
+    (2, "souvenir", {"souvenirs": []}, 5, "none-left"),
+    (4, "temple", {"collected": [["temple1", "temple2", "temple3"], []]}, 2, "no-money"),
+    (4, "temple", {"temples": []}, 5, "none-left"),
+    (7, "meal", {"meal_rows": [["unagi", "sushi"], [], []]}, 2, "no-money"),
+    (7, "meal", {"meal_rows": [[], [], []]}, 5, "none-left"),
+    (1, "panorama", {"panorama_rows": [[], [], []]}, 5, "none-left"),
+    (3, "encounter", {"encounter_face": [], "encounter_deck": []}, 5, "none-left"),
+    (5, "hotspring", {"story_face": [], "story_deck": []}, 5, "none-left"),
+]
+
+
+def on_the_road(setup: dict[str, Any], coins: int) -> TokaidoState:
+    """Two travellers in Kyoto, seat 0 (the painter: no discount on anything) first."""
+    from referee.games.tokaido import from_setup
+
+    return from_setup({"characters": ["painter", "priest"], "position": [0, 0],
+                       "coins": [coins, 3], **setup})
+
+
+def test_every_undoable_space_is_recorded_with_why() -> None:
+    """RULINGS.md Unplayable space, step 10: a traveller who stops where the action cannot be
+    done (no money for anything left, or nothing left) gets no decision and nothing happens;
+    the state now records the stop (actions played before it, seat, space, the engine's
+    reason), so the phones can say why the move had no effect. It did nothing silently."""
+    for space, kind, setup, coins, why in UNDOABLE:
+        s = on_the_road(setup, coins)
+        assert s.rules.spaces[space] == kind
+        before = s.to_dict()
+        s.apply_text(f"move {space}")
+        assert s.phase.value == "move" and s.current_player() == 1, kind  # nothing to do
+        assert s.idle == ((1, 0, space, why),) and s.idle_stops() == [(1, 0, space, why)], kind
+        after = s.to_dict()
+        assert after["coins"] == before["coins"] and after["collected"] == before["collected"]
+        # with what was missing, the same stop is a decision, and records nothing
+        rich = on_the_road({k: v for k, v in setup.items() if why == "no-money"}, 20)
+        rich.apply_text(f"move {space}")
+        assert rich.phase.value == "action" and rich.idle == (), kind
+
+
+def test_a_reason_is_only_ever_one_a_space_can_have() -> None:
+    """The reasons of whole games (every seat buying the dearest thing it can): no money
+    only where cards have a price (PAID_SPACES); a free card is refused only when none is
+    left; and never a stop on an inn, Kyoto or Edo, nor one after which the traveller acts."""
+    from referee.games.tokaido.state import NO_MONEY, PAID_SPACES
+
+    seen = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = GAME.new_game(4, seed=seed)
+        assert isinstance(s, TokaidoState)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            takes = [a for a in legal if a.verb == "take"]
+            a = max(takes, key=lambda x: (s.cost(x), rng.random())) if takes else \
+                rng.choice(legal)
+            n = len(s.idle)
+            s.apply_action(a)
+            for after, _, space, why in s.idle[n:]:
+                kind = s.rules.spaces[space]
+                assert kind not in ("kyoto", "inn", "edo") and after == s.turns
+                assert why != NO_MONEY or kind in PAID_SPACES
+                seen.add((kind, why))
+    assert ("souvenir", NO_MONEY) in seen  # a whole game has some
+
+
+def test_idle_stops_survive_a_clone_a_round_trip_and_a_new_deal_of_the_piles() -> None:
+    from referee.games.engine import SetupError
+
+    s = on_the_road({"souvenirs": []}, 5)
+    c = s.clone()
+    c.apply_text("move 2")
+    assert s.idle == () and c.idle  # the clone's own
+    back = TokaidoState.from_dict(json.loads(json.dumps(c.to_dict())))
+    assert back.idle == c.idle and back.to_dict() == c.to_dict()
+    assert c.determinize(1, random.Random(2)).idle == c.idle  # public
+    old = c.to_dict()
+    del old["idle"]  # a state stored before them still loads
+    assert TokaidoState.from_dict(old).idle == ()
+    bad = c.to_dict()
+    bad["idle"] = [[1, 0, 2, "bored"]]
+    try:
+        TokaidoState.from_dict(bad)
+    except SetupError as e:
+        assert "bored" in str(e)
+    else:
+        raise AssertionError("a stop with no such reason was read")
+
+
+def test_the_last_moves_say_a_stop_that_did_nothing_after_its_move() -> None:
+    """The public view's last moves: the move to a space that did nothing has, as its `then`,
+    `{seat, name, stopped, why}` with the space and the engine's reason; the next traveller's
+    move follows. Public: nothing but the space and the reason."""
+    from referee.games.tokaido import from_setup
+
+    names = ["Hiroshige", "Ben"]
+    table = CardTable("t", {"game": "tokaido", "name": "T", "language": "en"}, "", GAME)
+    table.fold("game_started", {"seed": 0, "players": names})
+    table.state = from_setup({"characters": ["painter", "priest"], "position": [0, 0],
+                              "coins": [0, 3]})
+    table.fold("action", {"seat": 0, "action": "move 2"})  # souvenirs, and no coin
+    table.fold("action", {"seat": 1, "action": "move 1"})  # a panorama: a decision
+    last = _last_moves(table, names)
+    assert last[0] == {"seat": 0, "name": "Hiroshige", "action": "move 2",
+                       "then": [{"seat": 0, "name": "Hiroshige", "stopped": 2,
+                                 "why": "no-money"}]}
+    assert last[1] == {"seat": 1, "name": "Ben", "action": "move 1"}

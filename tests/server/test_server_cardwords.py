@@ -50,12 +50,17 @@ def tukki_keys() -> set[str]:
 def tokaido_keys() -> set[str]:
     from referee.games.tokaido.actions import BLIND
     from referee.games.tokaido.data import SPACE_TYPES, load_rules
-    from referee.games.tokaido.state import NO_MONEY, NONE_LEFT
+    from referee.games.tokaido.state import NO_MONEY, NONE_LEFT, PAID_SPACES
 
     rules = load_rules()
     keys = {"g.road_space", "g.your_things", f"g.tk.{BLIND}", "tokaido.walk_on"}
     # why an inn's meals passed a traveller over (the engine's reasons), in the last moves
     keys |= {f"tokaido.passed.{why}" for why in (NO_MONEY, NONE_LEFT)}
+    # why a road space did nothing for whoever stopped there: nothing left, anywhere; no
+    # money where cards have a price
+    keys |= {f"tokaido.stopped.{kind}.{NONE_LEFT}" for kind in rules.spaces
+             if kind not in ("kyoto", "inn", "edo")}
+    keys |= {f"tokaido.stopped.{kind}.{NO_MONEY}" for kind in PAID_SPACES}
     keys |= {f"g.offer.{d}" for d in ("encounter", "story", "souvenir", "temple")}
     keys |= {f"g.tk.{k.code}" for k in rules.kinds}
     keys |= {f"g.space.{s}" for s in (*SPACE_TYPES, *rules.spaces)}

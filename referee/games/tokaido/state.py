@@ -87,16 +87,23 @@ def _take(code: str) -> Action:
     return a
 
 
-# why an inn passed a traveller over at its meals (`passes`, `passed_over()`)
-NO_MONEY = "no-money"  # meals are left in the row, but none the traveller can pay for
-NONE_LEFT = "none-left"  # the segment's meal row is empty
+# why an inn passed a traveller over at its meals (`passes`, `passed_over()`), or a road
+# space did nothing for the traveller who stopped there (`idle`, `idle_stops()`)
+NO_MONEY = "no-money"  # cards are left (meals in the row), but none the traveller can pay for
+NONE_LEFT = "none-left"  # nothing is left to take (the segment's meal row is empty)
 
 
 def _why(text: object) -> str:
-    """A stored pass's reason, checked (`from_dict`)."""
+    """A stored pass's or idle stop's reason, checked (`from_dict`)."""
     if text not in (NO_MONEY, NONE_LEFT):
-        raise ValueError(f"no such reason for a pass: {str(text)[:40]!r}")
+        raise ValueError(f"no such reason for a pass or a stop: {str(text)[:40]!r}")
     return str(text)
+
+
+# the road spaces whose cards have a price, where a traveller may find cards yet afford none;
+# at the others (panorama, encounter, hot spring) a card is free, so only running out stops
+# one (`idle`, `idle_stops()`)
+PAID_SPACES = ("meal", "temple", "souvenir")
 
 
 class TokaidoState(State):
@@ -139,6 +146,11 @@ class TokaidoState(State):
         # Inns, step 10): (actions applied before it, seat, why: NO_MONEY or NONE_LEFT),
         # oldest first; a tuple too. All of an inn's passes come before its walks
         self.passes: tuple[tuple[int, int, str], ...] = ()
+        # the road spaces where a traveller stopped (by a move, or walking on from an inn) and
+        # whose action could not be done, so nothing happened (RULINGS.md Unplayable space,
+        # step 10): (actions applied before it, seat, space, why: NO_MONEY, cards left but
+        # none affordable, or NONE_LEFT, nothing left to take), oldest first; a tuple too
+        self.idle: tuple[tuple[int, int, int, str], ...] = ()
 
     # ----- the State API -------------------------------------------------------------------
 
@@ -207,6 +219,15 @@ class TokaidoState(State):
         before its walks (`auto_moves`) of the same count: meals end before anyone leaves."""
         return list(self.passes)
 
+    def idle_stops(self) -> list[tuple[int, int, int, str]]:
+        """The road spaces where a traveller stopped and got nothing, its action undoable
+        (RULINGS.md Unplayable space), oldest first: (actions played before it, seat, space,
+        why: NO_MONEY, cards left there but none the traveller can pay for, or NONE_LEFT,
+        nothing left to take). No decision, so no action of its own; every traveller sees it
+        (the phones' last moves say why that stop did nothing). A stop after a walk from an
+        inn has that walk's count, and comes right after it."""
+        return list(self.idle)
+
     def character(self, p: int) -> Character:
         """Seat p's character card (starting points, coins, ability)."""
         return self._chars[p]
@@ -257,8 +278,11 @@ class TokaidoState(State):
         self.clock += 1
         if n == self.rules.edo:
             self.edo_order.append(p)
-        elif self.rules.spaces[n] != "inn" and self._options(p):
-            self.phase, self.actor = ACTION, p  # an undoable space does nothing (step 10)
+        elif self.rules.spaces[n] != "inn":
+            if self._options(p):
+                self.phase, self.actor = ACTION, p
+            else:  # an undoable space does nothing (step 10); the state says why
+                self.idle += ((self.turns, p, n, self._why_nothing(p)),)
 
     def _depart(self, p: int) -> None:
         """Leave the inn for the first free space at least 3 ahead (RULINGS.md Inns)."""
@@ -271,9 +295,21 @@ class TokaidoState(State):
 
     def _pass_over(self, p: int) -> None:
         """Record that the inn's meals pass p over, with why (RULINGS.md Inns, step 10)."""
-        row = self.meal_rows[self.rules.segment_of[self.pos[p]] - 1]
-        why = NONE_LEFT if not any(row[i] for i in self.rules.deck_kinds["meal"]) else NO_MONEY
-        self.passes += ((self.turns, p, why),)
+        self.passes += ((self.turns, p, self._why_nothing(p, "meal")),)
+
+    def _why_nothing(self, p: int, deck: str | None = None) -> str:
+        """Why p can take nothing at its space (the inn's meals: `deck` "meal"): NO_MONEY if
+        cards are left there that p could take with coins enough, else NONE_LEFT. Only
+        meaningful when p's options are empty."""
+        rules = self.rules
+        at = self.pos[p]
+        deck = deck or rules.spaces[at]
+        if deck not in PAID_SPACES:
+            return NONE_LEFT  # a free card: had one been left, p could have taken it
+        counts = self.meal_rows[rules.segment_of[at] - 1] if deck == "meal" else self.supply
+        left = any(counts[i] and self.price(p, rules.kinds[i]) is not None
+                   for i in rules.deck_kinds[deck])
+        return NO_MONEY if left else NONE_LEFT
 
     def _arrival_order(self) -> list[int]:
         return sorted(range(self.num_players), key=lambda q: (self.pos[q], self.stamp[q]))
@@ -481,14 +517,16 @@ class TokaidoState(State):
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-ready: the public view, the arrival stamps, the inn's stage,
-        the actions so far, the walks made on their own and the travellers an inn passed over,
-        both piles top first and the RNG state; `from_dict` reads it back."""
+        the actions so far, the walks made on their own, the travellers an inn passed over and
+        the stops that did nothing, both piles top first and the RNG state; `from_dict` reads
+        it back."""
         return {
             **self._public(),
             "stamp": self.stamp[:], "clock": self.clock, "inn_stage": self.inn_stage,
             "actor": self.actor, "turns": self.turns,
             "walks": [list(w) for w in self.walks],
             "passes": [list(x) for x in self.passes],
+            "idle": [list(x) for x in self.idle],
             "encounter_deck": self._codes(self.enc_deck[::-1]),
             "story_deck": self._codes(self.story_deck[::-1]),
             "rng": rng_to_json(self._rng),
@@ -534,6 +572,8 @@ class TokaidoState(State):
             s.turns = int(data.get("turns", 0))  # absent in states stored before them
             s.walks = tuple((int(a), int(p), int(n)) for a, p, n in data.get("walks", []))
             s.passes = tuple((int(a), int(p), _why(w)) for a, p, w in data.get("passes", []))
+            s.idle = tuple((int(a), int(p), int(n), _why(w))
+                           for a, p, n, w in data.get("idle", []))  # absent before them
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             if isinstance(e, RulesError):
                 raise

@@ -41,6 +41,12 @@ window.refereeCardWords = function (T, game, spaces) {
   // a traveller the inn's meals passed over, and why, from the engine ("could afford no meal
   // at the inn", "found no meal left at the inn"): no decision, so no move of its own
   const passed = (why) => has("tokaido.passed." + why) ? tr("tokaido.passed." + why) : why;
+  // a road space that did nothing for the traveller who stopped there, and why, from the
+  // engine ("stopped at the souvenir shop but could afford nothing"): no decision either
+  const stopped = (i, why) => {
+    const key = "tokaido.stopped." + (spaces() || [])[i] + "." + why;
+    return has(key) ? tr(key) : tr("g.verb.move", {x: space(i)}) + SEP + why;
+  };
   // Tokaido's cards of a kind with how many ("sushi ×3"), in the page's digits
   const counted = (code, n) => card(code) + (n > 1 ? " ×" + window.refereeUI.num(n) : "");
 
@@ -83,6 +89,6 @@ window.refereeCardWords = function (T, game, spaces) {
   }
   return {card: card, rank: rankWords, colour: colour, place: place, space: space,
           spaceKind: spaceKind, character: character, power: power, action: action,
-          walked: walked, passed: passed, counted: counted,
+          walked: walked, passed: passed, stopped: stopped, counted: counted,
           takiColour: takiColour, takiFace: takiFace};
 };

@@ -40,12 +40,14 @@
   const W = window.refereeCardWords(T, game, () => state && state.view.spaces);
   const words = W.action;
   // the last moves, oldest first: each action, then what the game did on its own after it
-  // (its `then`: Tokaido's walks from an inn, and the travellers its meals passed over, with
-  // `passed`: why), marked `auto`
+  // (its `then`: Tokaido's walks from an inn, the travellers its meals passed over, with
+  // `passed`: why, and the spaces that did nothing for whoever stopped there, `stopped` and
+  // `why`), marked `auto`
   const lastMoves = (view) => view.last.flatMap((mv) =>
     [mv, ...(mv.then || []).map((a) => Object.assign({auto: true}, a))]);
   const moveWords = (mv) => !mv.auto ? words(mv.action)
-    : mv.passed ? W.passed(mv.passed) : W.walked(mv.action);
+    : mv.passed ? W.passed(mv.passed)
+    : mv.stopped !== undefined ? W.stopped(mv.stopped, mv.why) : W.walked(mv.action);
 
   // ---- TAKI --------------------------------------------------------------------------------
   function takiTile(code, attrs) {
