@@ -7,6 +7,7 @@ machine code (an engine's refusal) adds `"code"` and `"params"`, for the phone's
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -111,6 +112,11 @@ class ConflictError(ServerError):
     """A command that does not fit the table's state now (no camera frame, demo off, ...)."""
 
 
+class ReusedPhotoError(ConflictError):
+    """A photo sent for a build that was already frozen at the table: another builder's, or
+    one of an earlier round (referee.server.fingerprints); nothing is stored."""
+
+
 class UnknownRouteError(ServerError):
     """A request for an address the box has no page or API route for (404)."""
 
@@ -186,12 +192,29 @@ def validation_problems(e: RequestValidationError) -> list[dict[str, Any]]:
     request may be megabytes; echoing it back helps nobody)."""
     out: list[dict[str, Any]] = []
     for err in e.errors()[:_MAX_PROBLEMS]:
-        loc = [x if isinstance(x, int) else _encodable(str(x)[:60]) for x in err.get("loc", ())]
+        loc = [_loc_part(x) for x in err.get("loc", ())]
+        if err.get("type") == "extra_forbidden" and loc:  # a field the schema has not: its
+            loc[-1] = KEY  # name is the sender's text, whatever it looks like
         msg = str(err.get("msg", "not valid"))
         if "Expected UploadFile" in msg:  # FastAPI's words, with a Python class in them
             msg = NOT_A_FILE
         out.append({"loc": loc, "msg": _encodable(msg[:_MAX_MSG])})
     return out
+
+
+# what a validation answer says in place of a key the sender chose (a JSON object's key, a
+# field the schema does not have): never their text (a break-it trial had U+202E and HTML
+# come back in `detail`)
+KEY = "[key]"
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,39}")
+
+
+def _loc_part(x: object) -> int | str:
+    """One step of a problem's place: an index, or a name as plain as the schema's own
+    (letters, digits, `_.-`, at most 40); any other text is a key the sender chose: `KEY`."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        return x
+    return x if isinstance(x, str) and _PLAIN_NAME.fullmatch(x) else KEY
 
 
 def part_header_too_long(e: BaseException) -> bool:

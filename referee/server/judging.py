@@ -23,8 +23,14 @@ import numpy as np
 
 from referee.errors import RefereeError
 from referee.server.cameras import Frame
-from referee.server.errors import ConflictError, UnknownPhotoError, UploadTooLargeError
+from referee.server.errors import (
+    ConflictError,
+    ReusedPhotoError,
+    UnknownPhotoError,
+    UploadTooLargeError,
+)
 from referee.server.files import sync_dir, write_synced
+from referee.server.fingerprints import Fingerprint, fingerprint
 from referee.server.service_base import ServiceBase, log, plain_words
 from referee.server.stations import station_path
 from referee.server.table import JUDGE_FAILED, Table
@@ -142,6 +148,20 @@ MAX_OTHER_PIXELS = 12_000_000
 DECODING = threading.BoundedSemaphore(2)
 
 
+def _judged_pixels(data: bytes) -> np.ndarray:
+    """A photo's pixels as the referee judges them: decoded, at most `MAX_JUDGED_PIXELS`
+    (a larger one scaled down). :raises PhotoError / PhotoTooLargeError:"""
+    import cv2
+
+    image = decode(data, MAX_JUDGED_PIXELS)
+    h, w = image.shape[:2]
+    if h * w > MAX_JUDGED_PIXELS:
+        f = (MAX_JUDGED_PIXELS / (h * w)) ** 0.5
+        image = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))),
+                           interpolation=cv2.INTER_AREA)
+    return image
+
+
 def _judge_photo_now(*args: Any, **kw: Any) -> Judged:
     """`judge_photo`, looked up when called (so that a test may stand in for it)."""
     return globals()["judge_photo"](*args, **kw)
@@ -185,15 +205,8 @@ class JudgingWorker(ServiceBase):
 
         :raises PhotoError / PhotoTooLargeError: a corrupt file, or one over
             `vision.photo.MAX_PIXELS`."""
-        import cv2
-
         with DECODING:
-            image = decode(data, MAX_JUDGED_PIXELS)
-            h, w = image.shape[:2]
-            if h * w > MAX_JUDGED_PIXELS:
-                f = (MAX_JUDGED_PIXELS / (h * w)) ** 0.5
-                image = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))),
-                                   interpolation=cv2.INTER_AREA)
+            image = _judged_pixels(data)
         return Frame(image, time.time(), "upload", None)
 
     def _photo_dir(self, table: Table) -> Path:
@@ -207,16 +220,56 @@ class JudgingWorker(ServiceBase):
     def _write(self, path: Path, data: bytes) -> None:
         write_synced(path, data)
 
-    def _save(self, table: Table, rnd: int, seat: int, frame: Frame) -> dict[str, Any]:
+    def _stored(self, frame: Frame) -> tuple[bytes, Fingerprint]:
+        """The file a frozen photo is stored as (the frame's own JPEG when it holds no
+        metadata, else re-encoded), and its fingerprint: the pixels as taken, and as anyone
+        who downloads the stored file and sends it gets them decoded (`_judged_pixels`)."""
         import cv2
 
         data = frame.data
         if data is None or not data.startswith(b"\xff\xd8") or jpeg_metadata(data):
             ok, buf = cv2.imencode(".jpg", frame.image_bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
             data = buf.tobytes()
+        return data, fingerprint(_judged_pixels(data), frame.image_bgr)
+
+    def _save(self, table: Table, rnd: int, seat: int, frame: Frame,
+              stored: tuple[bytes, Fingerprint] | None = None) -> dict[str, Any]:
+        """Store a frozen photo (`stored`: its file and fingerprint, made beforehand
+        outside the table's lock; else made now); the note of its `server:photo` event."""
+        data, fp = stored if stored is not None else self._stored(frame)
         name = f"r{rnd}-p{seat}-{secrets.token_hex(4)}.jpg"
         self._write(self._photo_dir(table) / name, data)
-        return {"round": rnd, "player": seat, "photo": name}
+        return {"round": rnd, "player": seat, "photo": name, "fingerprint": fp.to_json()}
+
+    def _check_fresh(self, table: Table, rnd: int, seat: int, fp: Fingerprint) -> None:
+        """Refuse a photo sent for `seat`'s build that is a photo already frozen at this
+        table for another builder of this round, or for anyone in an earlier round or game:
+        it shows someone else's build, or an earlier one. The same builder may send the
+        same photo again in the same round (a retry). Under table.lock.
+
+        :raises ReusedPhotoError: (409, `photo.reused`) nothing is stored; the builder may
+            send a photo of their own build."""
+        for f in table.frozen:
+            if (f.game, f.round, f.seat) == (table.games, rnd, seat):
+                continue
+            if f.fingerprint is None:  # an event stored before fingerprints were kept
+                f.fingerprint = self._fingerprint_of_file(table, f.photo)
+            if f.fingerprint is not None and fp.same(f.fingerprint):
+                log.info("table %r: round %d, seat %d sent the photo frozen in round %d "
+                         "for seat %d (game %d); refused", table.id, rnd, seat, f.round,
+                         f.seat, f.game)
+                whose = ("another builder's build this round"
+                         if (f.game, f.round) == (table.games, rnd) else "an earlier round")
+                raise ReusedPhotoError(
+                    f"this photo was already taken at this table, of {whose}: a build is "
+                    "judged only on a new photo of its own; take a photo of "
+                    f"{table.state.players[seat]}'s build now and send it", "photo.reused")
+
+    def _fingerprint_of_file(self, table: Table, name: str) -> Fingerprint | None:
+        try:
+            return fingerprint(_judged_pixels((self._photo_dir(table) / name).read_bytes()))
+        except (OSError, RefereeError):
+            return None
 
     def _queue_judging(self, table: Table, rnd: int, seat: int) -> None:
         """Queue a photo's judging. One worker judges for every table, and takes the tables

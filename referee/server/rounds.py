@@ -115,14 +115,16 @@ class Rounds(Places, KeysAndAccess):
 
         :raises IllegalCommandError: the rules refuse it; UnsupportedPhotoError / PhotoError:
             a bad upload; ConflictError: a phone place without a photo, or a photo already
-            being taken; ForbiddenError: neither the table's key nor this seat's.
+            being taken; ReusedPhotoError: a photo frozen at this table before, for another
+            builder or an earlier round (`_check_fresh`; nothing stored); ForbiddenError:
+            neither the table's key nor this seat's.
         """
         table = self.get(table_id)
         self._may(table, who, seat=seat)
         # a file of 0 bytes is a photo refused as empty, not "no photo"; the file's size is
         # checked at once, its pixels only once the rules take the photo (below): a photo
         # sent when none is wanted is refused before it costs any memory
-        frame = None
+        frame = stored = None
         if upload is not None:
             self._check_upload(upload, filename)
             # the rules asked first, under the lock; the pixels decoded outside it (seconds
@@ -131,18 +133,22 @@ class Rounds(Places, KeysAndAccess):
             with table.lock:
                 self._done_events(table, seat, True)
             frame = self._upload_frame(upload, filename)  # PhotoError: nothing committed
+            stored = self._stored(frame)  # its file and fingerprint, outside the lock too
         pressed = time.time()
         with table.lock:
             st = table.state
             rnd = st.round_no
             items = self._done_events(table, seat, upload is not None)
+            if stored is not None:  # a photo frozen here before (another builder's, an
+                # earlier round's) is not this build's: refused, nothing stored
+                self._check_fresh(table, rnd, seat, stored[1])
             seats = [seat] + [d["last"] for k, d in items if k == "round_closed"]
             notes: list[tuple[str, dict[str, Any]]] = []
             after: list[int] = []  # seats whose frame a live camera gives after `pressed`
             for i, s in enumerate(seats):
                 src = self._place_source(table, s)
                 if i == 0 and frame is not None:  # the photo sent with "done"
-                    note = self._save(table, rnd, s, frame)
+                    note = self._save(table, rnd, s, frame, stored)
                     if isinstance(src, UploadSource):  # the phone is this place's camera:
                         # it keeps the stored file, never the decoded photo (memory)
                         src.put_file(self._photo_dir(table) / note["photo"], frame.taken_at)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from referee.server.cameras import FrameSource
+from referee.server.fingerprints import Fingerprint, Frozen
 from referee.server.limits import InPlay
 from referee.server.storage import StoredEvent
 from referee.tuki import game
@@ -67,6 +68,10 @@ class Table(InPlay):
     # (round, seat) answered against the verdict after the penalty card was given: the card
     # stays, the answer only labels the photo (docs/server.md)
     card_stays: set[tuple[int, int]] = field(default_factory=set)
+    games: int = 0  # games begun at this table (a rematch is the next)
+    # every photo frozen at this table, with its fingerprint: a photo sent again (another
+    # builder's, or one of an earlier round) is refused (referee.server.fingerprints)
+    frozen: list[Frozen] = field(default_factory=list)
 
     touched: float = 0.0  # when its last event happened (Unix seconds)
 
@@ -92,6 +97,7 @@ class Table(InPlay):
             self.state = game.apply(self.state, game.Event(k, p))
             if k == "game_started":  # a rematch: the last game's outcome goes
                 self.outcome, self.round_lookout = {}, None
+                self.games += 1
             if k == "round_started":
                 self.outcome = {}
                 self.round_lookout = self.state.lookout
@@ -105,6 +111,8 @@ class Table(InPlay):
         key = (int(p.get("round", 0)), int(p.get("player", -1)))
         if k == "server:photo":
             self.shots[key] = Shot(p["photo"], judging=True, uploaded=bool(p.get("uploaded")))
+            self.frozen.append(Frozen(self.games, key[0], key[1], str(p["photo"]),
+                                      Fingerprint.from_json(p.get("fingerprint"))))
         elif k == "server:judged" and key in self.shots:
             s = self.shots[key]
             s.overlay, s.judging, s.timings_ms = p.get("overlay"), False, p.get("timings_ms", {})

@@ -86,11 +86,12 @@ def test_a_round_with_uploaded_photos(client, make_table, wait_view, settings):
     assert kinds[:3] == ["game_started", "round_started", "server:photo"]
     assert "penalty" in kinds and kinds.count("server:judged") == 2
     # round 2: Ava's done ends it; Ben's phone place waits for his new photo and is not
-    # judged on the one his place's phone sent in round 1
+    # judged on the one his place's phone sent in round 1 (Ava's is a new photo: the one of
+    # round 1 sent again is refused, test_server_photo_reuse)
     r = client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die}, headers=h)
     assert r.status_code == 200, r.text
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
-                    files={"photo": ("ava.jpg", scene_photo("D03-02"), "image/jpeg")})
+                    files={"photo": ("ava.jpg", scene_photo("D03-03"), "image/jpeg")})
     assert r.status_code == 200, r.text
     ben = client.get(f"/api/tables/{table_id}").json()["round"]["builders"][1]
     assert (ben["status"], ben["state"], ben["photo"]) == ("stopped", "waiting", None)

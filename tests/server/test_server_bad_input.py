@@ -155,6 +155,25 @@ def test_a_validation_error_does_not_echo_the_request(client):
     assert r.status_code == 422 and "not json" not in r.text
 
 
+@pytest.mark.parametrize("body", [
+    {"game": "taki", "players": ["A", "B"], "bots": {"\u202e<script>alert(1)</script>": "easy"}},
+    {"game": "taki", "players": ["A", "B"], "bots": {"1": "easy", "\u202e<b>x</b>": "easy"}},
+    {"game": "taki", "players": ["A", "B"], "\u202e<img src=x onerror=alert(1)>": 1},
+    {"game": "taki", "players": ["A", "B"], "sneaky": 1},
+])
+def test_a_validation_error_never_says_a_key_the_sender_chose(client, body):
+    """A break-it trial: the key of a JSON object came back in `detail` with its U+202E (it
+    turns the text around) and its HTML. Such a key is "[key]"; the schema's names stay."""
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 422, r.text
+    assert "\u202e" not in r.text and "<" not in r.text and "sneaky" not in r.text
+    assert "\\u202e" not in r.text  # nor escaped
+    problems = r.json()["problems"]
+    assert problems and all(p["loc"][0] == "body" for p in problems)
+    assert any("[key]" in p["loc"] for p in problems), problems
+    assert "body." in r.json()["detail"]
+
+
 def test_a_photo_sent_as_text_is_refused_in_plain_words(client, make_table):
     """`curl -F photo=build.jpg` (the @ forgotten) sends the name as text: the answer was
     "body.photo: Value error, Expected UploadFile, received: <class 'str'>"."""
@@ -247,7 +266,7 @@ def test_a_photo_cut_short_on_its_way_is_told_incomplete_and_nothing_is_lost(
     table_id, h = started_table(client, make_table)
     photo = scene_photo("D03-02")
     assert client.post(f"/api/tables/{table_id}/done/1", headers=h, files={
-        "photo": ("ben.jpg", photo, "image/jpeg")}).status_code == 200  # Ben's, stored
+        "photo": ("ben.jpg", scene_photo("D04-06"), "image/jpeg")}).status_code == 200  # Ben's
     wait_view(table_id, lambda v: v["round"]["builders"][1]["verdict"])
     before = client.get(f"/api/tables/{table_id}").json()
     stored = sorted(p.name for p in (settings.photos_dir / table_id).iterdir())
