@@ -14,6 +14,7 @@ import math
 import cv2
 import numpy as np
 
+from referee.vision.mat import SQUARE_MM, SQUARES
 from referee.vision.pose import MatDetection, Pose, detect_mats, is_weak, solve_pose
 from referee.vision.settings import VisionSettings
 from referee.vision.station import Station
@@ -105,6 +106,59 @@ def camera_mismatch(det: MatDetection, camera: np.ndarray, image_size: tuple[int
             f"that camera does, by about {off:.0%}. Is this the right station for this "
             "camera? If the camera was changed or zoomed, calibrate it again; send photos "
             "uncropped")
+
+
+def edge_blur_mm(gray: np.ndarray, det: MatDetection) -> float | None:
+    """How blurred the photo is where the mat lies: the σ (mm on the board) of its left and
+    right edges, where the board's black squares meet the paper beyond it, or None when too
+    few of them show.
+
+    Each profile runs across an edge, from 7 mm out on the paper to 12 mm into the black
+    square (the board's points mapped by their homography, OpenCV `findHomography`), is
+    scaled from the black's median to the paper's, and a Gaussian blur σ is 1/1.349 of the
+    distance between its 25 % and 75 % levels; the median over up to 16 profiles. An edge
+    lit less than 30 grey levels apart (a shadow, a covered corner) is left out.
+
+    gray: the photo, H×W uint8.
+    """
+    if len(det.object_points) < 8:
+        return None
+    homography, _ = cv2.findHomography(det.object_points[:, :2].astype(np.float64),
+                                       det.image_points.astype(np.float64))
+    if homography is None:
+        return None
+    h, w = gray.shape[:2]
+    grey = gray.astype(np.float32)
+    t = np.arange(-7.0, 12.05, 0.1)              # < 0: on the paper beyond the board
+    board_w = SQUARES[0] * SQUARE_MM
+    sigmas = []
+    for x_edge, outward in ((0.0, -1.0), (board_w, 1.0)):
+        # the black squares along the board's side: the first and last row (40 mm each)
+        for y in (8.0, 16.0, 24.0, 32.0, 88.0, 96.0, 104.0, 112.0):
+            pts = np.stack([x_edge - outward * t, np.full_like(t, y)], axis=1)
+            ip = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography).reshape(-1, 2)
+            if ip.min() < 1 or ip[:, 0].max() > w - 2 or ip[:, 1].max() > h - 2:
+                continue
+            prof = cv2.remap(grey, ip[:, 0].astype(np.float32).reshape(1, -1),
+                             ip[:, 1].astype(np.float32).reshape(1, -1),
+                             cv2.INTER_LINEAR).ravel().astype(np.float64)
+            paper, black = float(np.median(prof[t <= -4])), float(np.median(prof[t >= 6]))
+            if paper - black < 30:
+                continue
+            level = (prof - black) / (paper - black)
+            at = [_crossing(t, level, q) for q in (0.25, 0.75)]
+            if at[0] is not None and at[1] is not None:
+                sigmas.append(abs(at[0] - at[1]) / 1.349)
+    return float(np.median(sigmas)) if len(sigmas) >= 3 else None
+
+
+def _crossing(t: np.ndarray, level: np.ndarray, q: float) -> float | None:
+    """Where `level` (along `t`) crosses `q` nearest t = 0, linearly interpolated."""
+    idx = np.flatnonzero(np.diff(np.sign(level - q)) != 0)
+    if not len(idx):
+        return None
+    j = int(idx[np.argmin(np.abs(t[idx]))])
+    return float(t[j] + (q - level[j]) / (level[j + 1] - level[j]) * (t[j + 1] - t[j]))
 
 
 def choose_mat(dets: list[MatDetection], shape: tuple[int, ...], camera: np.ndarray,

@@ -57,6 +57,7 @@ from referee.vision.mats import (
     WASHED_OUT,
     camera_mismatch,
     choose_mat,
+    edge_blur_mm,
     mirrored,
     no_mat_reason,
     washed_out,
@@ -232,6 +233,12 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         if why is not None:
             lap("pose")
             return _problem("photo:camera", why, unit, m)
+    blur = edge_blur_mm(gray, det) if not weak and s.pose.max_blur_mm > 0 else None
+    if blur is not None and blur > s.pose.max_blur_mm:
+        lap("pose")
+        return _problem("photo:blurred", f"the photo is blurred (the mat's edges are spread "
+                        f"over about {2 * blur:.0f} mm): focus the camera, wipe its lens, and "
+                        "hold it still", unit, m)
     if weak:
         lap("pose")
         if mirrored(gray, station, s):

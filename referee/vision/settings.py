@@ -58,6 +58,10 @@ class PoseSettings:
     # 578 photos of 24 sets, each at its own station: at most 2.4 σ off, and 16 % at 0.6 σ)
     focal_mismatch_sigmas: float = 4.0
     min_focal_mismatch: float = 0.12
+    # the mat's outer edges (black squares against the paper beyond them) blurred wider than
+    # this (σ, mm on the board): `photo:blurred` (mats.edge_blur_mm; 603 sharp photos of 25
+    # sets: at most 1.25 mm; a 2 px Gaussian blur 1.5 mm, median; 0: off)
+    max_blur_mm: float = 1.75
     # `referee calibrate camera`: each view's own focal length (one-view fit) must agree
     # with the others' within their doubts: chi²/dof above this, the photos are of different
     # cameras or zoom settings (one camera's views: 0.4; five stations' photos: 38)

@@ -79,6 +79,9 @@ def test_two_mats_equally_placed_is_mat_several():
     (lambda im: cv2.resize(im[im.shape[0] * 3 // 20:-im.shape[0] * 3 // 20,
                               im.shape[1] * 3 // 20:-im.shape[1] * 3 // 20],
                            (im.shape[1], im.shape[0])), "photo:camera"),
+    # out of focus (a break-it trial: V03-06 blurred by 3 px, a correct build judged
+    # "contact:G"): the mat's edges are as wide as the stones' gaps that the judge reads
+    (lambda im: cv2.GaussianBlur(im, (0, 0), 2.5), "photo:blurred"),
 ])
 def test_a_refused_photo_names_its_own_fault(make, code):
     v, reasons, _ = verdict(make(photo("D03-04")))
@@ -494,3 +497,23 @@ def test_another_stations_camera_profile_is_not_used_to_judge():
         v = check_photo(photo(scene), station(scene[:3]), lab["target"], die_text(lab),
                         lab["level"], overlay=False).verdict
         assert "photo:camera" not in [r.code for r in v.reasons], scene
+
+
+def test_how_blurred_a_photo_is_is_read_on_the_mats_edges():
+    """`mats.edge_blur_mm`: a sharp fixture photo's mat edges are well under a millimetre
+    wide (σ), and they widen as the photo is blurred, whatever the build in front."""
+    from referee.vision.mats import edge_blur_mm
+    from referee.vision.pose import detect_mat
+
+    s = default_settings().pose
+
+    def blur_of(img):
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        det = detect_mat(gray, s.upscale_below_markers, s.upscale_max_side_px, s.fine_cell_px)
+        return edge_blur_mm(gray, det)
+
+    sharp = blur_of(photo("D03-04"))
+    softer = blur_of(cv2.GaussianBlur(photo("D03-04"), (0, 0), 1.5))
+    blurred = blur_of(cv2.GaussianBlur(photo("D03-04"), (0, 0), 2.5))
+    assert sharp < 0.8 < softer < blurred
+    assert sharp < s.max_blur_mm < blurred
