@@ -20,7 +20,8 @@ from referee.server.text import file_label
 def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
     """The photo's kind.
 
-    :raises UnsupportedPhotoError: empty, or not JPEG/PNG/WebP/BMP, naming the file;
+    :raises UnsupportedPhotoError: empty, not JPEG/PNG/WebP/BMP, or a JPEG of too low a
+        quality (`vision.photo.MIN_JPEG_QUALITY`), naming the file;
         IncompleteUploadError: a photo that ends before its image does (`photo_cut`).
     """
     filename = file_label(filename)
@@ -41,6 +42,15 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
                                     "photo.not-a-photo", {"file": filename})
     if photo_cut(data):  # the phone's connection dropped mid-photo
         raise IncompleteUploadError(INCOMPLETE, "photo.incomplete")
+    from referee.vision.photo import MIN_JPEG_QUALITY, jpeg_quality
+
+    quality = jpeg_quality(data)
+    if quality is not None and quality < MIN_JPEG_QUALITY:  # a chat app's shrunk copy
+        raise UnsupportedPhotoError(f"The file {filename} was saved at a very low quality "
+                                    f"(about {quality:.0f} of 100), which smears the stones: "
+                                    "send the photo as the camera took it.",
+                                    "photo.low-quality", {"file": filename,
+                                                          "quality": f"{quality:.0f}"})
     return kind
 
 

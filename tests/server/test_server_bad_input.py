@@ -59,6 +59,30 @@ def test_an_iphones_heic_photo_is_named_as_such(client, make_table):
     _unchanged(client, table_id, before)
 
 
+def test_a_photo_saved_at_a_very_low_quality_is_refused_as_such(client, make_table):
+    """A break-it trial: a correct build's photo re-saved at JPEG quality 8 (a chat app's
+    smallest copy) was judged wrong, "missing:O"; the dev scenes re-saved at 10–25 gave 1–4
+    confident wrong verdicts of 171 each. Under quality 30 the photo is refused, naming the
+    file and its quality, in the phone's language, and nothing changes at the table."""
+    from referee.paths import FIXTURES
+    from referee.server.i18n import LANGUAGES, messages
+    from referee.vision.photo import read_photo
+
+    table_id, h = started_table(client, make_table)
+    before = client.get(f"/api/tables/{table_id}").json()
+    img = read_photo(FIXTURES / "dev-scenes/scenes/D03-04/image.jpg")
+    ok, low = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 10])
+    r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
+                    files={"photo": ("chat.jpg", low.tobytes(), "image/jpeg")})
+    assert r.status_code == 415, r.text
+    body = r.json()
+    assert body["code"] == "photo.low-quality" and body["params"]["file"] == "chat.jpg"
+    assert 10 <= int(body["params"]["quality"]) < 30
+    words = [messages(lang)["refusal.photo.low-quality"] for lang in LANGUAGES]
+    assert all("{file}" in w and "{quality}" in w for w in words)
+    _unchanged(client, table_id, before)
+
+
 def test_an_empty_file_as_a_photo_is_called_empty(client, make_table):
     """A chosen photo of 0 bytes (a phone's placeholder of a photo still in the cloud) is
     refused as empty, with the file's name, in the phone's language; it was taken for no

@@ -456,3 +456,29 @@ def test_eval_reads_a_label_saved_with_a_byte_order_mark(tmp_path):
     path = tmp_path / "scenes" / "D03-05" / "label.json"
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     assert [r.got for r in evaluate(tmp_path).results] == ["wrong"]
+
+
+def test_a_jpeg_saved_at_a_very_low_quality_is_refused_in_plain_words():
+    """`photo.jpeg_quality` reads the quality a JPEG was saved at from its luminance table
+    (libjpeg's own scale); under `MIN_JPEG_QUALITY` the photo is refused as such (a break-it
+    trial: D06-03 re-saved at quality 8 was judged "missing:O", a correct build), and the
+    quality of every other JPEG, and any PNG, decodes as before."""
+    import cv2
+    import pytest
+
+    from referee.paths import FIXTURES
+    from referee.vision.errors import PhotoError
+    from referee.vision.photo import MIN_JPEG_QUALITY, decode_photo, jpeg_quality, read_photo
+
+    img = read_photo(FIXTURES / "dev-scenes/scenes/D06-03/image.jpg")
+    for q in (20, 30, 50, 75, 95):
+        data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])[1].tobytes()
+        assert abs(jpeg_quality(data) - q) <= 1.5, q
+    low = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 10])[1].tobytes()
+    assert jpeg_quality(low) < MIN_JPEG_QUALITY
+    with pytest.raises(PhotoError, match="very low quality"):
+        decode_photo(low)
+    ok = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 40])[1].tobytes()
+    assert decode_photo(ok).shape == img.shape
+    png = cv2.imencode(".png", img)[1].tobytes()
+    assert jpeg_quality(png) is None and decode_photo(png).shape == img.shape
