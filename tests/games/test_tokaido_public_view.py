@@ -173,27 +173,36 @@ def test_a_traveller_who_finds_no_meal_left_is_passed_over_with_why() -> None:
     assert [w for _, _, w in poor.passes] == [NO_MONEY] * 3
 
 
-def test_passes_survive_a_clone_a_round_trip_and_a_new_deal_of_the_piles() -> None:
+def _public_record_survives(s: TokaidoState, move: str, field: str, bad: list[Any],
+                            word: str) -> None:
+    """A public record of the engine's (`passes`, `idle`), made by `move` on a clone of `s`:
+    the clone's own, kept by a JSON round trip and a new deal of the piles (public), absent
+    from a state stored before it (it still loads), and a record with no such reason (`bad`,
+    naming `word`) refused."""
     from referee.games.engine import SetupError
 
-    s = at_the_inn([0, 3, 1], ["sushi", "soba"])
     c = s.clone()
-    c.apply_text("move 11")
-    assert s.passes == () and c.passes  # the clone's own
+    c.apply_text(move)
+    assert getattr(s, field) == () and getattr(c, field)  # the clone's own
     back = TokaidoState.from_dict(json.loads(json.dumps(c.to_dict())))
-    assert back.passes == c.passes and back.to_dict() == c.to_dict()
-    assert c.determinize(1, random.Random(2)).passes == c.passes  # public
+    assert getattr(back, field) == getattr(c, field) and back.to_dict() == c.to_dict()
+    assert getattr(c.determinize(1, random.Random(2)), field) == getattr(c, field)  # public
     old = c.to_dict()
-    del old["passes"]  # a state stored before them still loads
-    assert TokaidoState.from_dict(old).passes == ()
-    bad = c.to_dict()
-    bad["passes"] = [[1, 0, "tired"]]
+    del old[field]  # a state stored before them still loads
+    assert getattr(TokaidoState.from_dict(old), field) == ()
+    wrong = c.to_dict()
+    wrong[field] = [bad]
     try:
-        TokaidoState.from_dict(bad)
+        TokaidoState.from_dict(wrong)
     except SetupError as e:
-        assert "tired" in str(e)
+        assert word in str(e)
     else:
-        raise AssertionError("a pass with no such reason was read")
+        raise AssertionError(f"a {field} record with no such reason was read")
+
+
+def test_passes_survive_a_clone_a_round_trip_and_a_new_deal_of_the_piles() -> None:
+    _public_record_survives(at_the_inn([0, 3, 1], ["sushi", "soba"]), "move 11", "passes",
+                            [1, 0, "tired"], "tired")
 
 
 def spend_until_a_pass(seed: int) -> tuple[CardTable, list[str]]:
@@ -334,26 +343,8 @@ def test_a_reason_is_only_ever_one_a_space_can_have() -> None:
 
 
 def test_idle_stops_survive_a_clone_a_round_trip_and_a_new_deal_of_the_piles() -> None:
-    from referee.games.engine import SetupError
-
-    s = on_the_road({"souvenirs": []}, 5)
-    c = s.clone()
-    c.apply_text("move 2")
-    assert s.idle == () and c.idle  # the clone's own
-    back = TokaidoState.from_dict(json.loads(json.dumps(c.to_dict())))
-    assert back.idle == c.idle and back.to_dict() == c.to_dict()
-    assert c.determinize(1, random.Random(2)).idle == c.idle  # public
-    old = c.to_dict()
-    del old["idle"]  # a state stored before them still loads
-    assert TokaidoState.from_dict(old).idle == ()
-    bad = c.to_dict()
-    bad["idle"] = [[1, 0, 2, "bored"]]
-    try:
-        TokaidoState.from_dict(bad)
-    except SetupError as e:
-        assert "bored" in str(e)
-    else:
-        raise AssertionError("a stop with no such reason was read")
+    _public_record_survives(on_the_road({"souvenirs": []}, 5), "move 2", "idle",
+                            [1, 0, 2, "bored"], "bored")
 
 
 def test_the_last_moves_say_a_stop_that_did_nothing_after_its_move() -> None:

@@ -199,3 +199,39 @@ def play_to_the_end(pages, seed: int, limit_s: float = 120.0,
         raise AssertionError(f"no end within {limit_s} s after {taps} taps: "
                              + " | ".join(p.locator("#turn").inner_text() for p in pages))
     return {"taps": taps, "views_seen": [len(s) for s in seen]}
+
+
+def replayed(data: Path, table_id: str) -> Any:
+    """A Tokaido table's true state (`TokaidoState`), from its stored events (its seed and
+    every action): what the server knows and never shows, such as the face-down piles'
+    order."""
+    import json
+    import sqlite3
+
+    from referee.games.tokaido import GAME, TokaidoState
+    from referee.server.cardtable import CardTable
+
+    with sqlite3.connect(f"file:{data / 'referee.sqlite3'}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT kind, payload FROM events WHERE table_id = ? ORDER BY seq",
+                          (table_id,)).fetchall()
+    table = CardTable(table_id, {"game": "tokaido"}, "", GAME)
+    for kind, payload in rows:
+        if kind in ("game_started", "action"):
+            table.fold(kind, json.loads(payload))
+    assert isinstance(table.state, TokaidoState)
+    return table.state
+
+
+def open_phone(browser: Any, base: str, game: dict[str, Any], seat: int | None, lang: str,
+               seq: int, errors: list[str]) -> Any:
+    """A phone's page (360 × 640) on a card table: `seat`'s private link, or the view link
+    (None), in `lang`, once it shows the table at `seq` or later; its page errors go to
+    `errors`."""
+    page = browser.new_context(**PHONE).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    link = game["view"] + f"&lang={lang}" if seat is None else \
+        game["seats"][seat]["link"].replace("#", f"&lang={lang}#")
+    page.goto(base + link)
+    page.wait_for_function(f"+document.getElementById('app').dataset.seq >= {seq}",
+                           timeout=15000)
+    return page

@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from referee.games.tokaido import GAME, TokaidoState
+from referee.games.tokaido import TokaidoState
 from referee.games.tokaido.state import NO_MONEY
-from referee.server.cardtable import CardTable
 
-from .cardplay import BROKEN_WORDS, CHROMIUM, NOTATION, PHONE
+from .cardplay import BROKEN_WORDS, CHROMIUM, NOTATION, open_phone, replayed
 from .conftest import claim_seats
 
 NAMES = ["Hiroshige", "Ben", "Cy"]
@@ -33,17 +31,24 @@ OFFER_WORDS = """(meals) => {
 }"""
 
 
-def replayed(data: Path, table_id: str) -> TokaidoState:
-    """The table's true state, from its stored events (its seed and every action)."""
-    with sqlite3.connect(f"file:{data / 'referee.sqlite3'}?mode=ro", uri=True) as db:
-        rows = db.execute("SELECT kind, payload FROM events WHERE table_id = ? ORDER BY seq",
-                          (table_id,)).fetchall()
-    table = CardTable(table_id, {"game": "tokaido"}, "", GAME)
-    for kind, payload in rows:
-        if kind in ("game_started", "action"):
-            table.fold(kind, json.loads(payload))
-    assert isinstance(table.state, TokaidoState)
-    return table.state
+
+def said_last(page: Any, where: str, name: str, said: str, other: str) -> None:
+    """The page's last moves say `said` of `name` (an automatic entry) and its newest move
+    says it; never `other` (the engine's other reason)."""
+    auto = page.locator("#last li.auto").all_inner_texts()
+    assert [x for x in auto if name in x and said in x], (where, auto)
+    assert said in page.locator("#last-move").inner_text(), where  # the newest
+    assert not [x for x in page.locator("#last li").all_inner_texts() if other in x], where
+
+
+def words_only(page: Any, where: str) -> None:
+    """The page shows words: no engine notation, key or reason code, no word broken across
+    lines, nothing wider than the phone."""
+    text = page.locator("#app").inner_text()
+    assert not NOTATION.search(text), (where, NOTATION.search(text))
+    assert "tokaido." not in text and NO_MONEY not in text, where
+    assert page.evaluate(BROKEN_WORDS) == [], where
+    assert page.evaluate("document.documentElement.scrollWidth") == 360, where
 
 
 def plan_to_a_pass(st: TokaidoState) -> tuple[list[tuple[int, str]], TokaidoState]:
@@ -51,22 +56,32 @@ def plan_to_a_pass(st: TokaidoState) -> tuple[list[tuple[int, str]], TokaidoStat
     because they cannot pay (every seat buys the dearest thing it can on the way), ending
     where a seat chooses its meal at that inn; and the state they lead to. The engine is
     the server's, and its seed is the table's, so the server plays the same game."""
+    return spend_until(st, 80, "passes", lambda s, a, acts: s.passes[0][2] == NO_MONEY
+                       and s.phase.value == "meal", "an inn passes a traveller over")
+
+
+def spend_until(st: TokaidoState, limit: int, record: str, found: Any, what: str
+                ) -> tuple[list[tuple[int, str]], TokaidoState]:
+    """Actions (seat, notation) from `st`, every seat buying the dearest thing it can (else
+    a random legal action), up to the first entry of the engine's public `record`
+    (`passes`, `idle`) for which `found(state, action, actions)` holds; tried on up to 200
+    seeds, each stopped at that record's first entry or after `limit` actions."""
     for attempt in range(200):
         rng = random.Random(attempt)
         s = st.clone()
         acts: list[tuple[int, str]] = []
-        while not s.is_terminal() and len(acts) < 80:
+        while not s.is_terminal() and len(acts) < limit:
             legal = s.legal_actions()
             takes = [a for a in legal if a.verb == "take"]
             a = max(takes, key=lambda x: (s.cost(x), rng.random())) if takes else \
                 rng.choice(legal)
             acts.append((s.current_player(), str(a)))
             s.apply_action(a)
-            if s.passes:
-                if s.passes[0][2] == NO_MONEY and s.phase.value == "meal":
+            if getattr(s, record):
+                if found(s, a, acts):
                     return acts, s
                 break
-    raise AssertionError("no plan found in which an inn passes a traveller over")
+    raise AssertionError(f"no plan found in which {what}")
 
 
 def play(base: str, g: dict[str, Any], acts: list[tuple[int, str]]) -> dict[str, Any]:
@@ -90,6 +105,16 @@ def start(base: str) -> dict[str, Any]:
     return claim_seats(httpx, r.json(), base)
 
 
+def played(base: str, data: Path, plan: Any) -> tuple[dict[str, Any], list[tuple[int, str]],
+                                                    TokaidoState, dict[str, Any], TokaidoState]:
+    """A new game played through the server along `plan(its true state)`: the game, the
+    actions, the state the plan expects, the last public view and the true state after."""
+    g = start(base)
+    acts, want = plan(replayed(data, g["id"]))
+    view = play(base, g, acts)
+    return g, acts, want, view, replayed(data, g["id"])
+
+
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_a_traveller_passed_over_at_the_inn_is_said_with_why(base, tmp_path):
@@ -98,10 +123,7 @@ def test_a_traveller_passed_over_at_the_inn_is_said_with_why(base, tmp_path):
 
     from referee.server.i18n import messages
 
-    g = start(base)
-    acts, want = plan_to_a_pass(replayed(tmp_path / "data", g["id"]))
-    view = play(base, g, acts)
-    st = replayed(tmp_path / "data", g["id"])
+    g, acts, want, view, st = played(base, tmp_path / "data", plan_to_a_pass)
     assert st.passes == want.passes and st.current_player() == want.current_player()
     after, passed, why = st.passes[0]
     assert after == len(acts) and why == NO_MONEY
@@ -127,22 +149,11 @@ def test_a_traveller_passed_over_at_the_inn_is_said_with_why(base, tmp_path):
         # the table screen
         for seat, lang in [(chooser, "en"), (chooser, "fa"), (passed, "he"), (None, "ar")]:
             t = messages(lang)
-            page = browser.new_context(**PHONE).new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            link = g["view"] + f"&lang={lang}" if seat is None else \
-                g["seats"][seat]["link"].replace("#", f"&lang={lang}#")
-            page.goto(base + link)
-            page.wait_for_function(
-                f"+document.getElementById('app').dataset.seq >= {view['seq']}", timeout=15000)
+            page = open_phone(browser, base, g, seat, lang, view["seq"], errors)
             where = f"{lang} {'view' if seat is None else f'seat {seat}'}"
             # the last moves: the traveller passed over, by name, with the engine's reason
-            said = t[f"tokaido.passed.{why}"]
-            auto = page.locator("#last li.auto").all_inner_texts()
-            assert [x for x in auto if NAMES[passed] in x and said in x], (where, auto)
-            assert said in page.locator("#last-move").inner_text(), where  # the newest
-            # the reason is that of the engine, never the other one
-            other = t["tokaido.passed.none-left"]
-            assert not [x for x in page.locator("#last li").all_inner_texts() if other in x]
+            said_last(page, where, NAMES[passed], t[f"tokaido.passed.{why}"],
+                      t["tokaido.passed.none-left"])
             # the chooser's phone: a button per meal it can buy, its name and price in words
             if seat == chooser:
                 buttons = page.locator("#moves button").all_inner_texts()
@@ -151,11 +162,7 @@ def test_a_traveller_passed_over_at_the_inn_is_said_with_why(base, tmp_path):
                 for name, price in said:
                     assert [b for b in buttons if name in b and (price or "") in b], \
                         (where, name, price, buttons)
-            text = page.locator("#app").inner_text()
-            assert not NOTATION.search(text), (where, NOTATION.search(text))
-            assert "tokaido." not in text and NO_MONEY not in text, where
-            assert page.evaluate(BROKEN_WORDS) == [], where
-            assert page.evaluate("document.documentElement.scrollWidth") == 360, where
+            words_only(page, where)
             page.context.close()
         browser.close()
     assert errors == []

@@ -9,16 +9,23 @@ from __future__ import annotations
 import json
 import random
 import re
-import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 
-from referee.games.tokaido import GAME, TokaidoState
-from referee.server.cardtable import CardTable
+from referee.games.tokaido import TokaidoState
 
-from .cardplay import BROKEN_WORDS, CHROMIUM, NOTATION, PHONE, digits, plain
+from .cardplay import (
+    BROKEN_WORDS,
+    CHROMIUM,
+    NOTATION,
+    PHONE,
+    digits,
+    open_phone,
+    plain,
+    replayed,
+)
 from .conftest import claim_seats
 
 CHARACTERS = ["merchant", "priest", "gourmet", "painter"]
@@ -51,19 +58,6 @@ def play_past_a_walk(base: str, g: dict, seed: int) -> dict:
             time.sleep(0.05)
     raise AssertionError("no walk from an inn within 90 s")
 
-
-def replayed(data: Path, table_id: str) -> TokaidoState:
-    """The table's true state, from its stored events (the seed and every action): what the
-    server knows and never shows, such as the face-down piles' order."""
-    with sqlite3.connect(f"file:{data / 'referee.sqlite3'}?mode=ro", uri=True) as db:
-        rows = db.execute("SELECT kind, payload FROM events WHERE table_id = ? ORDER BY seq",
-                          (table_id,)).fetchall()
-    table = CardTable(table_id, {"game": "tokaido"}, "", GAME)
-    for kind, payload in rows:
-        if kind in ("game_started", "action"):
-            table.fold(kind, json.loads(payload))
-    assert isinstance(table.state, TokaidoState)
-    return table.state
 
 
 def pile_orders(st: TokaidoState) -> list[str]:
@@ -127,13 +121,7 @@ def test_points_powers_and_walks_show_during_play_and_nothing_hidden(base, tmp_p
         browser = p.chromium.launch(executable_path=CHROMIUM)
         for seat, lang in PHONES:
             t = messages(lang)
-            page = browser.new_context(**PHONE).new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            link = g["view"] + f"&lang={lang}" if seat is None else \
-                g["seats"][seat]["link"].replace("#", f"&lang={lang}#")
-            page.goto(base + link)
-            page.wait_for_function(
-                f"+document.getElementById('app').dataset.seq >= {view['seq']}", timeout=15000)
+            page = open_phone(browser, base, g, seat, lang, view["seq"], errors)
             where = f"{lang} {'view' if seat is None else f'seat {seat}'}"
             said = page.evaluate(PAGE_WORDS, [totals, coins])
             # 1. the players list and the road's travellers: each one's points and coins
