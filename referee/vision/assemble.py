@@ -260,7 +260,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
              colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = (),
              unexplained: bool = False, camera_mm: tuple[float, float, float] | None = None,
              chromatic: str = "", paper_bright: bool = False,
-             unshaped: Sequence[str] = ()) -> MeasuredBuild:
+             unshaped: Sequence[str] = (), unit_px: float | None = None) -> MeasuredBuild:
     """The measured build from one fit per colour (`choose.choose`, `ground`, `pin`).
 
     unit: u in mm; doubt_mm: how far up or down a face off the build line may look
@@ -286,6 +286,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     found may be there unseen: `stone:not-found` with `photo:colours`, never missing.
     unshaped: colours with no fit whose pixels show where stones are searched
     (`unshaped`): not found, never missing.
+    unit_px: how many photo pixels a unit spans at the build; under `build.min_unit_px` a
+    stone not found may be one too small to tell (a break-it trial: D06-02 at 480×270, a
+    unit 10 px, judged `missing:G`): not found, never missing.
     paper_bright: the paper clips in some channel (under a tinted light the others may
     not); when more stones than `max_missing` are not found, the photo is then too bright
     (`photo:bright`) rather than covered or off in colour (NL01: a cyan light, the paper
@@ -303,6 +306,11 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     if blown or (absent and paper_clipped):
         problems += _not_found(absent, NOT_FOUND_BRIGHT)
         problems.append(OVER_EXPOSED)
+        absent = []
+    if absent and unit_px is not None and unit_px < s.build.min_unit_px:
+        problems += _not_found(absent, f"was not found, and the stones are small in this "
+                               f"photo (about {unit_px:.0f} px a unit): move the camera "
+                               "closer, or send the photo at full size")
         absent = []
     if len(absent) > s.build.max_missing:
         # more stones gone than a builder forgets: more likely a covered build or a photo

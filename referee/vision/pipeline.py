@@ -406,7 +406,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                        (float(cam[0]), float(cam[1]), float(cam[2])), chromatic,
                        float(white.max()) >= s.exposure.clipped_level,
                        unshaped(fits, masks, view, unit, regions, station.colours,
-                                s.build.not_found_faces))
+                                s.build.not_found_faces), unit_px(pose, unit))
     g = s.grooves
     off = unit_scale(fits, lab[..., 0], view, unit, g.unit_spread, g.unit_step,
                      g.unit_min_fits, g.unit_agree, g.unit_max_off)
@@ -433,6 +433,13 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         m.build = replace(m.build, problems=(*m.build.problems, Unmeasured("photo:colours", why)))
     lap("build")
     return m
+
+
+def unit_px(pose: Pose, unit: float) -> float:
+    """How many photo pixels a unit spans at the build: along the build line, in the build
+    zone's middle, 40 mm up (`Pose.project`)."""
+    p = pose.project(np.array([[140.0, -15.0, -40.0], [140.0 + unit, -15.0, -40.0]]))
+    return float(np.linalg.norm(p[1] - p[0]))
 
 
 def rivalled(f: BarFit, cands: list[BarFit], unit: float, s: VisionSettings) -> bool:

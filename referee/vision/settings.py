@@ -216,6 +216,8 @@ class BuildSettings:
     """Stage 6, the measured build (assemble.py; WORLD.md §4)."""
 
     max_missing: int = 1            # more stones not found than this: unsure, not missing
+    min_unit_px: float = 12.0       # a unit spanning fewer px in the photo: a stone not found
+    #                                 is not-found, never missing (our sets: 14.9 px or more)
     # a colour with no fit whose pixels fill this share of a face where stones are searched
     # is not found, never missing: its stone may lie among look-alikes (0: off)
     not_found_faces: float = 0.35
