@@ -247,7 +247,10 @@ def _say_separation(model: ColourModel, order: str) -> None:
     close_at = default_settings().colour.close_colours
 
     names = COLOUR_NAMES | {WHITE: "snow (white)"}
-    table = Table("stone", "L", "a", "b", "nearest", "apart", "", box=None, pad_edge=False)
+    # plain headers (a new user's trial: "L a b nearest apart" was colour scientists' words);
+    # the numbers stay for a developer: lightness, and the CIE Lab colour axes
+    table = Table("stone", "lightness", "green–red", "blue–yellow", "looks most like",
+                  "how far", "", box=None, pad_edge=False)
     close = []
     for c, near, dist in model.separation(order):
         lab = model.centres[c]
