@@ -371,7 +371,7 @@ def test_calibrate_colours_writes_back_to_the_profile_path_given(tmp_path):
     out = " ".join(r.stdout.split())
     assert "gray and snow (white) look alike in this light" in out
     assert "purple 61 51 -52 blue 37.4 well apart" in out
-    assert "looks most like" in out and "nearest" not in out  # plain headers
+    assert "lightness" in out and "nearest" not in out  # plain headers
 
 
 def test_bench_vision_times_each_stage_and_the_cpu_time_of_the_whole():
