@@ -311,7 +311,12 @@ def test_four_phones_play_three_rounds_question_a_verdict_and_export_the_set(tmp
         tid, h = created["id"], {"X-Table-Secret": created["secret"]}
         seats = httpx.get(f"{base}/api/tables/{tid}/seats", headers=h).json()
         grid, die = scene_card("D03-02")
-        photo = {"D03": SCENES / "D03-02" / "image.jpg", "D04": SCENES / "D04-01" / "image.jpg"}
+        # a new photo for every build (one frozen before at this table is refused): the
+        # station's scenes in turn
+        shots = {st: iter(sorted(SCENES.glob(f"{st}-*/image.jpg"))) for st in ("D03", "D04")}
+
+        def photo_of(st: str) -> str:
+            return str(next(shots[st]))
 
         def view() -> dict:
             return httpx.get(f"{base}/api/tables/{tid}", headers=h).json()
@@ -330,7 +335,8 @@ def test_four_phones_play_three_rounds_question_a_verdict_and_export_the_set(tmp
                 # the lookout types the drawn card's grid and taps the rolled face
                 form = look.locator("#start-form")
                 expect(form).to_be_visible(timeout=10000)
-                form.locator("details summary").click()
+                if not form.locator("details").evaluate("d => d.open"):  # (kept open from
+                    form.locator("details summary").click()  # the last round's typing)
                 form.locator("textarea[name=card]").fill(grid)
                 form.locator(f"input[name=die][value='{die}'] + .die-icon").click()
                 form.locator("button[type=submit]").click()
@@ -347,7 +353,7 @@ def test_four_phones_play_three_rounds_question_a_verdict_and_export_the_set(tmp
                     expect(big).to_be_visible(timeout=10000)
                     with page.expect_file_chooser() as fc:
                         big.click()
-                    fc.value.set_files(str(photo[station[seat]]))
+                    fc.value.set_files(photo_of(station[seat]))
                     expect(page.locator("#done-order")).to_contain_text(
                         view()["players"][seat]["name"], timeout=10000)
                 if rnd == 1:  # the last builder questions the first one's verdict
@@ -366,8 +372,7 @@ def test_four_phones_play_three_rounds_question_a_verdict_and_export_the_set(tmp
                 page = phones[order[2]]
                 item = page.locator(f"li.builder[data-seat='{order[2]}']")
                 expect(item.locator("input[type=file]")).to_have_count(1, timeout=10000)
-                item.locator("input[type=file]").set_input_files(
-                    str(photo[station[order[2]]]))
+                item.locator("input[type=file]").set_input_files(photo_of(station[order[2]]))
                 item.locator("button.done").click()
                 # unsure builds: the lookout decides (correct); a loaded machine judges
                 # slowly, so wait for the verdicts up to 60 s (6 tries failed under load)

@@ -224,8 +224,9 @@ def test_the_done_order_reads_right_to_left_with_latin_names(server):  # noqa: F
     created, h, url = round_started(server, {
         "name": "Family", "players": ["Ava", "Ben", "Cy"],
         "places": [{"station": "D03"}, {"station": "D04"}, {"station": "D03"}]})
-    photo = {"photo": ("p.jpg", (SCENES / "D03-02" / "image.jpg").read_bytes(), "image/jpeg")}
-    for seat in (0, 1):  # three builders: two "done"s
+    for seat, scene in ((0, "D03-02"), (1, "D04-01")):  # three builders: two "done"s
+        # (each its own photo: one frozen for another builder is refused)
+        photo = {"photo": ("p.jpg", (SCENES / scene / "image.jpg").read_bytes(), "image/jpeg")}
         r = httpx.post(f"{url}/done/{seat}", files=photo, headers=h, timeout=30)
         assert r.is_success, r.text
     assert httpx.get(url, headers=h).json()["round"]["done_order"] == [0, 1]
