@@ -50,7 +50,7 @@ def check_photo_bytes(data: bytes, filename: str = "upload") -> str:
                                     f"(about {quality:.0f} of 100), which smears the stones: "
                                     "send the photo as the camera took it.",
                                     "photo.low-quality", {"file": filename,
-                                                          "quality": f"{quality:.0f}"})
+                                                          "quality": round(quality)})
     return kind
 
 
