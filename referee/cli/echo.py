@@ -5,6 +5,7 @@ no message needs its own cut; `clip` is the cut itself."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 
@@ -33,10 +34,8 @@ def _forms(arg: str) -> set[str]:
     for v in values:
         for w in (v, v.strip()):
             forms |= {w, w.lower(), w.upper(), repr(w)[1:-1]}
-        try:
+        with contextlib.suppress(ValueError, OSError):  # a NUL in it: no absolute form
             forms.add(os.path.abspath(v))
-        except (ValueError, OSError):  # a NUL in it
-            pass
     return forms
 
 
