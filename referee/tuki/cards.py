@@ -38,7 +38,7 @@ from referee.tuki.grid import (
     trim,
     where,
 )
-from referee.tuki.pieces import a_level, level_stones, pieces
+from referee.tuki.pieces import a_level, level_stones, pieces, stone_letters
 
 DECKS = MODELS / "tuki" / "decks"
 DEFAULT_EDGES: tuple[tuple[str, str], ...] = (("bear", "bottom"), ("fish", "left"),
@@ -55,13 +55,17 @@ class CardError(GridError):
 
 
 def parse_grid(text_or_rows: str | Iterable[str], level: str | None = None) -> Rows:
-    """Read and check a card grid; return it trimmed (tuple of rows, top to bottom).
+    """Read and check a card grid; return it trimmed (tuple of rows, top to bottom), its
+    stone letters in capitals: typed in either case, as card ids and die faces are.
 
     level: `normal` (G B P) or `advanced` (G B P O); None accepts either set.
     :raises CardError: unknown letter, overlap, letter count, not straight, wrong level for
         the deck, or an empty grid; with the row and column.
     """
-    rows = to_rows(text_or_rows)
+    # only the stone letters: any other is refused as typed ('x', not 'X'), and no letter
+    # becomes two ("ß".upper() is "SS"), which would move every cell after it
+    capitals = str.maketrans({c.lower(): c for c in stone_letters()})
+    rows = [r.translate(capitals) for r in to_rows(text_or_rows)]
     cells = scan(rows, CardError)
     if not cells:
         raise CardError("the card grid holds no stones; expected rows of '.' and G B P (O)",

@@ -69,6 +69,11 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
     decoding, `cv2.IMREAD_REDUCED_COLOR_*`: less time and memory), the smallest that still
     has `max_pixels`; the caller scales the rest of the way.
 
+    A JPEG's EXIF orientation is applied (`IMREAD_COLOR` and its reduced forms do;
+    `IMREAD_UNCHANGED` or `IMREAD_IGNORE_ORIENTATION` would not): a phone held upright stores
+    its photo sideways with orientation 6, and the server's uploads and folder cameras and
+    the CLI all read photos here, so each gets it upright.
+
     A photo cut short (`photo_cut`) is refused as such, never decoded: some libjpeg builds
     decode a JPEG so, the missing rows grey, a build half hidden.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,17 @@ SCENES = FIXTURES / "dev-scenes" / "scenes"
 
 def scene_photo(scene: str) -> bytes:
     return (SCENES / scene / "image.jpg").read_bytes()
+
+
+def with_exif(jpeg: bytes, orientation: int = 1, note: bytes = b"") -> bytes:
+    """The JPEG with an APP1 Exif segment after its SOI, as a phone writes one: a TIFF header
+    with one tag, Orientation (1: upright; 6: the pixels stored a quarter turn to the left of
+    upright, a phone held upright), then `note` (a phone's other tags' kind of text, such as
+    where it was taken)."""
+    tiff = (b"MM\x00\x2a" + struct.pack(">IH", 8, 1)
+            + struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0))
+    payload = b"Exif\x00\x00" + tiff + note
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
 
 
 def scene_card(scene: str) -> tuple[str, str]:

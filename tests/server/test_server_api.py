@@ -138,6 +138,24 @@ def test_bad_round_input_is_refused(client, make_table, body, words):
     assert client.get(f"/api/tables/{table_id}").json()["seq"] == 1
 
 
+
+def test_a_grid_typed_in_lower_case_starts_the_round(client, make_table):
+    """A break-it trial: a grid typed in lower case was refused, while card ids and die
+    faces are taken in any case; a wrong letter is still refused, named as typed."""
+    table_id, secret = make_table()
+    h = {"X-Table-Secret": secret}
+    grid, die = scene_card("D03-02")
+    r = client.post(f"/api/tables/{table_id}/rounds", headers=h,
+                    json={"grid": "bbbbb\nggxgg\nppppp", "die": die})
+    assert r.status_code == 422 and r.json()["code"] == "grid.unknown-letter"
+    assert r.json()["params"]["letter"] == "x"
+    r = client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid.lower(), "die": die},
+                    headers=h)
+    assert r.status_code == 200, r.text
+    target = client.get(f"/api/tables/{table_id}").json()["round"]["target"]
+    assert target == list(turn(grid.splitlines(), die))  # in capitals, as judged
+
+
 def test_create_refuses_bad_tables(client):
     base = {"players": ["A", "B"], "places": [{"station": "D03"}, {"station": "D04"}]}
     assert client.post("/api/tables", json=base | {"players": ["A"]}).status_code == 422

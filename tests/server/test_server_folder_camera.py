@@ -9,7 +9,7 @@ import shutil
 
 from referee.paths import MODELS
 from referee.server.cameras import FolderSource
-from tests.server.conftest import scene_card
+from tests.server.conftest import scene_card, with_exif
 
 PHOTOS = MODELS / "demo" / "photos" / "D03"
 
@@ -142,8 +142,7 @@ def test_a_folder_photo_is_stored_without_its_metadata(client, settings, admin_k
     hands stored photos to anyone. One with metadata is stored re-encoded, as an upload is."""
     table_id, h = _table(client, settings, admin_key)
     jpeg = (PHOTOS / "D03-05.jpg").read_bytes()
-    payload = b"Exif\x00\x00" + b"GPSLatitude 32.0853 N; Make: PhoneCo" + bytes(40)
-    sent = jpeg[:2] + b"\xff\xe1" + (len(payload) + 2).to_bytes(2, "big") + payload + jpeg[2:]
+    sent = with_exif(jpeg, note=b"GPSLatitude 32.0853 N; Make: PhoneCo")
     (settings.data_dir / "folders" / "ava" / "cam.jpg").write_bytes(sent)
     grid, die = scene_card("D03-05")
     assert client.post(f"/api/tables/{table_id}/rounds", json={"grid": grid, "die": die},

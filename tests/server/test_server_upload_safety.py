@@ -8,7 +8,7 @@ import time
 
 from referee.server import judging
 
-from .conftest import scene_card, scene_photo, started_table
+from .conftest import scene_card, scene_photo, started_table, with_exif
 
 
 def _counting_decode(monkeypatch) -> list[int]:
@@ -99,18 +99,11 @@ def test_the_tables_take_turns_at_the_judge(client, monkeypatch):
     assert order == [("a", 0), ("b", 9), ("a", 1), ("a", 2), ("a", 3)]
 
 
-def _with_exif(jpeg: bytes) -> bytes:
-    """The JPEG with an APP1 Exif segment after its SOI, holding a phone's kind of tags."""
-    payload = b"Exif\x00\x00" + b"GPSLatitude 32.0853 N; Make: PhoneCo; Model: X1" + bytes(40)
-    seg = b"\xff\xe1" + (len(payload) + 2).to_bytes(2, "big") + payload
-    return jpeg[:2] + seg + jpeg[2:]
-
-
 def test_a_phone_photo_is_stored_without_its_metadata(client, make_table, wait_view):
     """A phone's photo carries where it was taken and the phone's make (EXIF); the table's
     view link hands stored photos to anyone, so they are stored re-encoded, never as sent."""
     table_id, h = started_table(client, make_table)
-    sent = _with_exif(scene_photo("D03-02"))
+    sent = with_exif(scene_photo("D03-02"), note=b"GPSLatitude 32.0853 N; Make: PhoneCo")
     assert b"GPSLatitude" in sent
     r = client.post(f"/api/tables/{table_id}/done/0", headers=h,
                     files={"photo": ("IMG_0001.jpg", sent, "image/jpeg")})

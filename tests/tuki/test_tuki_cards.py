@@ -35,6 +35,23 @@ def test_level_is_inferred_when_not_given():
     assert Card.parse("y", adv).level == "advanced"
 
 
+
+def test_stone_letters_may_be_typed_in_lower_case():
+    """A break-it trial: a grid typed in lower case was refused, while card ids and die
+    faces are taken in any case. It is read as the same card, its letters capitals."""
+    assert parse_grid(EXAMPLE.lower(), "normal") == parse_grid(EXAMPLE, "normal")
+    assert parse_grid("bbBBb\nGgGgG\npPpPp") == ("BBBBB", "GGGGG", "PPPPP")
+    assert Card.parse("x", EXAMPLE.lower() + "ooooo.\n").level == "advanced"
+
+
+def test_a_lower_case_grid_keeps_every_check():
+    assert "unknown letter 'x'" in _err("bbbbb\nggxgg\nppppp")  # named as typed
+    assert "unknown letter 'ß'" in _err("bbbbb\nggßgg\nppppp")  # not "SS", one cell
+    assert "stone B has 4 cells" in _err("bbbb\nggggg\nppppp")
+    assert "not a stone of the normal level" in _err(EXAMPLE.lower() + "ooooo.\n")
+    assert "no stones" in _err("...\n...")
+
+
 # --- every card-grid error, with row and column ---
 
 def _err(text, level="normal"):

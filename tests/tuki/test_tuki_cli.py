@@ -102,6 +102,26 @@ def test_judge_grid_with_card_grid_file(tmp_path):
     assert "wrong" in r.output and "mirrored" in r.output
 
 
+
+def test_a_card_grid_file_in_lower_case_is_the_same_card(tmp_path):
+    """A break-it trial: `--card-grid` in lower case was refused ("unknown letter 'b'"),
+    while `--card n07` and `--die Bear` were taken."""
+    card_rows = ["BBBBB...", "G.......", "G.......", "G.......", "G.......", "GPPPPP.."]
+    b, c = _files(tmp_path, mirror(tuple(card_rows)), card_rows)
+    args = ["judge-grid", "--card-grid", str(c), "--die", "bear", "--build-grid", str(b),
+            "--json"]
+    upper = run(*args)
+    c.write_text("\n".join(r.lower() for r in card_rows) + "\n")
+    lower = run(*args)
+    assert lower.exit_code == 0, lower.output
+    assert json.loads(lower.output) == json.loads(upper.output)
+    assert json.loads(lower.output)["verdict"] == "wrong"
+    c.write_text("bbbbb.\ng...x.\n")  # a wrong letter is still named, as typed
+    r = run(*args)
+    assert isinstance(r.exception, RefereeError)
+    assert str(r.exception).startswith(f"{c}: ") and "unknown letter 'x'" in str(r.exception)
+
+
 def test_judge_grid_needs_one_card_source(tmp_path):
     b, c = _files(tmp_path, ["BBBBB"], ["BBBBB"])
     r = run("judge-grid", "--die", "bear", "--build-grid", str(b))
