@@ -188,14 +188,18 @@ def snow_like(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float
 
 
 def face_below(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float,
-               fit: BarFit, min_run_u: float, max_dl: float, share: float) -> bool:
-    """Whether a lying bar's front face runs on below its fitted bottom: its colour, as light
-    as the face (within `max_dl` L of the lower half's median), goes on down for at least
-    `min_run_u` (the median over its middle columns), and the grooves show there at least
-    `share` as clearly as on the face (and clearly: above 1). Then the fit may sit too high,
-    its face taken partly from its top face: PP02-05, measured unseen, an orange bar whose
-    foot a snow piece standing in front hid, fitted 0.58 u high onto its top face, a correct
-    build judged wrong for certain. A shadow of the bar's colour below it shows no grooves
+               fit: BarFit, min_run_u: float, share: float, shift_u: float) -> bool:
+    """Whether a lying bar's front face runs on below its fitted bottom: its colour goes on
+    down for at least `min_run_u` (the median over its middle columns), and the grooves show
+    there at least `share` as clearly as on the face (and clearly: above 1), each read where
+    it is clearest within `shift_u` u sideways. Then the fit may sit too high, its face taken
+    partly from its top face. PP02-05, measured unseen: an orange bar whose foot a snow piece
+    standing in front hid, fitted 0.58 u high onto its top face, a correct build judged wrong
+    for certain. PR03-05, measured unseen: a grey bar on snow fitted a whole unit high onto
+    its top face (L 39 under a low lamp) and the paper's shade above it, its real face below
+    it lighter (L 52), its grooves 0.17 u to the side of the top face's (they lie a unit
+    further from the camera). So neither the lightness nor the grooves' exact place is asked
+    of the face below; the grooves are: a shadow of the bar's colour below it shows none
     (F02-05, NC04-04: a blue and a grey bar on the table above their shade). False for a
     standing bar, or one at the view's edge.
 
@@ -207,20 +211,19 @@ def face_below(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: floa
     col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
     c0, c1 = int(round(col + 0.25 * u)), int(round(col + 4.75 * u))
     r0, r1 = int(round(row)) + 1, int(round(row + u))
-    f0, f1 = int(round(row - 0.5 * u)), int(round(row - 0.1 * u))
-    if c0 < 0 or c1 > mask.shape[1] or f0 < 0 or r1 > mask.shape[0]:
+    if c0 < 0 or c1 > mask.shape[1] or row - 0.7 * u < 0 or r1 > mask.shape[0]:
         return False
-    face = lum[f0:f1, c0:c1][mask[f0:f1, c0:c1]]
-    if face.size == 0:
-        return False
-    alike = mask[r0:r1, c0:c1] & (np.abs(lum[r0:r1, c0:c1] - float(np.median(face))) <= max_dl)
-    runs = np.where(alike.all(axis=0), alike.shape[0], np.argmin(alike, axis=0))
+    below = mask[r0:r1, c0:c1]
+    runs = np.where(below.all(axis=0), below.shape[0], np.argmin(below, axis=0))
     run = float(np.median(runs))
     if run < min_run_u * u:
         return False
-    on_face = _groove_strength(lum, col, row - 0.7 * u, row - 0.3 * u, u)
-    below = _groove_strength(lum, col, row + 0.05 * u, row + max(run, 0.15 * u), u)
-    return below > 1.0 and below >= share * on_face
+    shifts = np.linspace(-shift_u, shift_u, 2 * int(round(shift_u / 0.05)) + 1) * u
+    on_face = max(_groove_strength(lum, col + d, row - 0.7 * u, row - 0.3 * u, u)
+                  for d in shifts)
+    grooved = max(_groove_strength(lum, col + d, row + 0.05 * u, row + max(run, 0.15 * u), u)
+                  for d in shifts)
+    return grooved > 1.0 and grooved >= share * on_face
 
 
 def _groove_strength(lum: np.ndarray, col: float, r0: float, r1: float, u: float) -> float:

@@ -364,7 +364,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     if s.fit.below_run_u > 0:  # a lying bar's face running on below it, grooves and all
         fits = [replace(f, face_below=True) if face_below(
             masks[f.colour], lab[..., 0], view, unit, f, s.fit.below_run_u,
-            s.fit.below_lightness, s.fit.below_grooves) else f for f in fits]
+            s.fit.below_grooves, s.fit.below_shift_u) else f for f in fits]
     if s.fit.snow_split > 0:  # grey and snow differ only in lightness (WORLD.md §1)
         snow_l = model.centres[WHITE][0]
         fits = [replace(f, snow_like=True) if f.colour == "G" and snow_like(

@@ -148,9 +148,9 @@ class FitSettings:
     snow_split: float = 0.5         # a groove-less grey fit whose face's median L lies past
     #                                    this share of the way from the grey's L to the snow's:
     #                                    weak (ends.snow_like; 0: off)
-    below_run_u: float = 0.25       # a lying bar's face running on below its fitted bottom
-    below_lightness: float = 8.0    # …this far (u), as light as its face (within this L),
-    below_grooves: float = 0.5      # …its grooves there this share as clear: weak
+    below_run_u: float = 0.25       # a lying bar's colour running on below its fitted bottom
+    below_grooves: float = 0.5      # …this far (u), its grooves there this share as clear
+    below_shift_u: float = 0.25     # …each where clearest within this sideways (u): weak
     #                                    (ends.face_below; 0: off)
     min_unknown_score: float = 0.6  # a bar of no known colour fitting this well may be a stone
     rest_on_grooves: bool = True    # a colour patch larger than a bar: find the stone by its

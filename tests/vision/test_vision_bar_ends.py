@@ -575,11 +575,37 @@ def test_a_lying_bars_face_running_on_below_it_grooves_and_all_is_weak():
     from referee.vision.ends import face_below
 
     high = BarFit("O", "H", 40.0, 68.0, 0.95, 0.9)
-    for shade in (70.0, 50.0):
+    for shade in (70.0, 50.0, 90.0):
         view, lum, mask = _bar_over(shade)
-        assert face_below(mask, lum, view, U, high, 0.25, 8.0, 0.5)
-        assert not face_below(mask, lum, view, U, replace(high, h_mm=60.0), 0.25, 8.0, 0.5)
-        assert not face_below(mask, lum, view, U, replace(high, orientation="V"), 0.25, 8.0,
-                              0.5)
+        assert face_below(mask, lum, view, U, high, 0.25, 0.5, 0.25)
+        assert not face_below(mask, lum, view, U, replace(high, h_mm=60.0), 0.25, 0.5, 0.25)
+        assert not face_below(mask, lum, view, U, replace(high, orientation="V"), 0.25, 0.5,
+                              0.25)
     # a fit a little high (under a quarter unit) is left to the judge's doubt
-    assert not face_below(mask, lum, view, U, replace(high, h_mm=63.0), 0.25, 8.0, 0.5)
+    assert not face_below(mask, lum, view, U, replace(high, h_mm=63.0), 0.25, 0.5, 0.25)
+
+
+def test_a_lying_bar_fitted_a_unit_high_on_its_darker_top_face_is_weak():
+    """PR03-05, measured unseen: a grey bar on snow, under a low lamp, its top face darker
+    (L 39) than its front face (L 52) and its top face's grooves 0.17 u to the side of the
+    front face's; the template took the top face and the paper's shade above it for its face,
+    a whole unit high, and a correct build was judged wrong for certain. Neither the
+    lightness nor the grooves' exact column is asked of the face below the fit: its grooves,
+    within a quarter unit sideways, are. Searched at their exact column only, they are
+    missed, as they were."""
+    from referee.vision.ends import face_below
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 200.0)
+    lum = np.full((view.height, view.width), 40.0, np.float32)
+    lum[_painted(view, [(40.0, 60.0 + U, 5 * U, 0.8 * U)])] = 39.0   # the top face, dark
+    lum[_painted(view, [(40.0, 60.0 + 1.8 * U, 5 * U, 0.8 * U)])] = 66.0  # paper's shade
+    lum[_painted(view, [(40.0, 60.0, 5 * U, U)])] = 52.0              # the front face
+    for k in range(1, 5):
+        lum[_painted(view, [(40.0 + k * U - 0.5, 60.0 + U, 1.0, 0.8 * U)])] = 30.0
+        lum[_painted(view, [(40.0 + (k + 0.17) * U - 0.5, 60.0, 1.0, U)])] = 38.0
+    mask = _painted(view, [(40.0, 60.0, 5 * U, 2.6 * U)])
+    high = BarFit("G", "H", 40.0, 60.0 + U, 0.79, 0.9)
+    assert face_below(mask, lum, view, U, high, 0.25, 0.5, 0.25)
+    assert not face_below(mask, lum, view, U, high, 0.25, 0.5, 0.0)
+    assert not face_below(mask, lum, view, U, replace(high, h_mm=60.0), 0.25, 0.5, 0.25)
