@@ -105,6 +105,11 @@ from .test_vision_trust import HARD
 # face for part of its front face, and fitted 0.58 u high it was judged wrong for certain
 # (position:O). Its face, grooves and all, running on below the fit makes it weak
 # (`ends.face_below`): unsure.
+# PR03-05 (correct, the twenty-fourth session's unseen PR, measured with its final code, 12 mm
+# units, 9.6 mm off the line): a grey bar on two snow pieces under a low lamp, its top face
+# darker than its front face, fitted a whole unit high on the top face and the paper's shade
+# above it (position:G); its real face, lighter, its grooves 0.17 u aside, runs on below the
+# fit: weak, as neither the face's lightness nor the grooves' exact column is asked: unsure.
 HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "E02-04": "wrong", "E05-01": "wrong", "E05-03": "correct",
                  "F05-01": "unsure", "F05-02": "correct", "NC01-01": "correct",
@@ -125,7 +130,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "OS04-03": "correct", "OV03-02": "correct", "OV02-03": "correct",
                  "OT02-05": "correct", "OX04-01": "correct",
                  "OU04-05": "correct", "PE04-06": "unsure",
-                 "PL01-02": "unsure", "PL01-03": "unsure", "PP02-05": "unsure"}
+                 "PL01-02": "unsure", "PL01-03": "unsure", "PP02-05": "unsure",
+                 "PR03-05": "unsure"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
