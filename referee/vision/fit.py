@@ -45,9 +45,10 @@ class BarFit:
     (`odd_end`), so it may end a unit short on a look-alike: weak too; bare_top: a standing
     bar whose top face shows none of its colour with nothing on it (`bare_top`), so its
     fitted face may hold its top face, its foot hidden: weak too; snow_like: a groove-less
-    grey fit whose face is nearer the snow's lightness than the grey's (`ends.snow_like`):
-    it may be a snow pillar, weak too; face_below: a lying bar whose face runs on below its
-    fitted bottom, grooves and all (`ends.face_below`): it may stand lower, weak too.
+    grey fit whose face is nearer the snow's lightness than the grey's (`ends.snow_like`),
+    or any groove-less grey fit (`fit.grooveless_grey`): it may be a snow pillar, weak too;
+    face_below: a lying bar whose face runs on below its fitted bottom, grooves and all
+    (`ends.face_below`): it may stand lower, weak too.
     """
 
     colour: str

@@ -370,6 +370,12 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         fits = [replace(f, snow_like=True) if f.colour == "G" and snow_like(
                     masks[f.colour], lab[..., 0], view, unit, f, model.centres[f.colour][0],
                     snow_l, s.fit.snow_split) else f for f in fits]
+    if s.fit.grooveless_grey:  # only the grooves tell a grey stone from snow in shade for
+        # sure: lightness moves with the camera's tone (a break-it trial: G03-03 under a
+        # gamma of 0.75, a 10 % green tint, sharpening or a 2° roll, its grey fitted on the
+        # shaded snow pillar below the stone, 5 u low; correct builds judged wrong)
+        fits = [replace(f, snow_like=True) if f.colour not in chromatic and not f.grooves
+                and not f.anchored else f for f in fits]
     m.fits = fits
     lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the

@@ -148,6 +148,8 @@ class FitSettings:
     snow_split: float = 0.5         # a groove-less grey fit whose face's median L lies past
     #                                    this share of the way from the grey's L to the snow's:
     #                                    weak (ends.snow_like; 0: off)
+    grooveless_grey: bool = True    # any groove-less grey fit is weak: lightness alone tells
+    #                                    grey from snow in shade, and a camera's tone moves it
     below_run_u: float = 0.25       # a lying bar's colour running on below its fitted bottom
     below_grooves: float = 0.5      # …this far (u), its grooves there this share as clear
     below_shift_u: float = 0.25     # …each where clearest within this sideways (u): weak

@@ -222,3 +222,37 @@ def test_a_face_lit_into_a_tables_class_is_taken_back_and_weak():
     before = next(f for f in off.fits if f.colour == "O")
     assert before.fill < 0.6 and not before.tinted
     assert "stone:hidden:O" in {p.code for p in off.build.problems}
+
+
+def test_a_grey_fit_without_grooves_on_a_tinted_photo_is_no_ground_for_a_fault():
+    """A break-it trial (twenty-fifth session): G03-03's dark grey bar stands on a snow
+    pillar in shade, told from it by lightness alone; under a 10 % green tint (a fluorescent
+    lamp after the colour photo was taken; so too a gamma of 0.75, sharpening, a 2° roll)
+    the grey's class took the pillar and not the bar, and the grey fitted on the pillar, 5 u
+    low and without grooves, judged a correct build wrong (`position:G`, `table:touching`).
+    A groove-less grey fit is weak now (`fit.grooveless_grey`): no fault rests on it alone.
+    Without the rule the same photo is judged wrong."""
+    import cv2
+    import numpy as np
+
+    from referee.tuki.judge import judge
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    label = json.loads((HARD / "scenes/G03-03/label.json").read_text())
+    st = load_station(HARD / "stations/G03/station.json")
+    image = read_photo(HARD / "scenes/G03-03/image.jpg").astype(np.float32)
+    image *= np.array([0.95, 1.10, 0.95], np.float32)  # B, G, R gains: a green cast
+    ok, jpeg = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8),
+                            [cv2.IMWRITE_JPEG_QUALITY, 92])
+    tinted = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+
+    def judged(s):
+        return judge(label["target"], die, measure(tinted, st, s).build, label["level"])
+
+    s = default_settings()
+    off = judged(replace(s, fit=replace(s.fit, grooveless_grey=False)))
+    assert off.verdict == "wrong" and "position:G" in [f.code for f in off.faults]
+    now = judged(s)
+    assert now.verdict == "unsure" and "stone:unclear:G" in [r.code for r in now.reasons]
