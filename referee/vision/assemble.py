@@ -11,7 +11,7 @@ further off (wedged, or pushed off a neighbour by more than the doubt) keep thei
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -260,7 +260,8 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
              colours: str = "", paper_clipped: bool = False, blown: Sequence[str] = (),
              unexplained: bool = False, camera_mm: tuple[float, float, float] | None = None,
              chromatic: str = "", paper_bright: bool = False,
-             unshaped: Sequence[str] = (), unit_px: float | None = None) -> MeasuredBuild:
+             unshaped: Sequence[str] = (), unit_px: float | None = None,
+             hued: Callable[[str], bool] | None = None) -> MeasuredBuild:
     """The measured build from one fit per colour (`choose.choose`, `ground`, `pin`).
 
     unit: u in mm; doubt_mm: how far up or down a face off the build line may look
@@ -286,6 +287,8 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     found may be there unseen: `stone:not-found` with `photo:colours`, never missing.
     unshaped: colours with no fit whose pixels show where stones are searched
     (`unshaped`): not found, never missing.
+    hued: asked of each chromatic colour still not there: whether something of its hue shows
+    in a stone's shape by the build (`choose.hued`): not found, never missing.
     unit_px: how many photo pixels a unit spans at the build; under `build.min_unit_px` a
     stone not found may be one too small to tell (a break-it trial: D06-02 at 480×270, a
     unit 10 px, judged `missing:G`): not found, never missing.
@@ -303,6 +306,12 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         problems += _not_found(among, "was not found in a stone's shape, though its colour "
                                "shows by the build (among things that look like it?)")
         absent = [c for c in absent if c not in among]
+    huey = [c for c in absent if hued is not None and c in chromatic and hued(c)]
+    if huey:  # its hue shows in a stone's shape: its colour may have moved since calibration
+        problems += _not_found(huey, "was not found in its colour, though something of its "
+                               "hue shows in a stone's shape by the build (has the light "
+                               "or the camera's colour changed since the colour photo?)")
+        absent = [c for c in absent if c not in huey]
     if blown or (absent and paper_clipped):
         problems += _not_found(absent, NOT_FOUND_BRIGHT)
         problems.append(OVER_EXPOSED)

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from referee.build import Orientation, rect_gap_u
-from referee.vision.colour import NONE
+from referee.vision.colour import NONE, hue_deg
 from referee.vision.ends import edge_pinned, length_slack_u, lightness_pinned
 from referee.vision.fit import BarFit, bar_candidates, face_fill, face_slice
 from referee.vision.grooves import anchor_top, comb_along, refine
@@ -525,6 +525,43 @@ def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: fl
     """
     odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.colour.neutral_chroma)
     cands = bar_candidates(odd, "?", view, unit, band, regions, None,
+                           **{**template_settings(s), "per_orientation": 3})
+    good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
+    return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
+               not spills(c, s.build.max_spill) and
+               (grounded(c, support, view, unit, table_band_mm) or
+                _touches(c, good, unit, s.fit.touch_reach_u * unit)) for c in cands)
+
+
+def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
+         centre: tuple[float, float, float], view: FrontView, unit: float,
+         band: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
+         fits: list[BarFit], support: np.ndarray, table_band_mm: float,
+         s: VisionSettings) -> bool:
+    """Whether a stone-shaped thing of `colour`'s hue stands in the build's place, its
+    lightness whatever and its chroma at least `build.hued_chroma` of the colour's: a stone
+    not found in its class may be it, its colour moved out of the class by a light or a
+    camera's tone since the colour photo (a break-it trial: a lamp's hot spot washing an
+    orange bar pale, D05-02 and NH04-05; +0.5 EV and a green cast on NH04-05; each judged a
+    correct build `missing:O`). WORLD.md §4: missing needs evidence that the stone could
+    have been seen.
+
+    colours: the station's stone letters, whose index `labels` (H×W, its classes) holds;
+    lab: front-view Lab (H×W×3 float32); centre: the colour's Lab centre. The pixels within
+    `build.hued_degrees` of its hue that no other found stone's class takes are fitted with
+    the bar template and read as `unknown_stone` reads its fits. False for a colour
+    without hue.
+    """
+    own = float(np.hypot(centre[1], centre[2]))
+    if own < s.colour.neutral_chroma:
+        return False
+    off = np.abs((hue_deg(lab) - float(hue_deg(np.asarray(centre))) + 180.0) % 360.0 - 180.0)
+    others = np.isin(labels, [colours.index(f.colour) for f in fits
+                              if f.colour != colour and f.colour in colours])
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    mask = (off <= s.build.hued_degrees) & ~others & \
+        (chroma >= max(s.colour.neutral_chroma, s.build.hued_chroma * own))
+    cands = bar_candidates(mask, colour, view, unit, band, regions, None,
                            **{**template_settings(s), "per_orientation": 3})
     good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
     return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and

@@ -29,6 +29,7 @@ from referee.vision.choose import (
     face_rect,
     from_top,
     ground,
+    hued,
     other_stones,
     pin,
     pinned_rival,
@@ -408,11 +409,17 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                                  seen_scale)
     placed = fits if m.depth_mm is None else fits_at_depth(fits, view, pose, m.depth_mm)
     cam = pose.camera_centre_mm()
+
+    def hued_here(colour: str) -> bool:  # asked only of a stone not there (assemble)
+        return hued(colour, station.colours, lab, labels, model.centres[colour], view, unit,
+                    band, regions, fits, support, table_band, s)
+
     m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd,
                        (float(cam[0]), float(cam[1]), float(cam[2])), chromatic,
                        float(white.max()) >= s.exposure.clipped_level,
                        unshaped(fits, masks, view, unit, regions, station.colours,
-                                s.build.not_found_faces), unit_px(pose, unit))
+                                s.build.not_found_faces), unit_px(pose, unit),
+                       hued_here if s.build.hued_degrees > 0 else None)
     g = s.grooves
     off = unit_scale(fits, lab[..., 0], view, unit, g.unit_spread, g.unit_step,
                      g.unit_min_fits, g.unit_agree, g.unit_max_off)

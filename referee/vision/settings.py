@@ -223,6 +223,10 @@ class BuildSettings:
     # a colour with no fit whose pixels fill this share of a face where stones are searched
     # is not found, never missing: its stone may lie among look-alikes (0: off)
     not_found_faces: float = 0.35
+    # a chromatic stone not found whose hue (within this many degrees, at this share of its
+    # chroma or more) shows in a stone's shape by the build: not found (choose.hued; 0: off)
+    hued_degrees: float = 25.0
+    hued_chroma: float = 0.5
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
     min_score: float = 0.6          # a fit's template response below this: unclear
     min_score_plain: float = 0.65   # ... below this where its grooves did not show

@@ -256,3 +256,38 @@ def test_a_grey_fit_without_grooves_on_a_tinted_photo_is_no_ground_for_a_fault()
     assert off.verdict == "wrong" and "position:G" in [f.code for f in off.faults]
     now = judged(s)
     assert now.verdict == "unsure" and "stone:unclear:G" in [r.code for r in now.reasons]
+
+
+def test_a_stone_washed_out_of_its_colour_but_in_its_hue_is_never_missing():
+    """A break-it trial (twenty-fifth session): a lamp's hot spot (+0.3 of full scale at its
+    peak, a Gaussian 12 % of the width across) washed NH04-05's orange bar pale, out of the
+    orange's class, and the correct build was judged `missing:O`. Something of its hue
+    shows in a stone's shape by the build (`choose.hued`): not found (unsure), never
+    missing. Without the check the same photo is judged wrong."""
+    import cv2
+    import numpy as np
+
+    from referee.tuki.judge import judge
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    label = json.loads((HARD / "scenes/NH04-05/label.json").read_text())
+    st = load_station(HARD / "stations/NH04/station.json")
+    image = read_photo(HARD / "scenes/NH04-05/image.jpg").astype(np.float32)
+    h, w = image.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = np.exp(-((x - 0.35 * w) ** 2 + (y - 0.6 * h) ** 2) / (2 * (0.12 * w) ** 2))
+    image += 0.3 * 255 * spot[..., None]
+    ok, jpeg = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8),
+                            [cv2.IMWRITE_JPEG_QUALITY, 92])
+    lit = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+
+    def judged(s):
+        return judge(label["target"], die, measure(lit, st, s).build, label["level"])
+
+    s = default_settings()
+    off = judged(replace(s, build=replace(s.build, hued_degrees=0.0)))
+    assert off.verdict == "wrong" and [f.code for f in off.faults] == ["missing:O"]
+    now = judged(s)
+    assert now.verdict == "unsure" and [r.code for r in now.reasons] == ["stone:not-found:O"]
