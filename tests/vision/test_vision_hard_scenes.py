@@ -224,6 +224,33 @@ def test_a_face_lit_into_a_tables_class_is_taken_back_and_weak():
     assert "stone:hidden:O" in {p.code for p in off.build.problems}
 
 
+def _changed_and_judged(scene, change):
+    """A judge of HARD's `scene` (its label's target, die and level) once its photo has gone
+    through `change` (H×W×3 float32 BGR, changed in place or returned) and a JPEG save at
+    quality 92, as a break-it trial made them (tools/robustness): judged(settings) -> Verdict.
+    """
+    import cv2
+    import numpy as np
+
+    from referee.tuki.judge import judge
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    label = json.loads((HARD / f"scenes/{scene}/label.json").read_text())
+    st = load_station(HARD / f"stations/{label['station']}/station.json")
+    image = read_photo(HARD / f"scenes/{scene}/image.jpg").astype(np.float32)
+    image = change(image)
+    ok, jpeg = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8),
+                            [cv2.IMWRITE_JPEG_QUALITY, 92])
+    photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+
+    def judged(s):
+        return judge(label["target"], die, measure(photo, st, s).build, label["level"])
+
+    return judged
+
+
 def test_a_grey_fit_without_grooves_on_a_tinted_photo_is_no_ground_for_a_fault():
     """A break-it trial (twenty-fifth session): G03-03's dark grey bar stands on a snow
     pillar in shade, told from it by lightness alone; under a 10 % green tint (a fluorescent
@@ -232,25 +259,10 @@ def test_a_grey_fit_without_grooves_on_a_tinted_photo_is_no_ground_for_a_fault()
     low and without grooves, judged a correct build wrong (`position:G`, `table:touching`).
     A groove-less grey fit is weak now (`fit.grooveless_grey`): no fault rests on it alone.
     Without the rule the same photo is judged wrong."""
-    import cv2
     import numpy as np
 
-    from referee.tuki.judge import judge
-    from referee.vision.pipeline import measure
-    from referee.vision.station import load_station
-
-    label = json.loads((HARD / "scenes/G03-03/label.json").read_text())
-    st = load_station(HARD / "stations/G03/station.json")
-    image = read_photo(HARD / "scenes/G03-03/image.jpg").astype(np.float32)
-    image *= np.array([0.95, 1.10, 0.95], np.float32)  # B, G, R gains: a green cast
-    ok, jpeg = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8),
-                            [cv2.IMWRITE_JPEG_QUALITY, 92])
-    tinted = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
-
-    def judged(s):
-        return judge(label["target"], die, measure(tinted, st, s).build, label["level"])
-
+    judged = _changed_and_judged(  # B, G, R gains: a green cast
+        "G03-03", lambda image: image * np.array([0.95, 1.10, 0.95], np.float32))
     s = default_settings()
     off = judged(replace(s, fit=replace(s.fit, grooveless_grey=False)))
     assert off.verdict == "wrong" and "position:G" in [f.code for f in off.faults]
@@ -264,28 +276,15 @@ def test_a_stone_washed_out_of_its_colour_but_in_its_hue_is_never_missing():
     orange's class, and the correct build was judged `missing:O`. Something of its hue
     shows in a stone's shape by the build (`choose.hued`): not found (unsure), never
     missing. Without the check the same photo is judged wrong."""
-    import cv2
     import numpy as np
 
-    from referee.tuki.judge import judge
-    from referee.vision.pipeline import measure
-    from referee.vision.station import load_station
+    def hot_spot(image):
+        h, w = image.shape[:2]
+        y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+        spot = np.exp(-((x - 0.35 * w) ** 2 + (y - 0.6 * h) ** 2) / (2 * (0.12 * w) ** 2))
+        return image + 0.3 * 255 * spot[..., None]
 
-    label = json.loads((HARD / "scenes/NH04-05/label.json").read_text())
-    st = load_station(HARD / "stations/NH04/station.json")
-    image = read_photo(HARD / "scenes/NH04-05/image.jpg").astype(np.float32)
-    h, w = image.shape[:2]
-    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
-    spot = np.exp(-((x - 0.35 * w) ** 2 + (y - 0.6 * h) ** 2) / (2 * (0.12 * w) ** 2))
-    image += 0.3 * 255 * spot[..., None]
-    ok, jpeg = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8),
-                            [cv2.IMWRITE_JPEG_QUALITY, 92])
-    lit = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
-
-    def judged(s):
-        return judge(label["target"], die, measure(lit, st, s).build, label["level"])
-
+    judged = _changed_and_judged("NH04-05", hot_spot)
     s = default_settings()
     off = judged(replace(s, build=replace(s.build, hued_degrees=0.0)))
     assert off.verdict == "wrong" and [f.code for f in off.faults] == ["missing:O"]
