@@ -134,7 +134,8 @@ def export(data_dir: Path, out: Path) -> dict[str, Any]:
         shutil.copyfile(lab.photo, scene / "image.jpg")
         face = DieFace.parse(lab.die)
         label = {"id": lab.scene_id, "station": lab.station, "level": lab.level,
-                 "card": {"id": lab.card_id, "grid": _printed(lab.card_id, lab.level)},
+                 "card": {"id": lab.card_id,
+                          "grid": _printed(lab.card_id, lab.level, lab.target, lab.die)},
                  "die": {"animal": face.animal, "white_square": face.white_square},
                  "target": list(lab.target), "verdict": lab.verdict, "faults": [],
                  "source": {"table": lab.table, "round": lab.round_no, "seat": lab.seat,
@@ -149,11 +150,23 @@ def export(data_dir: Path, out: Path) -> dict[str, Any]:
             "folder": str(out)}
 
 
-def _printed(card_id: str, level: str) -> list[str]:
-    """The card's grid as printed, for a deck card; empty for a typed grid."""
-    from referee.tuki.cards import CardError, Deck
+def _printed(card_id: str, level: str, target: tuple[str, ...], die: str) -> list[str]:
+    """The card's grid as printed (WORLD.md §6): a deck card's; for a grid typed in (or the
+    demo's), the one grid that the die turns into the round's `target` (`cards.turn` with a
+    plain grid's edges; a new user's export had an empty grid, which `referee eval` could
+    not read); empty when neither is to be had."""
+    from referee.tuki.cards import CardError, Deck, turn
+    from referee.tuki.grid import mirror, rotate_ccw, rotate_cw
 
     try:
         return list(Deck.load(level).get(card_id).grid)
     except (CardError, RefereeError):
-        return []
+        pass
+    rows = tuple(target)
+    for back in (rows, rotate_cw(rows), rotate_ccw(rows), mirror(tuple(reversed(rows)))):
+        try:
+            if tuple(turn(back, die)) == rows:
+                return list(back)
+        except RefereeError:
+            return []
+    return []

@@ -35,6 +35,13 @@ def test_demo_game_to_the_winner(client, demo_secret, wait_view, settings, tmp_p
     assert summary["scenes"] == len({(e["data"]["builder"], e["seq"]) for e in decided})
     for label in (tmp_path / "set" / "scenes").glob("*/label.json"):
         assert '"verdict": "wrong"' in label.read_text()  # as decided above
+    # the exported set is one `referee eval` reads: the demo's cards are grids typed in,
+    # written as printed (the target turned back by the die), never an empty grid
+    from referee.evaluate import evaluate
+
+    judged = evaluate(tmp_path / "set")
+    assert len(judged.results) == summary["scenes"]
+    assert not [r.id for r in judged.results if "label:unreadable" in r.reasons]
     # a rematch at the same table: the same players, no penalties, the last lookout first
     last = client.get("/api/tables/demo").json()
     client.cookies.clear()
