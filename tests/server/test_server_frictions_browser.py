@@ -241,12 +241,19 @@ def test_a_new_card_table_opens_the_makers_seat_or_its_controls(base, lang):
             page.locator("#view-link").inner_text()
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         # Ava's seat on this phone, the table's controls kept on it
+        ava = plays.first.get_attribute("href")
         plays.first.click()
         expect(page.locator("#who")).to_contain_text("Ava", timeout=15000)
         expect(page.locator("#mine")).to_be_visible()
         expect(page.locator("#key-switch")).to_be_visible()
         page.locator("#key-switch button").click()
         expect(page.locator("#owner")).to_be_visible(timeout=15000)
+        # and back: Ava's link opened again on this phone plays her seat (a new user's trial:
+        # it stayed on the controls, "already opened on another phone")
+        page.goto(ava if ava.startswith("http") else base + ava)
+        expect(page.locator("#who")).to_contain_text("Ava", timeout=15000)
+        expect(page.locator("#mine")).to_be_visible()
+        expect(page.locator("#link-note")).to_be_hidden()
         # the table's controls straight from the new table's page
         page.goto(f"{base}/games/new?lang={lang}")
         submit_new_card_game(page, ("Cy", "Dee"))

@@ -471,10 +471,19 @@
       const out = await r.json().catch(() => ({}));
       pending = null;
       ({secret, seatKey} = window.refereeUI.savedKeys(keyName, seatName));
-      if (out.code === "table.link-taken" && seatKey) {
+      // this phone's own seat key, even while it shows the table's controls (a new user's
+      // trial: "Use the table's controls", then the seat's link again, stayed on the
+      // controls with "already opened on another phone"): its link opened again plays it
+      const mine = localStorage.getItem(seatName);
+      if (out.code === "table.link-taken" && mine) {
         const own = await fetch("/api/games/" + gameId + "/claim",
-          {method: "POST", headers: {"X-Seat-Key": seatKey}}).catch(() => null);
-        if (own && own.ok) return;
+          {method: "POST", headers: {"X-Seat-Key": mine}}).catch(() => null);
+        if (own && own.ok) {
+          secret = null;
+          seatKey = mine;
+          pending = {kind: "s", key: mine};  // kept as the key this phone uses, once welcome
+          return;
+        }
       }
       $("link-note").textContent = out.code === "table.link-taken"
         ? window.refereeErrorWords(T, out, String(r.status)) : tr("err.link_key");
