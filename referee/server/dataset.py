@@ -10,6 +10,7 @@ set to the project.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from dataclasses import dataclass
@@ -158,10 +159,8 @@ def _printed(card_id: str, level: str, target: tuple[str, ...], die: str) -> lis
     from referee.tuki.cards import CardError, Deck, turn
     from referee.tuki.grid import mirror, rotate_ccw, rotate_cw
 
-    try:
+    with contextlib.suppress(CardError, RefereeError):
         return list(Deck.load(level).get(card_id).grid)
-    except (CardError, RefereeError):
-        pass
     rows = tuple(target)
     for back in (rows, rotate_cw(rows), rotate_ccw(rows), mirror(tuple(reversed(rows)))):
         try:
