@@ -526,11 +526,7 @@ def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: fl
     odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.colour.neutral_chroma)
     cands = bar_candidates(odd, "?", view, unit, band, regions, None,
                            **{**template_settings(s), "per_orientation": 3})
-    good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
-    return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
-               not spills(c, s.build.max_spill) and
-               (grounded(c, support, view, unit, table_band_mm) or
-                _touches(c, good, unit, s.fit.touch_reach_u * unit)) for c in cands)
+    return _a_held_stone(cands, fits, support, view, unit, table_band_mm, s)
 
 
 def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
@@ -563,6 +559,17 @@ def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
         (chroma >= max(s.colour.neutral_chroma, s.build.hued_chroma * own))
     cands = bar_candidates(mask, colour, view, unit, band, regions, None,
                            **{**template_settings(s), "per_orientation": 3})
+    return _a_held_stone(cands, fits, support, view, unit, table_band_mm, s)
+
+
+def _a_held_stone(cands: list[BarFit], fits: list[BarFit], support: np.ndarray,
+                  view: FrontView, unit: float, table_band_mm: float,
+                  s: VisionSettings) -> bool:
+    """Whether one of the template's `cands` on a mask other than a stone class is a stone
+    of the build: a fit of at least `min_unknown_score`, full, its colour not spilling
+    around it (`spills`: a patch of a larger thing, a box behind), and held up as a stone
+    is (`grounded`, or touching a well-seen stone among `fits`). As `unknown_stone` and
+    `hued` read their fits."""
     good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
     return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
                not spills(c, s.build.max_spill) and
