@@ -558,3 +558,36 @@ def test_an_answer_after_the_penalty_card_says_the_card_stays(server):
                 expect(ben).to_contain_text(words["verdict.confirmed"].split("{v}")[0])
             expect(page.locator(".card-stays")).to_have_count(1)
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_the_card_search_waits_for_the_card_list(server):
+    """The card box typed into and cleared before the level's cards have come says nothing
+    (CI once saw "No card “”" left on screen); an id typed meanwhile is looked up in the list
+    once it comes: "N99" is then said to be in no deck, "N01" is picked."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    created = httpx.post(server + "/api/tables", json={
+        "players": ["Ava", "Ben"], "places": [{"station": "D03"}, {"station": "D04"}]}).json()
+    held = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        page.route("**/api/cards/**", lambda route: held.append(route))
+        page.goto(server + created["control_path"])
+        page.wait_for_function("document.querySelector('#card-search') !== null")
+        page.wait_for_timeout(300)
+        assert held, "the page asks for the level's cards"
+        page.fill("#card-search", "N99")
+        page.fill("#card-search", "")
+        expect(page.locator("#card-none")).to_be_hidden()
+        page.fill("#card-search", "N99")
+        expect(page.locator("#card-none")).to_be_hidden()  # not known yet
+        held.pop().continue_()
+        expect(page.locator("#card-none")).to_have_text("No card “N99” in this table's deck.")
+        page.fill("#card-search", "N01")
+        expect(page.locator("#card-none")).to_be_hidden()
+        expect(page.locator(".card-pick[data-id='N01']")).to_have_attribute("aria-pressed", "true")
+        browser.close()

@@ -594,7 +594,7 @@
   }
 
   // the level's cards as small pictures: tap the one drawn (or find it by its id)
-  let cardsLevel = null;
+  let cardsLevel = null, cardsLoaded = false;
   async function loadCards(level) {
     if (cardsLevel === level) return;
     cardsLevel = level;
@@ -602,6 +602,7 @@
     if (!r.ok) return;
     const box = $("card-picker");
     box.replaceChildren();
+    cardsLoaded = false;
     for (const c of await r.json()) {
       const pic = el("div", {class: "grid-pic"});
       drawGrid(pic, c.grid);
@@ -612,6 +613,8 @@
         "aria-pressed": "false", onclick: () => pickCard(c.id)}, pic, c.id);
       box.append(btn);
     }
+    cardsLoaded = true;
+    filterCards();  // what was typed while the list loaded applies to it
   }
   function pickCard(id) {
     $("start-form").elements.card_id.value = id;
@@ -621,8 +624,10 @@
       b.setAttribute("aria-pressed", on ? "true" : "false");
     });
   }
-  $("card-search").addEventListener("input", (e) => {
-    const q = e.target.value.trim().toUpperCase();
+  $("card-search").addEventListener("input", () => filterCards());
+  function filterCards() {
+    const typed = $("card-search").value.trim();
+    const q = typed.toUpperCase();
     let only = null, n = 0;
     document.querySelectorAll(".card-pick").forEach((b) => {
       const show = !q || b.dataset.id.toUpperCase().includes(q);
@@ -633,11 +638,14 @@
     if (n === 1) pickCard(only);
     // nothing matches: say so where the list was (a new user's trial typed N99, saw the
     // list go empty, and only heard of it at Start as "tap the card drawn first")
+    // (an empty box, or a list still loading, says nothing: CI once saw "No card “”" when
+    // the box was cleared before the level's cards had come)
     const none = $("card-none");
-    none.hidden = n > 0;
-    none.textContent = n > 0 ? "" : tr("ctl.no_card", {id: e.target.value.trim()});
-    if (n === 0) pickCard("");
-  });
+    const nothing = n === 0 && q !== "" && cardsLevel !== null && cardsLoaded;
+    none.hidden = !nothing;
+    none.textContent = nothing ? tr("ctl.no_card", {id: typed}) : "";
+    if (n === 0 && q) pickCard("");
+  }
 
   $("start-form").addEventListener("submit", (e) => {
     e.preventDefault();
