@@ -208,7 +208,8 @@ class DepthSettings:
     rival_cost: float = 0.02        # ... a cost this close (per stone): no answer
     min_shift_mm: float = 2.5       # an answer this near the line is the bars' own spread: 0
     scale_tolerance: float = 0.02   # rival depths: the one whose scale is this near the
-    scale_margin: float = 0.01      # grooves' and this much nearer than the others wins
+    scale_margin: float = 0.01      # grooves' and this much nearer than the others wins,
+    scale_ratio: float = 0.25       # ...its miss at most this share of the next one's (0: off)
     scale_stones: int = 2           # stones whose grooves show the scale, at least
     floor_u: float = 0.5            # a depth that stands a stone this far under the table: none
 

@@ -130,6 +130,31 @@ def test_two_rival_depths_are_told_apart_by_how_large_the_grooves_look():
                            never) is not None
 
 
+def test_the_grooves_scale_tells_rival_depths_apart_only_when_clearly_nearer_one():
+    """G04-04 (a break-it trial, twenty-sixth session): the grooves' scale lay 0.9 % off the
+    right depth's and 2.2 % off its rival's, a unit of parallax away, and 0.2 % colour
+    fringing moved it 1.5 %: the rival won and the build, on snow, was judged on the table.
+    The scale decides only when its miss is at most `depth.scale_ratio` of the next one's."""
+    from referee.vision.depth import apparent_scale
+
+    pose = camera_at(50.0)
+    stones = [("G", "V", 4.0, 0.0), ("B", "H", 4.0, 5.0)]
+    fits = seen(stones, pose, 12.0, 5.0)
+    c = pose.camera_centre_mm()
+    behind, front = apparent_scale(fits, VIEW, c, 5.0), apparent_scale(fits, VIEW, c, -5.0)
+
+    def depth(share: float, settings=S.depth) -> float | None:
+        """The depth told by a scale `share` of the way from the right depth's to the rival's."""
+        return structure_depth(fits, VIEW, pose, 12.0, settings, MIN_FILL,
+                               lambda: behind + share * (front - behind))
+
+    # 30 % of the way: within the tolerance and the margin, but its miss 0.43 of the rival's
+    assert depth(0.3) is None
+    assert depth(0.3, replace(S.depth, scale_ratio=0.0)) == pytest.approx(5.0, abs=0.5)
+    # 15 %: its miss 0.18 of the rival's, the depth is told
+    assert depth(0.15) == pytest.approx(5.0, abs=0.5)
+
+
 @pytest.mark.parametrize("scale", [0.97, 1.0, 1.025])
 def test_a_bars_grooves_show_its_apparent_scale(scale):
     from referee.vision.grooves import groove_scale
