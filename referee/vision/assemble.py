@@ -287,8 +287,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     found may be there unseen: `stone:not-found` with `photo:colours`, never missing.
     unshaped: colours with no fit whose pixels show where stones are searched
     (`unshaped`): not found, never missing.
-    hued: asked of each chromatic colour still not there: whether something of its hue shows
-    in a stone's shape by the build (`choose.hued`): not found, never missing.
+    hued: asked of each colour still not there: whether something of its hue (a grey: of
+    its look, `choose.greyish`) shows in a stone's shape by the build (`choose.hued`): not
+    found, never missing.
     unit_px: how many photo pixels a unit spans at the build; under `build.min_unit_px` a
     stone not found may be one too small to tell (a break-it trial: D06-02 at 480×270, a
     unit 10 px, judged `missing:G`): not found, never missing.
@@ -306,20 +307,25 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         problems += _not_found(among, "was not found in a stone's shape, though its colour "
                                "shows by the build (among things that look like it?)")
         absent = [c for c in absent if c not in among]
-    huey = [c for c in absent if hued is not None and c in chromatic and hued(c)]
-    if huey:  # its hue shows in a stone's shape: its colour may have moved since calibration
-        problems += _not_found(huey, "was not found in its colour, though something of its "
-                               "hue shows in a stone's shape by the build (has the light "
-                               "or the camera's colour changed since the colour photo?)")
-        absent = [c for c in absent if c not in huey]
-    if blown or (absent and paper_clipped):
-        problems += _not_found(absent, NOT_FOUND_BRIGHT)
-        problems.append(OVER_EXPOSED)
-        absent = []
+    # first: a photo too coarse to tell is said so, with the cure (and nothing else asked)
     if absent and unit_px is not None and unit_px < s.build.min_unit_px:
         problems += _not_found(absent, f"was not found, and the stones are small in this "
                                f"photo (about {unit_px:.0f} px a unit): move the camera "
                                "closer, or send the photo at full size")
+        absent = []
+    huey = [c for c in absent if hued is not None and hued(c)]
+    if huey:  # its hue shows in a stone's shape: its colour may have moved since calibration
+        changed = "(has the light or the camera's colour changed since the colour photo?)"
+        problems += _not_found([c for c in huey if c in chromatic], "was not found in its "
+                               "colour, though something of its hue shows in a stone's "
+                               "shape by the build " + changed)
+        problems += _not_found([c for c in huey if c not in chromatic], "was not found in "
+                               "its colour, though something grey shows in a stone's shape "
+                               "by the build " + changed)
+        absent = [c for c in absent if c not in huey]
+    if blown or (absent and paper_clipped):
+        problems += _not_found(absent, NOT_FOUND_BRIGHT)
+        problems.append(OVER_EXPOSED)
         absent = []
     if len(absent) > s.build.max_missing:
         # more stones gone than a builder forgets: more likely a covered build or a photo

@@ -431,6 +431,17 @@ def _check_stack(centres: dict[str, tuple[float, float, float]],
                                  "order given?")
 
 
+def as_light_as_snow(model: ColourModel, colours: str, apart: float) -> list[str]:
+    """The grey letters among `colours` (no hue: `ColourModel.chromatic`) whose centre lies
+    less than `apart` × `max_distance` from white's (weighted Lab, `distances`): a stone
+    that colour looks like snow, so only its shape and grooves tell them apart."""
+    white = np.array([[model.centres[WHITE]]], np.float32)
+    d = model.distances(white, colours)
+    chromatic = model.chromatic(colours)
+    return [c for c in colours if c not in chromatic and
+            float(d[c][0, 0]) < apart * model.max_distance]
+
+
 DROP_NEAR = 0.15  # a table colour this near a stone colour (× max_distance) is ignored
 # Table around the mat, on the table plane (board mm): left, right and behind the paper.
 TABLE_REGIONS = ((-90.0, -25.0, -120.0, 110.0), (305.0, 370.0, -120.0, 110.0),

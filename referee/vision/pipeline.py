@@ -28,6 +28,7 @@ from referee.vision.choose import (
     choose,
     face_rect,
     from_top,
+    greyish,
     ground,
     hued,
     other_stones,
@@ -41,6 +42,7 @@ from referee.vision.choose import (
 from referee.vision.colour import (
     TABLE,
     WHITE,
+    as_light_as_snow,
     may_hold,
     paper_white,
     table_centres,
@@ -272,6 +274,12 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # themselves are blown out, or where a stone that is not found could be a blown-out one
     paper_clipped = float(white.min()) >= s.exposure.clipped_level
     model = station.colour_model
+    if s.fit.anchor_grey and s.fit.anchor_grey_apart > 0 and any(
+            as_light_as_snow(model, station.colours, s.fit.anchor_grey_apart)):
+        # a grey as light as snow cannot tell its top end from a snow cube on it (PO03-06:
+        # the grey 3 of 22 from white, a cube between it and the blue on it, the bar fitted a
+        # unit up from its top): no grey bar is placed from its top at such a station
+        s = replace(s, fit=replace(s.fit, anchor_grey=False))
     others = table_centres(image, white, pose, model, s.colour.table_classes)
     lap("colour")
     view = FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
@@ -411,15 +419,19 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     cam = pose.camera_centre_mm()
 
     def hued_here(colour: str) -> bool:  # asked only of a stone not there (assemble)
-        return hued(colour, station.colours, lab, labels, model.centres[colour], view, unit,
-                    band, regions, fits, support, table_band, s)
+        if colour not in chromatic:  # no hue to follow: its grey, a band of light at a time
+            return greyish(colour, station.colours, lab, labels, model, view, unit, band,
+                           regions, fits, support, table_band, s)
+        return s.build.hued_degrees > 0 and hued(
+            colour, station.colours, lab, labels, model.centres[colour], view, unit, band,
+            regions, fits, support, table_band, s)
 
     m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd,
                        (float(cam[0]), float(cam[1]), float(cam[2])), chromatic,
                        float(white.max()) >= s.exposure.clipped_level,
                        unshaped(fits, masks, view, unit, regions, station.colours,
                                 s.build.not_found_faces), unit_px(pose, unit),
-                       hued_here if s.build.hued_degrees > 0 else None)
+                       hued_here)
     g = s.grooves
     off = unit_scale(fits, lab[..., 0], view, unit, g.unit_spread, g.unit_step,
                      g.unit_min_fits, g.unit_agree, g.unit_max_off)

@@ -138,7 +138,9 @@ class FitSettings:
     odd_end_k: float = 2.0          # an end segment's step in L this × the inner ones (and
     #                                    light_min_step): the fit is weak (ends.odd_end; 0: off)
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
-    anchor_grey: bool = True        # ...a grey one too, where a coloured stone sits on it
+    anchor_grey: bool = True        # ...a grey one too, where a coloured stone sits on it,
+    anchor_grey_apart: float = 0.25  # ...at a station whose grey lies this × max_distance
+    #                                    from snow's white or farther (0: at any station)
     bare_top_fill: float = 0.2      # a standing bar's top face showing this little of its colour,
     #                                    nothing on it: weak (ends.bare_top; 0: off)
     bare_top_band_u: float = 0.25   # ...where the top face shows this tall (u) at all
@@ -228,6 +230,10 @@ class BuildSettings:
     # chroma or more) shows in a stone's shape by the build: not found (choose.hued; 0: off)
     hued_degrees: float = 25.0
     hued_chroma: float = 0.5
+    # a grey stone not found where something of its look (neutral, or within the colour
+    # model's max_distance of its centre) shows in a stone's shape within one band of
+    # lightness this wide (L; bands every half of it): not found (choose.greyish; 0: off)
+    grey_band_l: float = 16.0
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
     min_score: float = 0.6          # a fit's template response below this: unclear
     min_score_plain: float = 0.65   # ... below this where its grooves did not show

@@ -537,10 +537,10 @@ def test_a_stone_not_found_in_a_photo_too_coarse_for_it_is_never_missing():
 
 
 def test_a_chromatic_stone_whose_hue_shows_in_a_stones_shape_is_not_found_never_missing():
-    """`assemble` asks `hued` of each chromatic colour not there (a lamp or a camera's tone
-    may have moved a stone out of its class: `choose.hued`): where its hue shows in a
-    stone's shape it is not found (unsure); where not, or for a colour without hue, or
-    when nobody asks, missing as before."""
+    """`assemble` asks `hued` of each colour not there (a lamp or a camera's tone may have
+    moved a stone out of its class: `choose.hued`, for a grey `choose.greyish`): where its
+    hue (a grey's look) shows in a stone's shape it is not found (unsure), and said so in
+    words of its kind; where not, or when nobody asks, missing as before."""
     s = default_settings()
     fits = [fit("G", "H", 0, 0), fit("B", "V", 5, 0)]
     asked: list[str] = []
@@ -553,6 +553,9 @@ def test_a_chromatic_stone_whose_hue_shows_in_a_stones_shape_is_not_found_never_
     assert codes(b) == ["stone:not-found:O"] and asked == ["O"]
     assert codes(assemble(fits, U, 2.0, s, "GBO", chromatic="BO", hued=lambda c: False)) == []
     assert codes(assemble(fits, U, 2.0, s, "GBO", chromatic="BO")) == []  # missing O
-    # a grey not there is never asked: grey has no hue
-    assert codes(assemble([fit("B", "V", 5, 0), fit("O", "H", 0, 0)], U, 2.0, s, "GBO",
-                          chromatic="BO", hued=yes)) == [] and asked == ["O"]
+    # a grey not there is asked too, and told apart in words: something grey, not its hue
+    grey = assemble([fit("B", "V", 5, 0), fit("O", "H", 0, 0)], U, 2.0, s, "GBO",
+                    chromatic="BO", hued=yes)
+    assert codes(grey) == ["stone:not-found:G"] and asked == ["O", "G"]
+    assert "something grey" in grey.problems[0].text
+    assert "hue" in b.problems[0].text
