@@ -333,6 +333,10 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
                 as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
                 overlay: Path = typer.Option(None, "--overlay", help="Write the photo with the "
                                              "fitted stones and faults drawn (.png, .jpg)."),
+                phone: bool = typer.Option(False, "--phone", help="The photo was taken with "
+                                           "a phone (any camera but the station's): its camera "
+                                           "is worked out from the mat, as the server does "
+                                           "with a photo sent from a phone."),
                 ) -> None:
     """Judge the build in a photo against a card turned by the die."""
     import cv2
@@ -352,7 +356,8 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
     st = load_station(station)
     c, face, target = _resolve_target(card, card_grid, die, st.level)
     image = read_photo(photo)
-    chk = check_photo(image, st, target, face, c.level, overlay=overlay is not None)
+    chk = check_photo(image, st, target, face, c.level, overlay=overlay is not None,
+                      intrinsics="from-mat" if phone else "station")
     if overlay is not None and chk.overlay_bgr is not None and \
             not cv2.imwrite(str(overlay), chk.overlay_bgr):
         raise RefereeError(f"could not write the overlay to {overlay} (does its folder "
@@ -369,6 +374,11 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
         console.print(f"  fault {f.code}: {escape(f.text)}")
     for r in v.reasons:
         console.print(f"  unsure {r.code}: {escape(r.text)}")
+    if not phone and any(r.code == "photo:cropped" for r in v.reasons):
+        # a new user's trial: a phone's photo of the build, refused here as cropped, was
+        # judged when sent from a phone to a table (the server works its camera out)
+        console.print("note: taken with a phone rather than the station's camera? Judge it "
+                      "with --phone", highlight=False)
     if source.startswith("priors ("):  # the station names a colour photo it could not use
         console.print(f"note: default colours, since the station's colour photo could not be "
                       f"used: {escape(source[len('priors ('):-1])}", highlight=False)

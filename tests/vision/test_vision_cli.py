@@ -201,6 +201,32 @@ def test_nomat_photo_is_unsure_from_the_cli():
     assert d["verdict"] == "unsure" and d["reasons"][0]["code"] == "mat:not-found"
 
 
+def test_judge_says_a_phone_photo_is_judged_with_phone(tmp_path):
+    """A new user's trial: a phone's photo of the build (another shape than the station
+    camera's) was `photo:cropped` by `referee judge` but judged when sent to a table from a
+    phone. Here a 4:3 centre of a 16:9 station's photo (a narrower camera): refused as cropped
+    with a note naming --phone; with --phone, judged as the server judges it."""
+    import cv2
+
+    card, die = _card_file(tmp_path, "D06-01")
+    image = cv2.imread(str(DEV / "scenes/D06-01/image.jpg"))
+    h, w = image.shape[:2]
+    left = (w - h * 4 // 3) // 2
+    photo = tmp_path / "phone.jpg"
+    cv2.imwrite(str(photo), image[:, left:left + h * 4 // 3], [cv2.IMWRITE_JPEG_QUALITY, 92])
+    args = ["judge", str(photo), "--station", str(DEV / "stations/D06/station.json"),
+            "--card-grid", str(card), "--die", die]
+    r = runner.invoke(app, args)
+    assert r.exit_code == 0 and "photo:cropped" in r.output and "with --phone" in r.output
+    r = runner.invoke(app, [*args, "--phone", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["verdict"] == "wrong" and [f["code"] for f in d["faults"]] == ["contact:P"]
+    # a photo of the station camera's shape says no such thing
+    r = runner.invoke(app, ["judge", str(DEV / "scenes/D06-01/image.jpg"), *args[2:]])
+    assert r.exit_code == 0 and "--phone" not in r.output
+
+
 def test_eval_json_is_one_object():
     r = runner.invoke(app, ["eval", str(DEV), "--json", "--limit", "3"])
     assert r.exit_code == 0, r.output
