@@ -257,6 +257,16 @@ class BuildSettings:
 
 
 @dataclass(frozen=True)
+class SteadySettings:
+    """Stage 7, the verdict's steadiness (referee/check.py): a build judged wrong is measured
+    and judged again on the photo a little softer and saved again; a verdict that changes
+    is unsure (`photo:unclear`). A penalty card needs a verdict that such a photo gives too."""
+
+    blur_px: float = 0.6            # a Gaussian blur of this sigma (px; 0: not asked)
+    jpeg_quality: int = 85          # a JPEG save at this quality (0: not asked)
+
+
+@dataclass(frozen=True)
 class VisionSettings:
     """The whole tree, a node per stage, in the order `pipeline.measure` runs them."""
 
@@ -268,6 +278,7 @@ class VisionSettings:
     grooves: GrooveSettings = field(default_factory=GrooveSettings)
     depth: DepthSettings = field(default_factory=DepthSettings)
     build: BuildSettings = field(default_factory=BuildSettings)
+    steady: SteadySettings = field(default_factory=SteadySettings)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
