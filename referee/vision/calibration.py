@@ -40,9 +40,12 @@ def learn_colours(image: np.ndarray, station: Station, order: str, where: str = 
     (WORLD.md §6); and the mat's pose in it (rvec, tvec: (3,) float64, Rodrigues and mm), which
     the station keeps to tell its own mat from a neighbour's.
 
-    :raises CalibrationError: no mat, its paper not in view, or the stack not found (naming
+    :raises CalibrationError: no mat, its paper not in view, the mat seen through another
+        camera than the station's (`mats.camera_mismatch`), or the stack not found (naming
         `where`).
     """
+    from referee.vision.mats import camera_mismatch  # mats reads calibration's one-view fit
+
     s = default_settings()
     # found on the photo enlarged when few markers show, as in a build photo
     # (pose._detect_board): OL01's and OL02's far, blurred mats. A light grey learned so (OL01,
@@ -53,7 +56,14 @@ def learn_colours(image: np.ndarray, station: Station, order: str, where: str = 
     if is_weak(det, s):
         raise CalibrationError(f"{where}: the referee mat is not visible in the colour photo "
                                "(covered, outside the photo, or blurred)")
-    pose = solve_pose(det, station.camera_for(image.shape), station.dist_coeffs)
+    camera = station.camera_for(image.shape)
+    # another camera of the same picture size (a new user's trial took another station's
+    # colour photo: learnt, that camera's colours then made every photo `photo:colours`)
+    other = camera_mismatch(det, camera, (image.shape[1], image.shape[0]), s)
+    if other is not None:
+        raise CalibrationError(f"{where}: {other}; take the colour photo with station "
+                               f"{station.id}'s own camera")
+    pose = solve_pose(det, camera, station.dist_coeffs)
     view = FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
     try:
         white = paper_white(image, pose)

@@ -150,14 +150,33 @@ def test_a_band_of_two_colours_is_refused():
         learn_from_stack(lab, view, "GBP", 16.0)
 
 
-@pytest.mark.parametrize("photo, order", [("scenes/D01-07/image.jpg", "GBP"),
-                                          ("scenes/D01-07/image.jpg", "GBPO"),
-                                          ("scenes/D05-03/image.jpg", "GBPO"),
-                                          ("stations/D04/colours.jpg", "GBPO")])
-def test_a_photo_that_is_not_the_stations_colour_stack_is_refused(photo, order):
+@pytest.mark.parametrize("photo, station, order", [("scenes/D01-07/image.jpg", "D01", "GBP"),
+                                                   ("scenes/D01-07/image.jpg", "D01", "GBPO"),
+                                                   ("scenes/D05-03/image.jpg", "D05", "GBPO"),
+                                                   ("stations/D04/colours.jpg", "D04", "GBPO")])
+def test_a_photo_that_is_not_the_stations_colour_stack_is_refused(photo, station, order):
     """A new user's trial: a build photo (D01-07), and a three-stone stack for a station of
     four, were taken as colour photos, and correct builds were then judged wrong. D05-03's
-    bands looked like a stack with blue and purple swapped."""
+    bands looked like a stack with blue and purple swapped. (Each through its own station's
+    camera: another camera's photo is refused before, `mats.camera_mismatch`.)"""
+    from referee.paths import FIXTURES
+    from referee.vision.calibration import learn_colours_from_photo
+    from referee.vision.errors import CalibrationError
+    from referee.vision.station import load_station
+
+    dev = FIXTURES / "dev-scenes"
+    st = load_station(dev / f"stations/{station}/station.json", learn_colours=False)
+    with pytest.raises(CalibrationError, match="colour stack"):
+        learn_colours_from_photo(dev / photo, st, order)
+    model, _ = learn_colours_from_photo(dev / f"stations/{station}/colours.jpg", st,
+                                        "GBPO" if station == "D01" else st.colours)
+    assert model.source == "photo"
+
+
+def test_a_colour_photo_through_another_camera_is_refused():
+    """A new user's trial learnt another station's colours through a camera of the same
+    picture size (D04's photo for D01, the mat 19 % wider): refused, as `judge` refuses a
+    photo of another camera (`mats.camera_mismatch`)."""
     from referee.paths import FIXTURES
     from referee.vision.calibration import learn_colours_from_photo
     from referee.vision.errors import CalibrationError
@@ -165,10 +184,8 @@ def test_a_photo_that_is_not_the_stations_colour_stack_is_refused(photo, order):
 
     dev = FIXTURES / "dev-scenes"
     st = load_station(dev / "stations/D01/station.json", learn_colours=False)
-    with pytest.raises(CalibrationError, match="colour stack"):
-        learn_colours_from_photo(dev / photo, st, order)
-    model, _ = learn_colours_from_photo(dev / "stations/D01/colours.jpg", st, "GBPO")
-    assert model.source == "photo"
+    with pytest.raises(CalibrationError, match="does not fit the station's camera"):
+        learn_colours_from_photo(dev / "stations/D04/colours.jpg", st, "GBPO")
 
 
 def test_the_printed_mat_keeps_5_mm_clear_of_every_edge_and_its_check_readable():

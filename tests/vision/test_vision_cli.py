@@ -574,3 +574,27 @@ def test_calibrate_colours_refuses_a_photo_of_another_cameras_size(tmp_path):
     assert r.returncode == 2, r.stdout
     assert "1280×720 px, but the camera of station D01 was calibrated at 960×540" in r.stderr
     assert (station / "station.json").read_text() == before
+
+
+def test_calibrate_colours_refuses_a_photo_of_another_camera_of_the_same_size(tmp_path):
+    """A new user's trial took another station's colour photo of the same picture size but a
+    camera of another focal length (NC01's, 1046 px, for E01's, 717 px): "well apart", the
+    good colours overwritten, and every photo then `photo:colours` ("channels swapped"). The
+    mat in it shows the other camera, as `judge` tells (`photo:camera`): refused, profile
+    kept; the station's own colour photo is still learnt."""
+    import shutil
+
+    from .test_vision_trust import HARD
+
+    station = tmp_path / "E01"
+    shutil.copytree(HARD / "stations" / "E01", station)
+    before = (station / "station.json").read_text()
+    r = _run("calibrate", "colours", str(station / "station.json"),
+             str(HARD / "stations" / "NC01" / "colours.jpg"))
+    assert r.returncode == 2, r.stdout
+    assert "does not fit the station's camera" in r.stderr and "station E01's own camera" \
+        in r.stderr and "Traceback" not in r.stderr
+    assert (station / "station.json").read_text() == before
+    r = _run("calibrate", "colours", str(station / "station.json"),
+             str(station / "colours.jpg"))
+    assert r.returncode == 0 and "wrote" in r.stdout
