@@ -13,6 +13,10 @@ from referee.files import FileTooLargeError, open_for_reading, read_bounded
 from referee.vision.errors import PhotoError
 
 MAX_PIXELS = 40_000_000  # larger images are refused before decoding them in full
+# ... but a camera's JPEG (baseline: one pass) up to this is decoded at a half, a quarter or
+# an eighth of its size, to at most MAX_PIXELS (libjpeg's scaled decoding holds only the
+# smaller image): a phone's 48, 50 or 200 MP mode (a new user's trial: 8640×4860 refused)
+MAX_JPEG_PIXELS = 250_000_000
 # a PNG is decoded whole, at its own depth and channels, before it becomes 8-bit BGR: one of
 # 16-bit RGBA at 40 megapixels peaked at 560 MB (a break-it trial), too much for a Pi
 MAX_DECODE_BYTES = 300_000_000
@@ -79,7 +83,11 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
 
     A JPEG saved at a quality under `MIN_JPEG_QUALITY` (`jpeg_quality`) is refused too.
 
-    :raises PhotoTooLargeError: over `MAX_PIXELS`; PhotoError: empty, cut short, not one of
+    A camera's JPEG (one pass) over `MAX_PIXELS`, up to `MAX_JPEG_PIXELS`, is decoded so
+    reduced that it has at most `MAX_PIXELS` (a phone's 48 or 200 MP mode).
+
+    :raises PhotoTooLargeError: over `MAX_PIXELS` (a JPEG in one pass: `MAX_JPEG_PIXELS`);
+        PhotoError: empty, cut short, not one of
         these formats, its size unreadable, corrupt, or a JPEG of too low a quality.
     """
     if not data:
@@ -92,9 +100,11 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
     w, h = size
     if w <= 0 or h <= 0:
         raise PhotoError(f"{NOT_A_PHOTO}; its header gives a size of {w}×{h} px")
-    if w * h > MAX_PIXELS:
+    jpeg = data[:2] == b"\xff\xd8"
+    if w * h > (MAX_JPEG_PIXELS if jpeg else MAX_PIXELS):
         raise PhotoTooLargeError(f"the photo is too large ({w}×{h} px; at most "
-                                 f"{MAX_PIXELS // 1_000_000} megapixels)")
+                                 f"{(MAX_JPEG_PIXELS if jpeg else MAX_PIXELS) // 1_000_000} "
+                                 "megapixels): set the camera to a smaller picture size")
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 26:
         depth, colour_type = data[24], data[25]
         need = w * h * (_PNG_SAMPLES.get(colour_type, 4) * (2 if depth == 16 else 1) + 3)
@@ -102,8 +112,12 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
             raise PhotoTooLargeError(f"the photo is too large to decode ({w}×{h} px, a "
                                      f"{depth}-bit PNG: about {need // 1_000_000} MB); send it "
                                      "as a JPEG, or smaller")
-    if data[:2] == b"\xff\xd8":
+    if jpeg:
         scans, progressive, components = jpeg_scans(data)
+        if w * h > MAX_PIXELS and (progressive or scans > 1):  # decoded whole: refused
+            raise PhotoTooLargeError(f"the photo is too large ({w}×{h} px, a JPEG in "
+                                     f"{scans} passes; at most {MAX_PIXELS // 1_000_000} "
+                                     "megapixels): send it as the camera took it, or smaller")
         if scans > MAX_SCANS:
             raise PhotoError(f"the photo is a JPEG stored in more than {MAX_SCANS} passes "
                              "(progressive scans), which no camera writes and which would take "
@@ -119,10 +133,14 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
     if quality is not None and quality < MIN_JPEG_QUALITY:
         raise PhotoError(low_quality(quality))
     flag = cv2.IMREAD_COLOR
-    if max_pixels is not None and data[:2] == b"\xff\xd8":
-        for k, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
-                           (2, cv2.IMREAD_REDUCED_COLOR_2)):
-            if (w // k) * (h // k) >= max_pixels:
+    scales = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
+              (2, cv2.IMREAD_REDUCED_COLOR_2), (1, cv2.IMREAD_COLOR))
+    if jpeg:
+        # the least reduction that fits MAX_PIXELS, and more while `max_pixels` still fits
+        least = next(k for k, _ in reversed(scales) if -(-w // k) * -(-h // k) <= MAX_PIXELS
+                     or k == 8)
+        for k, reduced in scales:
+            if k <= least or (max_pixels is not None and (w // k) * (h // k) >= max_pixels):
                 flag = reduced
                 break
     try:

@@ -76,8 +76,8 @@ def test_header_size_is_the_decoded_size(fmt, kw):
 def test_a_jpeg_that_declares_too_many_pixels_is_refused():
     data = bytearray(_encoded("JPEG", (16, 16)))
     i = data.index(b"\xff\xc0")  # the frame header: height, width after length and precision
-    data[i + 5:i + 9] = struct.pack(">HH", 8000, 8000)
-    assert header_size(bytes(data)) == (8000, 8000)
+    data[i + 5:i + 9] = struct.pack(">HH", 20000, 20000)  # over MAX_JPEG_PIXELS
+    assert header_size(bytes(data)) == (20000, 20000)
     with pytest.raises(PhotoTooLargeError):
         decode_photo(bytes(data))
 
@@ -89,7 +89,7 @@ def test_a_jpeg_with_stray_bytes_before_its_frame_header_is_still_measured():
     stray = data[:i] + b"junk" + data[i:]
     assert header_size(stray) == (16, 16)
     big = bytearray(stray)
-    big[i + 4 + 5:i + 4 + 9] = struct.pack(">HH", 9000, 9000)
+    big[i + 4 + 5:i + 4 + 9] = struct.pack(">HH", 20000, 20000)
     with pytest.raises(PhotoTooLargeError):
         decode_photo(bytes(big))
 
@@ -351,3 +351,36 @@ def test_a_phone_places_photo_of_another_shape_is_judged_from_the_mat(client, ma
     view = wait_view(table_id, lambda v: v["round"]["builders"][0]["verdict"] is not None)
     verdict = view["round"]["builders"][0]["verdict"]
     assert verdict["verdict"] == "correct", verdict
+
+
+def test_a_phones_high_resolution_jpeg_is_read_reduced_not_refused():
+    """A new user's trial: a phone's 42 MP photo (8640×4860, its 48 MP mode) was refused as
+    too large by `referee judge` and the server. A camera's JPEG (one pass) up to
+    MAX_JPEG_PIXELS is decoded at a half, quarter or eighth of its size, to at most
+    MAX_PIXELS (libjpeg holds only the smaller image); other formats over MAX_PIXELS are
+    still refused, as is a JPEG over MAX_JPEG_PIXELS (by its header, never decoded)."""
+    import cv2
+    import numpy as np
+
+    from referee.vision.photo import MAX_JPEG_PIXELS
+
+    w, h = 8640, 4860
+    assert w * h > MAX_PIXELS
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:, : w // 2] = (0, 0, 255)  # red on the left, so the picture's content is checked
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    data = buf.tobytes()
+    del img, buf
+    out = decode_photo(data)
+    assert out.shape == (h // 2, w // 2, 3)
+    assert tuple(out[h // 4, w // 8]) == pytest.approx((0, 0, 255), abs=3)
+    # the server's scale: the most reduced that still has 4 MP
+    assert decode_photo(data, 4_000_000).shape == (h // 2, w // 2, 3)
+    assert decode_photo(data, 2_000_000).shape == (h // 4, w // 4, 3)
+    # the header says larger than any phone: refused before any pixel is decoded
+    big = bytearray(data)
+    sof = big.find(b"\xff\xc0")
+    big[sof + 5:sof + 9] = (20000).to_bytes(2, "big") + (20000).to_bytes(2, "big")
+    assert 20000 * 20000 > MAX_JPEG_PIXELS
+    with pytest.raises(PhotoTooLargeError, match="smaller picture size"):
+        decode_photo(bytes(big))
