@@ -47,13 +47,23 @@ def station_path(station_id: str) -> Path:
     return cat[station_id]
 
 
-def colours_of(raw: dict) -> str:
+def colours_of(raw: dict, folder: Path | None = None) -> str:
     """"calibrated" when a profile's colours were learned (a colour model not made of the
-    defaults, or a colour photo to learn them from), else "default"."""
+    defaults, or a colour photo to learn them from that is there: `folder` is the profile's,
+    where its `colour_calibration.image` lies), else "default". A new user's trial copied a
+    photo set's station.json to calibration/stations/ without its colour photo: it was
+    listed as calibrated, and judged on the default colours."""
     model = raw.get("colour_model")
     if isinstance(model, dict):
         return "default" if model.get("source", "photo") == "priors" else "calibrated"
-    return "calibrated" if raw.get("colour_calibration") else "default"
+    cal = raw.get("colour_calibration")
+    if not cal:
+        return "default"
+    image = cal.get("image") if isinstance(cal, dict) else None
+    if folder is not None and (not isinstance(image, str) or
+                               not (folder / image).is_file()):
+        return "default"
+    return "calibrated"
 
 
 def describe() -> list[dict]:
@@ -67,7 +77,7 @@ def describe() -> list[dict]:
             text = read_small_text(path)
             raw = json.loads(text) if path.suffix == ".json" else load_user_yaml(text)
             level = str(raw.get("level", "?"))
-            colours = colours_of(raw)
+            colours = colours_of(raw, path.parent)
         rows.append({"id": sid, "level": level, "colours": colours,
                      "source": "demo" if path.is_relative_to(DEMO) else "calibration"})
     return rows

@@ -411,6 +411,35 @@ def test_an_advanced_station_at_a_normal_table_says_to_set_the_tables_level(
         {"station": "D03"}, {"station": "D03"}]}).status_code == 201
 
 
+def test_a_copied_profile_whose_colour_photo_is_not_there_is_listed_on_default_colours(
+        client, monkeypatch, tmp_path):
+    """A new user's trial copied a photo set's station.json to calibration/stations/NAME.yaml
+    (the README's "copy a known camera's profile"); its colour photo stayed behind, it was
+    judged on the default colours, and /api/stations said "calibrated". Listed as on the
+    default colours now (the new-table form then says to calibrate them); with its colour
+    photo beside it, calibrated."""
+    import shutil
+
+    import referee.paths
+    import referee.server.stations
+    from referee.paths import FIXTURES
+
+    folder = tmp_path / "calibration"
+    (folder / "stations").mkdir(parents=True)
+    monkeypatch.setattr(referee.paths, "CALIBRATION", folder)
+    monkeypatch.setattr(referee.server.stations, "CALIBRATION", folder)
+    src = FIXTURES / "dev-scenes" / "stations" / "D04"
+    shutil.copy(src / "station.json", folder / "stations" / "kitchen.yaml")
+
+    def colours() -> str:
+        rows = {s["id"]: s for s in client.get("/api/stations").json()}
+        return rows["kitchen"]["colours"]
+
+    assert colours() == "default"
+    shutil.copy(src / "colours.jpg", folder / "stations" / "colours.jpg")
+    assert colours() == "calibrated"
+
+
 def test_changing_a_stations_level_does_not_dead_end(client, monkeypatch, tmp_path):
     """The advice works: after `referee calibrate level D03 advanced` the table is made."""
     from typer.testing import CliRunner
