@@ -78,10 +78,15 @@ def calibrate_camera_cmd(
 
     from referee.vision.calibration import calibrate_camera
     from referee.vision.colour import ColourModel
-    from referee.vision.station import station_from_dict
+    from referee.vision.station import LEVELS, station_from_dict
 
     if unit_mm is not None and not 5.0 <= unit_mm <= 60.0:  # NaN too
         raise RefereeError(f"--unit-mm {unit_mm} is not a plausible piece size (5-60 mm)")
+    # the name and the level before the photos are read (a new user's trial was told of a
+    # bad level, naming a profile never written, after the calibration's success)
+    _profile_path(name)
+    if level is not None and level not in LEVELS:
+        raise RefereeError(f"--level is normal or advanced, not {level!r}")
     cal = calibrate_camera(images)
     std = cal.std_intrinsics
     console.print(f"used {cal.views_used} of {len(images)} photos; RMS reprojection error "
@@ -301,6 +306,8 @@ def _station_file(station: Path) -> Path:
     was told to set up the station the new-table page offers)."""
     from referee.server.stations import catalogue
 
+    if station.is_dir() and (station / "station.json").is_file():
+        return station / "station.json"  # a photo set's station folder (a new user's trial)
     if station.exists() or len(station.parts) != 1 or station.suffix:
         return station
     return catalogue().get(station.name, station)
@@ -400,6 +407,8 @@ def _check_overlay_path(overlay: Path, photo: Path, station: Path, card_grid: Pa
         raise RefereeError(f"--overlay {overlay} is a link: {new}")
     if overlay.is_dir():
         raise RefereeError(f"--overlay {overlay} is a folder: {new}")
+    if not overlay.parent.is_dir():  # said before the judging, whose verdict it would lose
+        raise RefereeError(f"--overlay {overlay}: its folder {overlay.parent} does not exist")
     if not overlay.exists():
         return
     if not overlay.is_file():  # a named pipe or a device: opening it to write would block

@@ -590,3 +590,23 @@ def test_calibrate_colours_refuses_a_photo_of_another_camera(tmp_path, station_i
     r = _run("calibrate", "colours", str(station / "station.json"),
              str(station / "colours.jpg"))
     assert r.returncode == 0 and "wrote" in r.stdout
+
+
+def test_a_new_users_slips_are_said_before_any_work(tmp_path):
+    """A new user's trial: `calibrate camera … --level expert` printed the calibration's
+    success, then refused the level, naming a profile never written; `--overlay` into a
+    folder that is not there lost the verdict after judging; a station folder given as
+    `--station` was refused ("Is a directory"). The first two are said before any work, in
+    one sentence; the folder is read as its station.json."""
+    photos = sorted(str(p) for p in (DEV / "stations" / "D01").glob("calib*.jpg"))
+    r = _run("calibrate", "camera", "cam1", *photos, "--level", "expert")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == "error: --level is normal or advanced, not 'expert'"
+    card, die = _card_file(tmp_path, "D06-01")
+    args = ["judge", str(DEV / "scenes/D06-01/image.jpg"), "--card-grid", str(card),
+            "--die", die]
+    r = _run(*args, "--station", str(DEV / "stations/D06/station.json"), "--overlay",
+             str(tmp_path / "no" / "why.png"))
+    assert r.returncode == 2 and "does not exist" in r.stderr and r.stdout == ""
+    r = _run(*args, "--station", str(DEV / "stations/D06"), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["verdict"] == "wrong"

@@ -154,7 +154,7 @@ def test_every_real_camera_has_focal_lengths_a_station_takes():
     """The focal-length bound refuses no lens a station may have: a phone's 10x periscope
     telephoto (about 240 mm equivalent: 4.8° across the short side of a 16:9 photo) and an
     ultra-wide (13 mm: 108° across the long side), the photo held either way; nor any
-    station of the fixtures or of calibration/."""
+    station of the fixtures, nor the example profile in calibration/."""
     from referee.paths import CALIBRATION, FIXTURES
     from referee.vision.station import check_focal_lengths
 
@@ -163,7 +163,10 @@ def test_every_real_camera_has_focal_lengths_a_station_takes():
             f = max(w, h) * mm / 36.0
             check_focal_lengths(np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]]), (w, h),
                                 "phone")
-    stations = [*FIXTURES.rglob("station.json"), *CALIBRATION.rglob("*.yaml")]
+    # the profile this repository ships, never a user's own (a new user's trial: a broken
+    # profile of theirs in calibration/stations/ failed this test)
+    stations = [*FIXTURES.rglob("station.json"),
+                CALIBRATION / "stations" / "example-webcam-640.yaml"]
     assert len(stations) > 20
     for path in stations:
         load_station(path, learn_colours=False)
