@@ -131,6 +131,14 @@ def calibrate_camera_cmd(
     station_from_dict(profile, str(_profile_path(name)))
     profile["unit_mm"] = float(profile["unit_mm"])
     console.print(f"wrote {_save_profile(name, profile)}")
+    learnt = old.get("colour_model")
+    if isinstance(learnt, dict) and learnt.get("source", "photo") != "priors":
+        # a new user's trial re-calibrated with another camera and kept, unsaid, the colours
+        # learnt through the first one
+        console.print(f"note: the stones' colours were kept from before, learnt through the "
+                      f"camera as it was then; if the camera or its settings changed, take the "
+                      f"colour photo again: referee calibrate colours {name} stack.jpg",
+                      highlight=False)
 
 
 @calibrate_app.command("level")

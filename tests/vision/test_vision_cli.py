@@ -475,6 +475,24 @@ def test_calibrate_camera_again_takes_the_unit_given(tmp_path, monkeypatch):
         assert yaml.safe_load(profile.read_text())["unit_mm"] == unit, args
 
 
+def test_calibrating_the_camera_again_says_the_colours_were_kept(tmp_path, monkeypatch):
+    """A new user's trial calibrated a station's camera again with another camera's photos;
+    the colours learnt through the first were kept without a word. Said now, with the
+    command that learns them again; a profile on the default colours says nothing."""
+    import referee.paths
+
+    monkeypatch.setattr(referee.paths, "CALIBRATION", tmp_path)
+    photos = [str(p) for p in sorted((DEV / "stations" / "D01").glob("calib*.jpg"))]
+    r = runner.invoke(app, ["calibrate", "camera", "kitchen", *photos, "--level", "advanced"])
+    assert r.exit_code == 0 and "colours were kept" not in r.output
+    r = runner.invoke(app, ["calibrate", "colours", "kitchen",
+                            str(DEV / "stations" / "D01" / "colours.jpg")])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["calibrate", "camera", "kitchen", *photos])
+    assert r.exit_code == 0 and "colours were kept from before" in r.output
+    assert "referee calibrate colours kitchen stack.jpg" in " ".join(r.output.split())
+
+
 def test_calibrate_camera_refuses_a_focal_length_no_camera_has(tmp_path, monkeypatch):
     """A fit gone wrong (views too alike) gave fx 1e9 px, or 0.001, and the command wrote it
     to the profile as if it were the camera's. It is one sentence that names the focal
