@@ -200,9 +200,13 @@ class EvalSummary:
 
 def evaluate(root: Path, limit: int | None = None,
              on_result: Callable[[SceneResult], None] | None = None,
-             intrinsics: str = "station") -> EvalSummary:
+             intrinsics: str = "station",
+             on_note: Callable[[str], None] | None = None) -> EvalSummary:
     """Judge every scene of the set at `root` (the first `limit`); `on_result(SceneResult)` is
     called per scene. An unreadable photo, station or label makes that scene unsure.
+    `on_note(text)` is told once of each station judged on the default colours because its
+    colour photo could not be used (a new user's trial: its scenes were unsure without a
+    word of why).
     `intrinsics`: "station" (the station's calibrated camera) or "from-mat" (each photo judged
     as a phone's photo: intrinsics estimated from the mat, see `check_photo`).
 
@@ -223,10 +227,15 @@ def evaluate(root: Path, limit: int | None = None,
             break
         if sc.station not in stations:
             try:
-                stations[sc.station] = load_station(root / "stations" / sc.station /
-                                                    "station.json")
+                loaded = load_station(root / "stations" / sc.station / "station.json")
             except VisionError as e:  # its scenes are unsure; the others still count
                 stations[sc.station] = e
+            else:
+                stations[sc.station] = loaded
+                source = str(loaded.colour_model.source)
+                if source.startswith("priors (") and on_note is not None:
+                    on_note(f"station {sc.station}: default colours, since its colour photo "
+                            f"could not be used: {source[len('priors ('):-1]}")
         station = stations[sc.station]
         try:
             if isinstance(station, VisionError):

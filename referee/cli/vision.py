@@ -463,7 +463,11 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
             told.add(why)
             console.print(f"     {escape(str(why))}", style="yellow")
 
-    result = evaluate(dataset, limit, on_result=line, intrinsics=intrinsics)
+    def note(text: str) -> None:
+        if not as_json:
+            console.print(f"note: {escape(text)}", style="yellow", highlight=False)
+
+    result = evaluate(dataset, limit, on_result=line, intrinsics=intrinsics, on_note=note)
     summary = result.to_dict()
     groups = {k: g.to_dict() for k, g in result.groups(by).items()} if by else {}
     if as_json:

@@ -294,6 +294,24 @@ def test_eval_says_once_what_is_wrong_with_a_bad_station_file(tmp_path):
     assert r.output.count("camera_matrix's fx is 1e+09 px") == 1, r.output
 
 
+def test_eval_says_once_that_a_station_is_on_the_default_colours(tmp_path):
+    """A new user's trial: a set whose station's colour photo was missing had its scenes
+    unsure (`photo:colours`) without a word of why; `judge` says it. Said once now."""
+    import shutil
+
+    (tmp_path / "scenes").mkdir()
+    shutil.copytree(DEV / "stations/D03", tmp_path / "stations/D03")
+    for sid in ("D03-01", "D03-02"):
+        shutil.copytree(DEV / "scenes" / sid, tmp_path / "scenes" / sid)
+    (tmp_path / "stations/D03/colours.jpg").unlink()
+    r = runner.invoke(app, ["eval", str(tmp_path)], env={"COLUMNS": "300"})
+    assert r.exit_code == 0, r.output
+    assert r.output.count("station D03: default colours, since its colour photo could not "
+                          "be used: cannot read photo") == 1, r.output
+    r = runner.invoke(app, ["eval", str(tmp_path), "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["scenes"] == 2  # JSON alone
+
+
 def test_eval_refuses_a_folder_that_is_no_photo_set(tmp_path):
     r = _run("eval", str(tmp_path))
     assert r.returncode == 2 and "no scenes/ folder" in r.stderr
