@@ -95,7 +95,9 @@ def test_phone_plays_a_round(server, tmp_path):
         expect(page.locator("#card .cell")).to_have_count(30)  # the turned card, 5 wide × 6 high
         # the die's face named whole (D03-02: bear with the white square); a typed card no id
         expect(page.locator("#die .die-words b")).to_have_text("bear · with white square")
-        expect(page.locator("#card-caption")).to_have_text("Card")
+        # the picture is the card as the die turns it, and says so (a trial turned it again)
+        expect(page.locator("#card-caption")).to_have_text(
+            "Build this: the card, as the die turns it")
 
         ava.locator("input[type=file]").set_input_files(SCENES / "D03-02" / "image.jpg")
         ava.locator("button.done").click()

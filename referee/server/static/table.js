@@ -425,8 +425,10 @@
       $("round-title").textContent = (rd.final ? tr("table.final") + SEP : "") +
         tr("table.round", {n: rd.number}) + look;
       drawGrid($("card"), rd.target);
-      $("card-caption").textContent = tr("table.card") +
-        (rd.card.id && rd.card.id !== "typed" ? " " + rd.card.id : "");
+      // the picture is the target, the card as the die turns it (a new user's trial read
+      // "Card N07" under it, then the die's "turned a quarter", and turned it again)
+      $("card-caption").textContent = rd.card.id && rd.card.id !== "typed"
+        ? tr("table.card_turned", {id: rd.card.id}) : tr("table.typed_turned");
       drawDie($("die"), rd.die);
       let res = "";
       if (rd.taker !== null && rd.taker !== undefined) res = tr("table.taker", {name: view.players[rd.taker].name});
