@@ -64,11 +64,15 @@ def test_a_round_with_uploaded_photos(client, make_table, wait_view, settings):
     assert r.status_code == 200, r.text
     view = wait_view(table_id, judged)
     assert judged(view)
-    # the verdicts are the referee's own, for exactly these photos
+    # the verdicts are the referee's own, for exactly these photos as the server keeps them
+    # (re-encoded, never as sent: a fragile verdict may differ on the bytes sent, which the
+    # steadiness check makes unsure on one and not the other; D04-06 did so)
     target = list(turn(grid.splitlines(), die))
-    for b, scene, station in ((0, "D03-02", "D03"), (1, "D04-06", "D04")):
+    for b, station in ((0, "D03"), (1, "D04")):
         st = load_station(MODELS / "demo" / "stations" / station / "station.json")
-        want = check_photo(decode_photo(scene_photo(scene)), st, target, die, "normal")
+        kept = settings.photos_dir / table_id / \
+            view["round"]["builders"][b]["photo"].rsplit("/", 1)[-1].split("?")[0]
+        want = check_photo(decode_photo(kept.read_bytes()), st, target, die, "normal")
         assert view["round"]["builders"][b]["verdict"] == want.verdict.to_dict()
         assert client.get(view["round"]["builders"][b]["overlay"]).status_code == 200
     # settle any unsure build by the lookout's decision, then a penalty is given
