@@ -114,10 +114,13 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
                                      "as a JPEG, or smaller")
     if jpeg:
         scans, progressive, components = jpeg_scans(data)
+        # held whole in memory by the decoder, however reduced: several passes, or one that
+        # carries only some of the components
+        progressive = progressive or jpeg_partial_scan(data)
         if w * h > MAX_PIXELS and (progressive or scans > 1):  # decoded whole: refused
-            raise PhotoTooLargeError(f"the photo is too large ({w}×{h} px, a JPEG in "
-                                     f"{scans} passes; at most {MAX_PIXELS // 1_000_000} "
-                                     "megapixels): send it as the camera took it, or smaller")
+            raise PhotoTooLargeError(f"the photo is too large ({w}×{h} px, a JPEG stored in "
+                                     f"passes; at most {MAX_PIXELS // 1_000_000} megapixels): "
+                                     "send it as the camera took it, or smaller")
         if scans > MAX_SCANS:
             raise PhotoError(f"the photo is a JPEG stored in more than {MAX_SCANS} passes "
                              "(progressive scans), which no camera writes and which would take "
@@ -127,7 +130,7 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
         # re-trial: 621 KB of 6300×6300 CMYK in four scans peaked at 478 MB)
         if (progressive or scans > 1) and need > MAX_PROGRESSIVE_BYTES:
             raise PhotoTooLargeError(f"the photo is too large to decode ({w}×{h} px, a "
-                                     f"JPEG in {scans} passes: about {need // 1_000_000} MB); "
+                                     f"JPEG stored in passes: about {need // 1_000_000} MB); "
                                      "send it smaller, or as the camera took it")
     quality = jpeg_quality(data)
     if quality is not None and quality < MIN_JPEG_QUALITY:
@@ -315,6 +318,20 @@ def jpeg_scans(data: bytes, stop: int = MAX_SCANS) -> tuple[int, bool, int]:
             scans += 1
         pos = i + 2 + max(length, 2)
     return scans, progressive, components
+
+
+def jpeg_partial_scan(data: bytes) -> bool:
+    """Whether a JPEG's first scan carries fewer components than its frame: libjpeg then
+    keeps every component's coefficients for the whole image in memory until the last scan,
+    as for a progressive JPEG (its `has_multiple_scans`), even when decoding reduced (a
+    break-it trial: 61 KB declaring 15800×15800 in four components, one scanned, took
+    1.6 GB). Bytes that are no such JPEG give False."""
+    segments, end = jpeg_header(data)
+    frame = [data[i + 9] for marker, i, _ in segments if marker in _SOF and i + 10 <= len(data)]
+    if end != "scan" or not frame:
+        return False
+    _, i, _ = segments[-1]  # the first scan's header: its component count after the length
+    return i + 5 <= len(data) and data[i + 4] < frame[-1]
 
 
 def jpeg_cut(data: bytes) -> bool:

@@ -384,3 +384,22 @@ def test_a_phones_high_resolution_jpeg_is_read_reduced_not_refused():
     assert 20000 * 20000 > MAX_JPEG_PIXELS
     with pytest.raises(PhotoTooLargeError, match="smaller picture size"):
         decode_photo(bytes(big))
+
+
+def test_a_large_jpeg_whose_first_pass_carries_some_components_is_refused():
+    """A break-it trial: a 61 KB JPEG declaring 15800×15800 px whose one pass carried one of
+    its four components took 1.6 GB to decode at a quarter (libjpeg holds every component's
+    coefficients whole until the last pass, as for a progressive JPEG). Such a JPEG over
+    MAX_PIXELS is refused by its headers, never decoded; one whose pass carries every
+    component is read reduced (the test above)."""
+    from referee.vision.photo import jpeg_partial_scan
+
+    data = bytearray(_encoded("JPEG", (16, 16)))
+    assert not jpeg_partial_scan(bytes(data))
+    sof = data.index(b"\xff\xc0")
+    data[sof + 5:sof + 9] = struct.pack(">HH", 15800, 15800)
+    sos = data.index(b"\xff\xda")
+    data[sos + 4] = 1  # the first pass names one component of the frame's three
+    assert jpeg_partial_scan(bytes(data)) and jpeg_scans(bytes(data))[0] == 1
+    with pytest.raises(PhotoTooLargeError, match="stored in passes"):
+        decode_photo(bytes(data))
