@@ -385,6 +385,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         # shaded snow pillar below the stone, 5 u low; correct builds judged wrong)
         fits = [replace(f, snow_like=True) if f.colour not in chromatic and not f.grooves
                 and not f.anchored else f for f in fits]
+    if s.fit.frame_reach_u > 0:  # a stone running out of the photo: its end is not seen
+        inside = rectify(np.full(image.shape[:2], 255, np.uint8), pose, view, (0,)) > 127
+        fits = [replace(f, slack_u=max(f.slack_u, s.fit.max_slack_u), anchored=False)
+                if f.supported and near_frame(inside, view, unit, f, s.fit.frame_reach_u)
+                else f for f in fits]
     m.fits = fits
     lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the
@@ -465,6 +470,25 @@ def unit_px(pose: Pose, unit: float) -> float:
     zone's middle, 40 mm up (`Pose.project`)."""
     p = pose.project(np.array([[140.0, -15.0, -40.0], [140.0 + unit, -15.0, -40.0]]))
     return float(np.linalg.norm(p[1] - p[0]))
+
+
+def near_frame(inside: np.ndarray, view: FrontView, unit: float, f: BarFit,
+               reach_u: float) -> bool:
+    """Whether the fit's face, widened by `reach_u` units each way (along its length and
+    across it), meets the photo's edge: `inside` (H×W bool front view) is False where the
+    front view lies outside the photo. A stone running out of the frame may end anywhere
+    beyond it, and what lies outside reads as paper (a break-it trial: F01-02 with the top 13 %
+    of the photo cut off, its standing purple bar fitted a unit low, a correct build judged
+    wrong). unit: u in mm."""
+    u = unit * view.px_per_mm
+    col, row = view.to_px(f.x_mm, f.h_mm)
+    w_u, h_u = (5.0, 1.0) if f.orientation == "H" else (1.0, 5.0)
+    r0 = int(round(float(row) - (h_u + reach_u) * u))
+    r1 = int(round(float(row) + reach_u * u))
+    c0 = int(round(float(col) - reach_u * u))
+    c1 = int(round(float(col) + (w_u + reach_u) * u))
+    zone = inside[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)]
+    return zone.size > 0 and not bool(zone.all())
 
 
 def rivalled(f: BarFit, cands: list[BarFit], unit: float, s: VisionSettings) -> bool:

@@ -68,8 +68,10 @@ class FrontView:
         return pose.camera_matrix @ a @ m
 
 
-def rectify(image: np.ndarray, pose: Pose, view: FrontView) -> np.ndarray:
-    """Resample H×W×C `image` into the front view (view.height × view.width × C, same dtype).
+def rectify(image: np.ndarray, pose: Pose, view: FrontView,
+            border: tuple[int, ...] = OUTSIDE) -> np.ndarray:
+    """Resample H×W×C `image` into the front view (view.height × view.width × C, same dtype);
+    what lies outside the photo takes the value `border`.
 
     Uses `cv2.warpPerspective` (inverse map) without distortion, else a `cv2.remap` of every
     front-view pixel projected with `cv2.projectPoints`.
@@ -77,7 +79,7 @@ def rectify(image: np.ndarray, pose: Pose, view: FrontView) -> np.ndarray:
     if not np.any(pose.dist_coeffs):
         return cv2.warpPerspective(image, view.homography(pose), (view.width, view.height),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_CONSTANT, borderValue=OUTSIDE)
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=border)
     cols, rows = np.meshgrid(np.arange(view.width, dtype=np.float64),
                              np.arange(view.height, dtype=np.float64))
     x, h = view.to_plane(cols.ravel(), rows.ravel())
@@ -85,4 +87,4 @@ def rectify(image: np.ndarray, pose: Pose, view: FrontView) -> np.ndarray:
     mx = pts[:, 0].reshape(view.height, view.width)
     my = pts[:, 1].reshape(view.height, view.width)
     return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                     borderValue=OUTSIDE)
+                     borderValue=border)

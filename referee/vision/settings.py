@@ -137,6 +137,8 @@ class FitSettings:
     light_lying: bool = True        # ... and so for a lying bar too, besides its top edge
     odd_end_k: float = 2.0          # an end segment's step in L this × the inner ones (and
     #                                    light_min_step): the fit is weak (ends.odd_end; 0: off)
+    frame_reach_u: float = 1.0      # a fit this near the photo's edge, along its length or
+    #                                    across it: where it ends is not seen (0: off)
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top
     anchor_grey: bool = True        # ...a grey one too, where a coloured stone sits on it,
     anchor_grey_apart: float = 0.25  # ...at a station whose grey lies this × max_distance

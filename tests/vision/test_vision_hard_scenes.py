@@ -138,7 +138,8 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "OT02-05": "correct", "OX04-01": "unsure",
                  "OU04-05": "correct", "PE04-06": "unsure",
                  "PL01-02": "unsure", "PL01-03": "unsure", "PP02-05": "unsure",
-                 "PR03-05": "unsure", "PO03-06": "unsure", "G04-04": "unsure"}
+                 "PR03-05": "unsure", "PO03-06": "unsure", "G04-04": "unsure",
+                 "F01-02": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
@@ -338,3 +339,31 @@ def test_a_grey_as_light_as_snow_is_not_placed_from_its_top():
     now = judged(s)
     assert now.verdict == "unsure" and "stone:hidden:G" in [r.code for r in now.reasons]
 
+
+
+def test_a_stone_running_out_of_the_photo_is_not_placed():
+    """A break-it trial (twenty-sixth session): F01-02, a correct build, with the top 13 % of
+    the photo cut off and judged as a phone's photo (`--phone`): its standing purple bar runs
+    out of the frame, what lies beyond reads as paper, and it was fitted a unit low: wrong
+    for certain (`position:P`). A fit within a unit of the photo's edge has an end not seen
+    (`fit.frame_reach_u`): unsure, `stone:hidden:P`."""
+    from referee.tuki.judge import judge
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    label = json.loads((HARD / "scenes/F01-02/label.json").read_text())
+    st = load_station(HARD / f"stations/{label['station']}/station.json")
+    image = read_photo(HARD / "scenes/F01-02/image.jpg")
+    photo = image[int(image.shape[0] * 0.13):]
+    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+    s = default_settings()
+
+    def judged(settings):
+        m = measure(photo, st, settings, intrinsics="from-mat")
+        return judge(label["target"], die, m.build, label["level"])
+
+    off = judged(replace(s, fit=replace(s.fit, frame_reach_u=0.0)))
+    assert label["verdict"] == "correct"
+    assert off.verdict == "wrong" and [f.code for f in off.faults] == ["position:P"]
+    now = judged(s)
+    assert now.verdict == "unsure" and "stone:hidden:P" in [r.code for r in now.reasons]
