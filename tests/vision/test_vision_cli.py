@@ -366,7 +366,7 @@ def test_more_bad_input_is_one_sentence(tmp_path):
     cases = [
         (["--card", "A01", "--die", "bear"], "advanced level"),
         (["--card", "N01", "--die", "bear", "--overlay", str(tmp_path / "no" / "o.png")],
-         "could not write the overlay"),
+         "does not exist"),  # said before judging (its verdict was lost after it)
         (["--card", "N01", "--die", "bear", "--overlay", str(tmp_path / "o.txt")],
          ".png or .jpg"),
     ]
