@@ -288,7 +288,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     unshaped: colours with no fit whose pixels show where stones are searched
     (`unshaped`): not found, never missing.
     hued: asked of each colour still not there: whether something of its hue (a grey: of
-    its look, `choose.greyish`) shows in a stone's shape by the build (`choose.hued`): not
+    its look, `lookalike.greyish`) shows in a stone's shape by the build (`lookalike.hued`): not
     found, never missing.
     unit_px: how many photo pixels a unit spans at the build; under `build.min_unit_px` a
     stone not found may be one too small to tell (a break-it trial: D06-02 at 480×270, a
@@ -390,7 +390,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         # hold fewer pixels): never under base_sigma_mm, nor under base_sigma_u
         base = max(s.build.base_sigma_u, s.build.base_sigma_mm / unit)
         sigma = max(s.build.anchored_sigma_u if f.anchored else base, f.slack_u / 2)
-        assert is_colour(f.colour)  # only `choose.unknown_stone` fits `?`, and keeps them
+        assert is_colour(f.colour)  # only `lookalike.unknown_stone` fits `?`, and keeps them
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        sigma, {}, 0.0,
                                        weak=f.score < s.build.sure_score or f.rivalled or

@@ -6,10 +6,10 @@ pinned along its length (issue 11: a measured build must be able to stand; a pie
   touching another is chosen again under that constraint, else marked unsupported;
 - `pin`: how far a bar can slide along its length (`ends.length_slack_u`); a coloured
   standing bar whose foot is hidden is placed from its top end (`grooves.anchor_top`);
-- `unheld_parts`: a part of a coloured stone that nothing holds up is not the stone;
-- `unknown_stone`: a stone-shaped thing of no calibrated colour by the build.
+- `unheld_parts`: a part of a coloured stone that nothing holds up is not the stone.
 
-refit.py builds on these: a stone fitted again with the pixels another class took.
+refit.py builds on these: a stone fitted again with the pixels another class took;
+lookalike.py too: whether a stone not found may be there in another look.
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ import cv2
 import numpy as np
 
 from referee.build import Orientation, rect_gap_u
-from referee.vision.colour import NONE, ColourModel, hue_deg, point_distance
 from referee.vision.ends import edge_pinned, length_slack_u, lightness_pinned
-from referee.vision.fit import BarFit, bar_candidates, face_fill, face_slice
+from referee.vision.fit import BarFit, face_fill, face_slice
 from referee.vision.grooves import anchor_top, comb_along, refine
 from referee.vision.rectify import FrontView
 from referee.vision.settings import VisionSettings
@@ -117,10 +116,10 @@ def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],
         return f
     full = s.fit.min_stone_fill
     reach = s.fit.touch_reach_u * unit
-    held = [o for o in others if o.supported and o.fill >= full]  # _touches skips f's colour
+    held = [o for o in others if o.supported and o.fill >= full]  # touches skips f's colour
     for c in cands:
         if not (c.supported and c.fill >= full and c.score >= f.score - s.fit.rival_margin
-                and _touches(c, held, unit, reach)):
+                and touches(c, held, unit, reach)):
             continue
         if rect_gap_u(face_rect(c, unit), face_rect(f, unit)) <= 0:  # the same patch
             continue
@@ -358,7 +357,7 @@ def face_rect(f: BarFit, unit: float) -> tuple[float, float, float, float]:
     return f.x_mm, f.h_mm, w, h
 
 
-def _touches(f: BarFit, others: list[BarFit], unit: float, reach_mm: float) -> bool:
+def touches(f: BarFit, others: list[BarFit], unit: float, reach_mm: float) -> bool:
     """Whether f's face comes within `reach_mm` of another fit's face (front view)."""
     return any(o.colour != f.colour and
                rect_gap_u(face_rect(f, unit), face_rect(o, unit)) <= reach_mm for o in others)
@@ -402,7 +401,7 @@ def held_up(f: BarFit, held: Sequence[BarFit], support: np.ndarray, chain: np.nd
     """Whether `f` is held up (see `ground`): grounded through `chain`, touching (within
     `reach_mm`) one of the stones `held` up already, on snow lying on one of them, or, where
     its grooves show, grounded through `support`."""
-    if grounded(f, chain, view, unit, table_band_mm) or _touches(f, list(held), unit, reach_mm):
+    if grounded(f, chain, view, unit, table_band_mm) or touches(f, list(held), unit, reach_mm):
         return True
     if held and grounded(f, chain, view, unit, table_band_mm, floors=held):
         return True  # on snow lying on a stone held up already
@@ -504,114 +503,3 @@ def choose(cands: list[BarFit], lum: np.ndarray, view: FrontView, unit: float,
         return cands[0]
     refined = [_refined(c, lum, view, unit, s, mask) for c in good]
     return max(refined, key=lambda c: c.score + s.grooves.groove_bonus * c.grooves)
-
-
-def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: float,
-                   band: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
-                   fits: list[BarFit], support: np.ndarray, table_band_mm: float,
-                   s: VisionSettings) -> bool:
-    """Whether a stone-shaped thing of no stone colour stands in the build's place.
-
-    lab: front-view Lab (H×W×3 float32); labels: its classes (`ColourModel.labels`). The
-    chromatic pixels (chroma >= `neutral_chroma`) that no stone colour or snow takes are
-    fitted with the bar template (fit.py), as a stone's colour would be; a fit of at least
-    `min_unknown_score` that is held up as a stone is (`grounded`, or touching a stone) is a
-    bar in a colour the calibration does not know (a photo whose colours came through
-    another path, or light that changed): a stone not found may be it. Not so a fit whose
-    colour spills around it (fill − score over `build.max_spill`, as `assemble` reads a
-    groove-less fit): a patch of a larger thing, a box behind the build (OK04-01, measured
-    unseen: a green box 12 u up held the "stone", and a blue stone lying off the mat was
-    not called missing).
-    """
-    odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.colour.neutral_chroma)
-    cands = bar_candidates(odd, "?", view, unit, band, regions, None,
-                           **{**template_settings(s), "per_orientation": 3})
-    return _a_held_stone(cands, fits, support, view, unit, table_band_mm, s)
-
-
-def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
-         centre: tuple[float, float, float], view: FrontView, unit: float,
-         band: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
-         fits: list[BarFit], support: np.ndarray, table_band_mm: float,
-         s: VisionSettings) -> bool:
-    """Whether a stone-shaped thing of `colour`'s hue stands in the build's place, its
-    lightness whatever and its chroma at least `build.hued_chroma` of the colour's: a stone
-    not found in its class may be it, its colour moved out of the class by a light or a
-    camera's tone since the colour photo (a break-it trial: a lamp's hot spot washing an
-    orange bar pale, D05-02 and NH04-05; +0.5 EV and a green cast on NH04-05; each judged a
-    correct build `missing:O`). WORLD.md §4: missing needs evidence that the stone could
-    have been seen.
-
-    colours: the station's stone letters, whose index `labels` (H×W, its classes) holds;
-    lab: front-view Lab (H×W×3 float32); centre: the colour's Lab centre. The pixels within
-    `build.hued_degrees` of its hue that no other found stone's class takes are fitted with
-    the bar template and read as `unknown_stone` reads its fits. False for a colour
-    without hue.
-    """
-    own = float(np.hypot(centre[1], centre[2]))
-    if own < s.colour.neutral_chroma:
-        return False
-    off = np.abs((hue_deg(lab) - float(hue_deg(np.asarray(centre))) + 180.0) % 360.0 - 180.0)
-    others = np.isin(labels, [colours.index(f.colour) for f in fits
-                              if f.colour != colour and f.colour in colours])
-    chroma = np.hypot(lab[..., 1], lab[..., 2])
-    mask = (off <= s.build.hued_degrees) & ~others & \
-        (chroma >= max(s.colour.neutral_chroma, s.build.hued_chroma * own))
-    cands = bar_candidates(mask, colour, view, unit, band, regions, None,
-                           **{**template_settings(s), "per_orientation": 3})
-    return _a_held_stone(cands, fits, support, view, unit, table_band_mm, s)
-
-
-def greyish(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
-            model: ColourModel, view: FrontView, unit: float, band: tuple[float, float],
-            regions: dict[Orientation, tuple[float, ...]], fits: list[BarFit],
-            support: np.ndarray, table_band_mm: float, s: VisionSettings) -> bool:
-    """Whether a stone-shaped thing of a grey stone's look stands in the build's place: a
-    grey stone not found in its class may be it. Grey has no hue for `hued` to follow, and a
-    tone curve, a lamp or a tint moves it into the table's class or out of every class (a
-    break-it trial: gamma 0.75, contrast 0.75, 5 px of motion blur, a cable by the mat, a
-    phone's tone curve; eight builds of the dev and hard sets judged `missing:G`, each
-    correct). WORLD.md §4: missing needs evidence that the stone could have been seen.
-
-    colours: the station's stone letters, whose index `labels` (H×W, its classes) holds;
-    lab: front-view Lab (H×W×3 float32, L 0–100); model: the station's colours. The pixels
-    that no other found stone's class nor snow's takes, neutral (chroma under
-    `colour.neutral_chroma`) or within the model's `max_distance` of the grey's centre, are
-    fitted with the bar template one band of lightness at a time (`build.grey_band_l` wide,
-    every half of that): a grey table, wall or shade is as neutral as the stone, and only a
-    band that holds the stone's face and not its surroundings shows it whole. Each band's
-    fits are read as `unknown_stone` reads its fits (`_a_held_stone`).
-    """
-    width = s.build.grey_band_l
-    if width <= 0:
-        return False
-    others = np.isin(labels, [colours.index(f.colour) for f in fits
-                              if f.colour != colour and f.colour in colours]) | \
-        (labels == len(colours))  # snow and the paper: the white class
-    look = (np.hypot(lab[..., 1], lab[..., 2]) < s.colour.neutral_chroma) | \
-        (point_distance(lab, model.centres[colour], model.lightness_weight) <
-         model.max_distance)
-    look &= ~others
-    light = lab[..., 0]
-    for low in np.arange(0.0, 100.0 - width / 2, width / 2):
-        mask = look & (light >= low) & (light < low + width)
-        cands = bar_candidates(mask, colour, view, unit, band, regions, None,
-                               **{**template_settings(s), "per_orientation": 3})
-        if _a_held_stone(cands, fits, support, view, unit, table_band_mm, s):
-            return True
-    return False
-
-
-def _a_held_stone(cands: list[BarFit], fits: list[BarFit], support: np.ndarray,
-                  view: FrontView, unit: float, table_band_mm: float,
-                  s: VisionSettings) -> bool:
-    """Whether one of the template's `cands` on a mask other than a stone class is a stone
-    of the build: a fit of at least `min_unknown_score`, full, its colour not spilling
-    around it (`spills`: a patch of a larger thing, a box behind), and held up as a stone
-    is (`grounded`, or touching a well-seen stone among `fits`). As `unknown_stone` and
-    `hued` read their fits."""
-    good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
-    return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
-               not spills(c, s.build.max_spill) and
-               (grounded(c, support, view, unit, table_band_mm) or
-                _touches(c, good, unit, s.fit.touch_reach_u * unit)) for c in cands)

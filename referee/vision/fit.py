@@ -25,7 +25,7 @@ from referee.vision.rectify import FrontView
 @dataclass(frozen=True)
 class BarFit:
     """One fitted bar in the front view: colour (a stone letter, or `?` for a thing of no
-    calibrated colour, `choose.unknown_stone`), orientation `H`/`V`, the lower-left corner of
+    calibrated colour, `lookalike.unknown_stone`), orientation `H`/`V`, the lower-left corner of
     its front face (x_mm along the build line, h_mm above the table), and how well it fits.
 
     fill: share of the front face showing the colour (0–1); score: template response;

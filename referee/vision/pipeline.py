@@ -28,16 +28,13 @@ from referee.vision.choose import (
     choose,
     face_rect,
     from_top,
-    greyish,
     ground,
-    hued,
     other_stones,
     pin,
     pinned_rival,
     resting,
     template_settings,
     unheld_parts,
-    unknown_stone,
 )
 from referee.vision.colour import (
     TABLE,
@@ -54,6 +51,7 @@ from referee.vision.depth import fits_at_depth, structure_depth
 from referee.vision.ends import bare_top, face_below, odd_end, snow_like
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale, unit_scale
+from referee.vision.lookalike import greyish, hued, unknown_stone
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import (
     MIRRORED,

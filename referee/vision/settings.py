@@ -229,12 +229,12 @@ class BuildSettings:
     # is not found, never missing: its stone may lie among look-alikes (0: off)
     not_found_faces: float = 0.35
     # a chromatic stone not found whose hue (within this many degrees, at this share of its
-    # chroma or more) shows in a stone's shape by the build: not found (choose.hued; 0: off)
+    # chroma or more) shows in a stone's shape by the build: not found (lookalike.hued; 0: off)
     hued_degrees: float = 25.0
     hued_chroma: float = 0.5
     # a grey stone not found where something of its look (neutral, or within the colour
     # model's max_distance of its centre) shows in a stone's shape within one band of
-    # lightness this wide (L; bands every half of it): not found (choose.greyish; 0: off)
+    # lightness this wide (L; bands every half of it): not found (lookalike.greyish; 0: off)
     grey_band_l: float = 16.0
     max_spill: float = 0.12         # colour around a groove-less fit beyond this: unclear
     min_score: float = 0.6          # a fit's template response below this: unclear

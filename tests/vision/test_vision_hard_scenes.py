@@ -282,7 +282,7 @@ def test_a_stone_washed_out_of_its_colour_but_in_its_hue_is_never_missing():
     """A break-it trial (twenty-fifth session): a lamp's hot spot (+0.3 of full scale at its
     peak, a Gaussian 12 % of the width across) washed NH04-05's orange bar pale, out of the
     orange's class, and the correct build was judged `missing:O`. Something of its hue
-    shows in a stone's shape by the build (`choose.hued`): not found (unsure), never
+    shows in a stone's shape by the build (`lookalike.hued`): not found (unsure), never
     missing. Without the check the same photo is judged wrong."""
     import numpy as np
 
@@ -309,8 +309,8 @@ def test_a_grey_stone_out_of_its_class_but_grey_in_a_stones_shape_is_never_missi
     """A break-it trial (twenty-fifth session): a gamma of 0.75 (G01-07) or a contrast of
     0.75 (OS04-03) after the colour photo moved a grey bar out of the grey's class (into
     the table's, or none), and the correct build was judged `missing:G`. Grey has no hue
-    for `choose.hued` to follow; something grey shows in a stone's shape within one band of
-    lightness by the build (`choose.greyish`): not found (unsure), never missing. Without
+    for `lookalike.hued` to follow; something grey shows in a stone's shape within one band of
+    lightness by the build (`lookalike.greyish`): not found (unsure), never missing. Without
     the check the same photo is judged wrong."""
 
     def changed(image):

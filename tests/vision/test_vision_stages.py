@@ -326,9 +326,9 @@ def test_a_stone_found_by_its_grooves_beside_another_is_weak():
 
 
 def _unknown_scene(rows: slice, cols: slice) -> bool:
-    """`choose.unknown_stone` on a front view whose only pixels of no known colour (chroma
+    """`lookalike.unknown_stone` on a front view whose only pixels of no known colour (chroma
     30, class NONE) fill `rows`, `cols`; everything else is light neutral paper."""
-    from referee.vision.choose import unknown_stone
+    from referee.vision.lookalike import unknown_stone
     from referee.vision.colour import NONE
 
     s = default_settings()

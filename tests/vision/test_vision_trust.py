@@ -538,7 +538,7 @@ def test_a_stone_not_found_in_a_photo_too_coarse_for_it_is_never_missing():
 
 def test_a_chromatic_stone_whose_hue_shows_in_a_stones_shape_is_not_found_never_missing():
     """`assemble` asks `hued` of each colour not there (a lamp or a camera's tone may have
-    moved a stone out of its class: `choose.hued`, for a grey `choose.greyish`): where its
+    moved a stone out of its class: `lookalike.hued`, for a grey `lookalike.greyish`): where its
     hue (a grey's look) shows in a stone's shape it is not found (unsure), and said so in
     words of its kind; where not, or when nobody asks, missing as before."""
     s = default_settings()

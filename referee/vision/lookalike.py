@@ -1,0 +1,133 @@
+"""Stage 6's evidence for `missing` (WORLD.md §4: a stone is missing only where it could have
+been seen): whether a stone not found in its colour may be there in another look.
+
+- `unknown_stone`: a stone-shaped thing of no calibrated colour by the build;
+- `hued`: something of a chromatic stone's hue in a stone's shape (a lamp or a camera's tone
+  moved it out of its class);
+- `greyish`: something grey in a stone's shape within one band of lightness (grey has no hue).
+
+Each fits the bar template (fit.py) to a mask other than the stone's class and reads its fits
+as choose.py reads a stone's: held up, full, not spilling around.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from referee.build import Orientation
+from referee.vision.choose import grounded, spills, template_settings, touches
+from referee.vision.colour import NONE, ColourModel, hue_deg, point_distance
+from referee.vision.fit import BarFit, bar_candidates
+from referee.vision.rectify import FrontView
+from referee.vision.settings import VisionSettings
+
+
+def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: float,
+                   band: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
+                   fits: list[BarFit], support: np.ndarray, table_band_mm: float,
+                   s: VisionSettings) -> bool:
+    """Whether a stone-shaped thing of no stone colour stands in the build's place.
+
+    lab: front-view Lab (H×W×3 float32); labels: its classes (`ColourModel.labels`). The
+    chromatic pixels (chroma >= `neutral_chroma`) that no stone colour or snow takes are
+    fitted with the bar template (fit.py), as a stone's colour would be; a fit of at least
+    `min_unknown_score` that is held up as a stone is (`grounded`, or touching a stone) is a
+    bar in a colour the calibration does not know (a photo whose colours came through
+    another path, or light that changed): a stone not found may be it. Not so a fit whose
+    colour spills around it (fill − score over `build.max_spill`, as `assemble` reads a
+    groove-less fit): a patch of a larger thing, a box behind the build (OK04-01, measured
+    unseen: a green box 12 u up held the "stone", and a blue stone lying off the mat was
+    not called missing).
+    """
+    odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.colour.neutral_chroma)
+    cands = bar_candidates(odd, "?", view, unit, band, regions, None,
+                           **{**template_settings(s), "per_orientation": 3})
+    return _a_held_stone(cands, fits, support, view, unit, table_band_mm, s)
+
+
+def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
+         centre: tuple[float, float, float], view: FrontView, unit: float,
+         band: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
+         fits: list[BarFit], support: np.ndarray, table_band_mm: float,
+         s: VisionSettings) -> bool:
+    """Whether a stone-shaped thing of `colour`'s hue stands in the build's place, its
+    lightness whatever and its chroma at least `build.hued_chroma` of the colour's: a stone
+    not found in its class may be it, its colour moved out of the class by a light or a
+    camera's tone since the colour photo (a break-it trial: a lamp's hot spot washing an
+    orange bar pale, D05-02 and NH04-05; +0.5 EV and a green cast on NH04-05; each judged a
+    correct build `missing:O`). WORLD.md §4: missing needs evidence that the stone could
+    have been seen.
+
+    colours: the station's stone letters, whose index `labels` (H×W, its classes) holds;
+    lab: front-view Lab (H×W×3 float32); centre: the colour's Lab centre. The pixels within
+    `build.hued_degrees` of its hue that no other found stone's class takes are fitted with
+    the bar template and read as `unknown_stone` reads its fits. False for a colour
+    without hue.
+    """
+    own = float(np.hypot(centre[1], centre[2]))
+    if own < s.colour.neutral_chroma:
+        return False
+    off = np.abs((hue_deg(lab) - float(hue_deg(np.asarray(centre))) + 180.0) % 360.0 - 180.0)
+    others = np.isin(labels, [colours.index(f.colour) for f in fits
+                              if f.colour != colour and f.colour in colours])
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    mask = (off <= s.build.hued_degrees) & ~others & \
+        (chroma >= max(s.colour.neutral_chroma, s.build.hued_chroma * own))
+    cands = bar_candidates(mask, colour, view, unit, band, regions, None,
+                           **{**template_settings(s), "per_orientation": 3})
+    return _a_held_stone(cands, fits, support, view, unit, table_band_mm, s)
+
+
+def greyish(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
+            model: ColourModel, view: FrontView, unit: float, band: tuple[float, float],
+            regions: dict[Orientation, tuple[float, ...]], fits: list[BarFit],
+            support: np.ndarray, table_band_mm: float, s: VisionSettings) -> bool:
+    """Whether a stone-shaped thing of a grey stone's look stands in the build's place: a
+    grey stone not found in its class may be it. Grey has no hue for `hued` to follow, and a
+    tone curve, a lamp or a tint moves it into the table's class or out of every class (a
+    break-it trial: gamma 0.75, contrast 0.75, 5 px of motion blur, a cable by the mat, a
+    phone's tone curve; eight builds of the dev and hard sets judged `missing:G`, each
+    correct). WORLD.md §4: missing needs evidence that the stone could have been seen.
+
+    colours: the station's stone letters, whose index `labels` (H×W, its classes) holds;
+    lab: front-view Lab (H×W×3 float32, L 0–100); model: the station's colours. The pixels
+    that no other found stone's class nor snow's takes, neutral (chroma under
+    `colour.neutral_chroma`) or within the model's `max_distance` of the grey's centre, are
+    fitted with the bar template one band of lightness at a time (`build.grey_band_l` wide,
+    every half of that): a grey table, wall or shade is as neutral as the stone, and only a
+    band that holds the stone's face and not its surroundings shows it whole. Each band's
+    fits are read as `unknown_stone` reads its fits (`_a_held_stone`).
+    """
+    width = s.build.grey_band_l
+    if width <= 0:
+        return False
+    others = np.isin(labels, [colours.index(f.colour) for f in fits
+                              if f.colour != colour and f.colour in colours]) | \
+        (labels == len(colours))  # snow and the paper: the white class
+    look = (np.hypot(lab[..., 1], lab[..., 2]) < s.colour.neutral_chroma) | \
+        (point_distance(lab, model.centres[colour], model.lightness_weight) <
+         model.max_distance)
+    look &= ~others
+    light = lab[..., 0]
+    for low in np.arange(0.0, 100.0 - width / 2, width / 2):
+        mask = look & (light >= low) & (light < low + width)
+        cands = bar_candidates(mask, colour, view, unit, band, regions, None,
+                               **{**template_settings(s), "per_orientation": 3})
+        if _a_held_stone(cands, fits, support, view, unit, table_band_mm, s):
+            return True
+    return False
+
+
+def _a_held_stone(cands: list[BarFit], fits: list[BarFit], support: np.ndarray,
+                  view: FrontView, unit: float, table_band_mm: float,
+                  s: VisionSettings) -> bool:
+    """Whether one of the template's `cands` on a mask other than a stone class is a stone
+    of the build: a fit of at least `min_unknown_score`, full, its colour not spilling
+    around it (`spills`: a patch of a larger thing, a box behind), and held up as a stone
+    is (`grounded`, or touching a well-seen stone among `fits`). As `unknown_stone` and
+    `hued` read their fits."""
+    good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
+    return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
+               not spills(c, s.build.max_spill) and
+               (grounded(c, support, view, unit, table_band_mm) or
+                touches(c, good, unit, s.fit.touch_reach_u * unit)) for c in cands)
