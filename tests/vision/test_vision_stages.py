@@ -328,8 +328,8 @@ def test_a_stone_found_by_its_grooves_beside_another_is_weak():
 def _unknown_scene(rows: slice, cols: slice) -> bool:
     """`lookalike.unknown_stone` on a front view whose only pixels of no known colour (chroma
     30, class NONE) fill `rows`, `cols`; everything else is light neutral paper."""
-    from referee.vision.lookalike import unknown_stone
     from referee.vision.colour import NONE
+    from referee.vision.lookalike import unknown_stone
 
     s = default_settings()
     view = FrontView.for_settings(2.0, 260.0)
