@@ -68,7 +68,7 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[s
     saved again as a JPEG (`steady`, settings.SteadySettings): a verdict that changes with
     either is unsure (`photo:unclear`). A break-it trial found correct builds judged wrong
     whose verdict a JPEG save, a 0.2 % colour fringe or a sharpening turned; of 255 builds
-    judged wrong on 749 labelled photos, 6 rightly judged ones turn unsure. settings: the
+    judged wrong on 749 labelled photos, 7 rightly judged ones turn unsure. settings: the
     vision settings (default: models/vision.yaml).
     :raises CardError: a target that is no valid grid of the level; DieError: an unknown
         face; LevelError: an unknown level (from `tuki.judge.judge`).
