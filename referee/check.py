@@ -83,17 +83,18 @@ def check_photo(image_bgr: np.ndarray, station: Station, target_rows: Iterable[s
     t1 = time.perf_counter()
     verdict = judge(rows, face, m.build, level)
     t2 = time.perf_counter()
-    for scale in m.focal_checks if verdict.verdict != "unsure" else ():
-        other = measure(image_bgr, station, s, intrinsics=intrinsics, focal_scale=scale)
-        if judge(rows, face, other.build, level).verdict != verdict.verdict:
-            verdict = Verdict("unsure", reasons=(Reason("mat:weak", FOCAL_DOUBT),))
-            break
+    def holds(others: Iterable[Any]) -> bool:  # the same verdict on every other measurement
+        return all(judge(rows, face, o.build, level).verdict == verdict.verdict for o in others)
+
+    if verdict.verdict != "unsure" and not holds(
+            measure(image_bgr, station, s, intrinsics=intrinsics, focal_scale=k)
+            for k in m.focal_checks):
+        verdict = Verdict("unsure", reasons=(Reason("mat:weak", FOCAL_DOUBT),))
     t3 = time.perf_counter()
-    for changed in slightly_changed(image_bgr, s) if verdict.verdict == "wrong" else ():
-        other = measure(changed, station, s, intrinsics=intrinsics)
-        if judge(rows, face, other.build, level).verdict != verdict.verdict:
-            verdict = Verdict("unsure", reasons=(Reason("photo:unclear", UNSTEADY),))
-            break
+    if verdict.verdict == "wrong" and not holds(
+            measure(changed, station, s, intrinsics=intrinsics)
+            for changed in slightly_changed(image_bgr, s)):
+        verdict = Verdict("unsure", reasons=(Reason("photo:unclear", UNSTEADY),))
     t4 = time.perf_counter()
     timings = dict(m.timings_ms)
     timings["judge"] = round((t2 - t1) * 1000, 2)

@@ -216,7 +216,7 @@ def evaluate(root: Path, limit: int | None = None,
 
     from referee.check import check_photo
     from referee.vision.photo import read_photo
-    from referee.vision.station import load_station
+    from referee.vision.station import load_station, unused_colour_photo
 
     root = Path(root)
     stations: dict[str, Station | VisionError] = {}
@@ -232,10 +232,10 @@ def evaluate(root: Path, limit: int | None = None,
                 stations[sc.station] = e
             else:
                 stations[sc.station] = loaded
-                source = str(loaded.colour_model.source)
-                if source.startswith("priors (") and on_note is not None:
+                why = unused_colour_photo(loaded)
+                if why is not None and on_note is not None:
                     on_note(f"station {sc.station}: default colours, since its colour photo "
-                            f"could not be used: {source[len('priors ('):-1]}")
+                            f"could not be used: {why}")
         station = stations[sc.station]
         try:
             if isinstance(station, VisionError):

@@ -359,7 +359,7 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
     from referee.check import check_photo
     from referee.errors import RefereeError
     from referee.vision.photo import read_photo
-    from referee.vision.station import load_station
+    from referee.vision.station import load_station, unused_colour_photo
 
     if overlay is not None and overlay.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise RefereeError(f"--overlay must end in .png or .jpg, not {overlay.name!r}")
@@ -394,9 +394,10 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
         # judged when sent from a phone to a table (the server works its camera out)
         console.print("note: taken with a phone rather than the station's camera? Judge it "
                       "with --phone", highlight=False)
-    if source.startswith("priors ("):  # the station names a colour photo it could not use
+    why = unused_colour_photo(st)  # the station names a colour photo it could not use
+    if why is not None:
         console.print(f"note: default colours, since the station's colour photo could not be "
-                      f"used: {escape(source[len('priors ('):-1])}", highlight=False)
+                      f"used: {escape(why)}", highlight=False)
     if overlay is not None:
         console.print(f"overlay: {escape(str(overlay))}")
 

@@ -40,9 +40,7 @@ def unknown_stone(lab: np.ndarray, labels: np.ndarray, view: FrontView, unit: fl
     not called missing).
     """
     odd = (labels == NONE) & (np.hypot(lab[..., 1], lab[..., 2]) >= s.colour.neutral_chroma)
-    cands = bar_candidates(odd, "?", view, unit, band, regions, None,
-                           **{**template_settings(s), "per_orientation": 3})
-    return _a_held_stone(cands, fits, support, view, unit, table_band_mm, s)
+    return _a_held_stone(odd, "?", view, unit, band, regions, fits, support, table_band_mm, s)
 
 
 def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
@@ -68,14 +66,11 @@ def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
     if own < s.colour.neutral_chroma:
         return False
     off = np.abs((hue_deg(lab) - float(hue_deg(np.asarray(centre))) + 180.0) % 360.0 - 180.0)
-    others = np.isin(labels, [colours.index(f.colour) for f in fits
-                              if f.colour != colour and f.colour in colours])
     chroma = np.hypot(lab[..., 1], lab[..., 2])
-    mask = (off <= s.build.hued_degrees) & ~others & \
+    mask = (off <= s.build.hued_degrees) & ~_others(colour, colours, labels, fits) & \
         (chroma >= max(s.colour.neutral_chroma, s.build.hued_chroma * own))
-    cands = bar_candidates(mask, colour, view, unit, band, regions, None,
-                           **{**template_settings(s), "per_orientation": 3})
-    return _a_held_stone(cands, fits, support, view, unit, table_band_mm, s)
+    return _a_held_stone(mask, colour, view, unit, band, regions, fits, support,
+                         table_band_mm, s)
 
 
 def greyish(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
@@ -96,36 +91,41 @@ def greyish(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
     fitted with the bar template one band of lightness at a time (`build.grey_band_l` wide,
     every half of that): a grey table, wall or shade is as neutral as the stone, and only a
     band that holds the stone's face and not its surroundings shows it whole. Each band's
-    fits are read as `unknown_stone` reads its fits (`_a_held_stone`).
+    fits are read as `unknown_stone` reads its fits (`_a_held_stone`), band after band.
     """
     width = s.build.grey_band_l
     if width <= 0:
         return False
-    others = np.isin(labels, [colours.index(f.colour) for f in fits
-                              if f.colour != colour and f.colour in colours]) | \
+    others = _others(colour, colours, labels, fits) | \
         (labels == len(colours))  # snow and the paper: the white class
     look = (np.hypot(lab[..., 1], lab[..., 2]) < s.colour.neutral_chroma) | \
         (point_distance(lab, model.centres[colour], model.lightness_weight) <
          model.max_distance)
     look &= ~others
     light = lab[..., 0]
-    for low in np.arange(0.0, 100.0 - width / 2, width / 2):
-        mask = look & (light >= low) & (light < low + width)
-        cands = bar_candidates(mask, colour, view, unit, band, regions, None,
-                               **{**template_settings(s), "per_orientation": 3})
-        if _a_held_stone(cands, fits, support, view, unit, table_band_mm, s):
-            return True
-    return False
+    return any(_a_held_stone(look & (light >= low) & (light < low + width), colour, view,
+                             unit, band, regions, fits, support, table_band_mm, s)
+               for low in np.arange(0.0, 100.0 - width / 2, width / 2))
 
 
-def _a_held_stone(cands: list[BarFit], fits: list[BarFit], support: np.ndarray,
-                  view: FrontView, unit: float, table_band_mm: float,
+def _others(colour: str, colours: str, labels: np.ndarray, fits: list[BarFit]) -> np.ndarray:
+    """H×W bool: the pixels that another found stone's class took (`labels` indexes
+    `colours`): each stone is there once, so they are not `colour`'s."""
+    return np.isin(labels, [colours.index(f.colour) for f in fits
+                            if f.colour != colour and f.colour in colours])
+
+
+def _a_held_stone(mask: np.ndarray, colour: str, view: FrontView, unit: float,
+                  band: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
+                  fits: list[BarFit], support: np.ndarray, table_band_mm: float,
                   s: VisionSettings) -> bool:
-    """Whether one of the template's `cands` on a mask other than a stone class is a stone
-    of the build: a fit of at least `min_unknown_score`, full, its colour not spilling
+    """Whether the bar template on `mask` (H×W bool, other than a stone class) finds a
+    stone of the build: a fit of at least `min_unknown_score`, full, its colour not spilling
     around it (`spills`: a patch of a larger thing, a box behind), and held up as a stone
-    is (`grounded`, or touching a well-seen stone among `fits`). As `unknown_stone` and
-    `hued` read their fits."""
+    is (`grounded`, or touching a well-seen stone among `fits`). As `unknown_stone`, `hued`
+    and `greyish` read their masks."""
+    cands = bar_candidates(mask, colour, view, unit, band, regions, None,
+                           **{**template_settings(s), "per_orientation": 3})
     good = [f for f in fits if f.supported and f.fill >= s.fit.min_stone_fill]
     return any(c.score >= s.fit.min_unknown_score and c.fill >= s.fit.min_stone_fill and
                not spills(c, s.build.max_spill) and

@@ -136,16 +136,14 @@ def decode_photo(data: bytes, max_pixels: int | None = None) -> np.ndarray:
     if quality is not None and quality < MIN_JPEG_QUALITY:
         raise PhotoError(low_quality(quality))
     flag = cv2.IMREAD_COLOR
-    scales = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
-              (2, cv2.IMREAD_REDUCED_COLOR_2), (1, cv2.IMREAD_COLOR))
     if jpeg:
-        # the least reduction that fits MAX_PIXELS, and more while `max_pixels` still fits
-        least = next(k for k, _ in reversed(scales) if -(-w // k) * -(-h // k) <= MAX_PIXELS
-                     or k == 8)
-        for k, reduced in scales:
-            if k <= least or (max_pixels is not None and (w // k) * (h // k) >= max_pixels):
-                flag = reduced
-                break
+        scales = {8: cv2.IMREAD_REDUCED_COLOR_8, 4: cv2.IMREAD_REDUCED_COLOR_4,
+                  2: cv2.IMREAD_REDUCED_COLOR_2, 1: cv2.IMREAD_COLOR}
+        # the least reduction that fits MAX_PIXELS, or more while `max_pixels` still fits
+        least = min((k for k in scales if -(-w // k) * -(-h // k) <= MAX_PIXELS), default=8)
+        wanted = max((k for k in scales if max_pixels is not None and
+                      (w // k) * (h // k) >= max_pixels), default=1)
+        flag = scales[max(least, wanted)]
     try:
         img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     except cv2.error:  # a decoder's own refusal (OpenCV raises for some corrupt files)

@@ -305,9 +305,19 @@ def load_station(path: str | Path, learn_colours: bool = True) -> Station:
         try:
             model, _ = learn_colours_from_photo(photo, station, order)
         except VisionError as e:  # a poor colour photo must not stop the station
-            model = replace(ColourModel.priors(), source=f"priors ({e})")
+            model = replace(ColourModel.priors(), source=f"{UNUSED_PHOTO}{e})")
         station = station_from_dict(raw, str(path), colour_model=model)
     return station
+
+
+UNUSED_PHOTO = "priors ("  # a colour model's source when the station's colour photo failed
+
+
+def unused_colour_photo(station: Station) -> str | None:
+    """Why the station's colour photo could not be used (its colours are then the default
+    priors, `load_station`), or None when it was, or there is none."""
+    source = str(station.colour_model.source)  # a hand-edited profile may hold anything
+    return source[len(UNUSED_PHOTO):-1] if source.startswith(UNUSED_PHOTO) else None
 
 
 def check_stack_order(order: object, colours: str, where: str) -> None:

@@ -643,7 +643,7 @@
     // (an empty box, or a list still loading, says nothing: CI once saw "No card “”" when
     // the box was cleared before the level's cards had come)
     const none = $("card-none");
-    const nothing = n === 0 && q !== "" && cardsLevel !== null && cardsLoaded;
+    const nothing = n === 0 && q !== "" && cardsLoaded;
     none.hidden = !nothing;
     none.textContent = nothing ? tr("ctl.no_card", {id: typed}) : "";
     if (n === 0 && q) pickCard("");
