@@ -150,7 +150,8 @@ def test_phone_plays_a_round(server, tmp_path):
 def test_a_retaken_photo_is_sent_as_soon_as_it_is_chosen(server, tmp_path):
     """A photo that missed the mat is unsure, with "Retake photo"; the photo chosen then is
     judged at once, as DONE's is (it waited for a second tap on the button: a new user's
-    trial)."""
+    trial), and a tap on the button while it is on its way sends nothing more (it sent the
+    photo twice)."""
     import cv2
     import numpy as np
     from playwright.sync_api import expect, sync_playwright
@@ -167,8 +168,13 @@ def test_a_retaken_photo_is_sent_as_soon_as_it_is_chosen(server, tmp_path):
         ava.locator("input[type=file]").set_input_files(blank)
         ava.locator("button.done").click()
         expect(ava.locator(".verdict")).to_have_text("Unsure", timeout=20000)
+        posts: list[str] = []
+        page.on("request", lambda r: posts.append(r.url)
+                if r.method == "POST" and "/done/" in r.url else None)
         ava.locator(".retake input[type=file]").set_input_files(SCENES / "D03-02" / "image.jpg")
+        ava.locator(".retake button").click()  # judging takes a few hundred ms: still on its way
         expect(ava.locator(".verdict")).to_have_text("Correct", timeout=20000)
+        assert len(posts) == 1, posts
         browser.close()
 
 

@@ -269,14 +269,18 @@
       // while the phone's camera is open); a chosen photo is sent at once, as with DONE
       const fkey = "retake:" + view.round.number + ":" + b.seat;
       let file = fileInputs[fkey];
+      // one upload at a time: a tap on the button while the chosen photo is on its way sent
+      // it twice (the flag is on the input, which outlives a redrawn view)
       const send = async () => {
-        if (!file.files || !file.files[0]) return;
+        if (!file.files || !file.files[0] || file.refereeSending) return;
         const fd = new FormData();
         fd.append("photo", file.files[0]);
-        file.disabled = true;
-        const ok = await call("/done/" + b.seat, fd, true, uploadError(fkey));
-        file.disabled = false;
-        if (ok) clearPhoto(file);
+        file.disabled = file.refereeSending = true;
+        try {
+          if (await call("/done/" + b.seat, fd, true, uploadError(fkey))) clearPhoto(file);
+        } finally {
+          file.disabled = file.refereeSending = false;
+        }
       };
       if (!file) {
         file = fileInputs[fkey] = el("input", {type: "file", accept: "image/*", class: "file",
@@ -340,12 +344,15 @@
           accept: "image/*", class: "file",
           "aria-label": tr("ctl.photo") + " " + p.name}));
         const send = async () => {
-          btn.disabled = true;
+          if (file.refereeSending) return;  // the same photo on its way already (as retake)
+          btn.disabled = file.refereeSending = true;
           const fd = new FormData();
           if (file.files && file.files[0]) fd.append("photo", file.files[0]);
-          const ok = await call("/done/" + b.seat, fd, true, uploadError(fkey));
-          if (ok) clearPhoto(file);
-          btn.disabled = false;
+          try {
+            if (await call("/done/" + b.seat, fd, true, uploadError(fkey))) clearPhoto(file);
+          } finally {
+            btn.disabled = file.refereeSending = false;
+          }
         };
         const btn = el("button", {class: "button done", type: "button",
           "data-focus": "done:" + b.seat, onclick: send},
