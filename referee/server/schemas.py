@@ -330,3 +330,5 @@ class StationSummary(BaseModel):
     # "calibrated": its colours were learned (a photo of its stones); "default": it runs on
     # the default colours (verdicts are unsure more often)
     colours: str = "default"
+    # false: its profile does not load (fix it or calibrate it again); a table refuses it
+    usable: bool = True

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import yaml
 
+from referee.errors import RefereeError
 from referee.files import load_user_yaml, read_small_text
 from referee.paths import CALIBRATION, MODELS
 from referee.server.errors import ServerError
+from referee.vision.station import load_station
 
 DEMO = MODELS / "demo"
 
@@ -67,18 +69,24 @@ def colours_of(raw: dict, folder: Path | None = None) -> str:
 
 
 def describe() -> list[dict]:
-    """[{id, level, source, colours}] for the new-table form and GET /api/stations."""
+    """[{id, level, source, colours, usable}] for the new-table form and GET /api/stations.
+
+    A profile that does not load (`load_station` without learning its colours: the file and
+    its fields) is listed with `usable` false and level "?": the form shows it greyed out as
+    one to fix or calibrate again (it was offered as "broken · ?", and refused only once the
+    table was made)."""
     rows = []
     for sid, path in catalogue().items():
-        level, colours = "?", "default"
-        # a file that does not load is listed as it is; choosing it is refused in words
-        with contextlib.suppress(OSError, ValueError, yaml.YAMLError, AttributeError,
-                                 RecursionError):
+        level, colours, usable = "?", "default", False
+        with contextlib.suppress(RefereeError, OSError, ValueError, yaml.YAMLError,
+                                 AttributeError, RecursionError):
             text = read_small_text(path)
             raw = json.loads(text) if path.suffix == ".json" else load_user_yaml(text)
             level = str(raw.get("level", "?"))
             colours = colours_of(raw, path.parent)
-        rows.append({"id": sid, "level": level, "colours": colours,
+            load_station(path, learn_colours=False)
+            usable = True
+        rows.append({"id": sid, "level": level, "colours": colours, "usable": usable,
                      "source": "demo" if path.is_relative_to(DEMO) else "calibration"})
     return rows
 
@@ -87,20 +95,23 @@ def first_choices(rows: list[dict]) -> list[str]:
     """The station ids of `describe()`'s rows in the order the new-table form offers them to
     places 1, 2, 3: one level's stations before the other's (a table plays one level, and a
     mix is refused), and within each a user's own calibrated stations first, then the demo
-    stations, then those still on the default colours (a new user's trial: the third place got
-    the uncalibrated example while a calibrated station was free); catalogue order within
-    each. The level first is the one with more calibrated stations, on a tie the one whose
+    stations, then those still on the default colours, then profiles that do not load (a
+    new user's trial: the third place got the uncalibrated example while a calibrated
+    station was free); catalogue order within each. The level first is the one with more calibrated stations, on a tie the one whose
     best station ranks higher, then the normal level (the form's own default): a user's one
     advanced station beside two normal demo stations leaves the places normal (a re-trial
     got practice · Advanced beside D03 and could not make the table)."""
     def rank(row: dict) -> int:
+        if not row.get("usable", True):
+            return 3
         if row["colours"] != "calibrated":
             return 2
         return 1 if row["source"] == "demo" else 0
 
     def pull(level: str) -> tuple[int, int, bool]:
         mine = [rank(r) for r in rows if r["level"] == level]
-        return (sum(k < 2 for k in mine), -min(mine, default=3), level == "normal")
+        return (sum(k < 2 for k in mine), -min(mine, default=4), level == "normal")
 
-    first = max({str(r["level"]) for r in rows} or {"normal"}, key=pull)
+    first = max({str(r["level"]) for r in rows if r.get("usable", True)} or {"normal"},
+                key=pull)
     return [r["id"] for r in sorted(rows, key=lambda r: (r["level"] != first, rank(r)))]

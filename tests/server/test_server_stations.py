@@ -3,6 +3,8 @@ and whether their colours are calibrated (split from test_server_api.py)."""
 
 from __future__ import annotations
 
+import re
+
 
 def test_a_station_that_does_not_load_is_refused(client, monkeypatch, tmp_path):
     from referee.server import stations
@@ -10,9 +12,20 @@ def test_a_station_that_does_not_load_is_refused(client, monkeypatch, tmp_path):
     (tmp_path / "stations").mkdir()
     (tmp_path / "stations" / "BAD.yaml").write_text("level: [normal\nunit_mm: 16\n")
     (tmp_path / "stations" / "EMPTY.yaml").write_text("")
+    (tmp_path / "stations" / "WRONG.yaml").write_text("level: normal\nunit_mm: lots\n")
     monkeypatch.setattr(stations, "CALIBRATION", tmp_path)
-    assert {"BAD", "EMPTY"} <= {s["id"] for s in client.get("/api/stations").json()}
-    for sid in ("BAD", "EMPTY"):
+    listed = {s["id"]: s for s in client.get("/api/stations").json()}
+    # listed as not usable (a file that parses with a wrong field too), the demo's as usable
+    assert [listed[sid]["usable"] for sid in ("BAD", "EMPTY", "WRONG", "D03")] == [
+        False, False, False, True]
+    # the new-table form greys them out with words, never chosen for a place (it offered
+    # "BAD · ?" as any other)
+    form = client.get("/new?lang=en").text
+    for sid in ("BAD", "EMPTY", "WRONG"):
+        option = re.search(f'<option value="{sid}"[^>]*>([^<]*)</option>', form)
+        assert option and " disabled" in option.group(0) and " selected" not in option.group(0)
+        assert option.group(1) == f"{sid} · cannot be read: calibrate it again"
+    for sid in ("BAD", "EMPTY", "WRONG"):
         body = {"players": ["A", "B"], "places": [{"station": sid}, {"station": "D04"}]}
         r = client.post("/api/tables", json=body)
         assert r.status_code == 422, r.text
