@@ -108,7 +108,7 @@ def test_a_double_tap_on_create_makes_one_table(server):  # noqa: F811
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_a_double_tap_on_a_round_control_does_it_once_without_an_error(server):  # noqa: F811
     """The lookout double-taps "Draw and roll for me", then "End round": each is done once
-    and no error line shows. The round started, and then its controls said "Not done: a
+    and no error line shows, and the page goes up to the round started. The round started, and then its controls said "Not done: a
     round is already under way" (the second tap, sent before the page showed the round)."""
     import httpx
     from playwright.sync_api import expect, sync_playwright
@@ -128,6 +128,9 @@ def test_a_double_tap_on_a_round_control_does_it_once_without_an_error(server): 
         expect(page.locator("#end-round")).to_be_visible()
         page.wait_for_timeout(1000)  # the second tap's answer would be shown by now
         expect(page.locator("#ctl-error")).to_have_text("")
+        # the phone is scrolled up to the round's card and die (it stayed at the controls)
+        top = page.evaluate("document.getElementById('round').getBoundingClientRect().top")
+        assert abs(top) < 2 and page.evaluate("window.scrollY") > 0, top
         # "End round" asks first (a tap by mistake lost a round): each tap's question is
         # answered yes, and the round is still voided once, without an error
         page.on("dialog", lambda d: d.accept())

@@ -668,10 +668,15 @@
       if (typed.includes("\n") || /[.]/.test(typed)) body.grid = typed; else body.card_id = typed;
     } else if (f.card_id.value) body.card_id = f.card_id.value;
     else { window.refereeUI.sayError($("ctl-error"), tr("ctl.need_card")); return; }
-    act("/rounds", body);
+    startRound("/rounds", body);
   });
-  $("draw-round").addEventListener("click", () => act("/rounds", {draw: true}));
-  $("demo-round").addEventListener("click", () => act("/rounds/demo", {}));
+  // a round started: up to its card and die (a new user's trial stayed scrolled down at the
+  // controls on a phone, under the card pictures, and saw nothing happen)
+  async function startRound(path, body) {
+    if (await act(path, body)) $("round").scrollIntoView({block: "start"});
+  }
+  $("draw-round").addEventListener("click", () => startRound("/rounds", {draw: true}));
+  $("demo-round").addEventListener("click", () => startRound("/rounds/demo", {}));
   // voiding loses the round: a tap by mistake is asked about first
   $("end-round").addEventListener("click", () => {
     if (window.confirm(tr("ctl.end_confirm"))) act("/end", {});
