@@ -230,8 +230,10 @@ def bench_bots_command(
         as_json: bool = typer.Option(False, "--json", help='One JSON object: {"games", "bot", '
                                      '"against", "win_rate", "ci95", "ms_per_move_p95"}.')
 ) -> None:
-    """One bot against another: its win rate (a shared win counts 1/k) with a 95 % interval,
-    and the p95 CPU time of its moves on one core."""
+    """One bot against another: its win rate with a 95 % interval, and its time per move.
+
+    A win shared by k players counts 1/k; the time is the p95 CPU time of its moves on one
+    core."""
     from referee.games.duel import duel
 
     r = duel(game, bot, against, players=players, games=games, seed=seed)

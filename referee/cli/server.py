@@ -102,9 +102,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         data: Path = typer.Option(None, help="The server's data folder (REFEREE_DATA, ./data)."),
         port: int = typer.Option(None, help="The server's port, for the link (REFEREE_PORT)."),
     ) -> None:
-        """Show the box's admin key and the admin page's link (the key is made at first use,
-        in <data>/admin-key, readable only by you). A folder no server has used is refused:
-        a key made there (a mistyped --data, the wrong directory) would open no box."""
+        """Show the box's admin key and the admin page's link.
+
+        The key is made at first use, in <data>/admin-key, readable only by you. A folder no
+        server has used is refused: a key made there (a mistyped --data, the wrong
+        directory) would open no box."""
         from referee.server.keys import admin_key
         from referee.server.settings import Settings
         from referee.server.storage import StorageError
@@ -144,8 +146,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         print_only: bool = typer.Option(False, "--print",
                                         help="Only print the systemd unit."),
     ) -> None:
-        """Install a systemd service that starts the referee at boot and restarts it if it
-        fails (docs/raspberry-pi.md); needs sudo to write /etc/systemd/system/."""
+        """Install a systemd service: the referee starts at boot and restarts if it fails.
+
+        See docs/raspberry-pi.md; needs sudo to write /etc/systemd/system/."""
         import getpass
         import os
         import subprocess
@@ -199,9 +202,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         data: Path = typer.Option(None, help="The server's data folder (REFEREE_DATA, "
                                              "./data)."),
     ) -> None:
-        """Write every decided build (lookout decisions on unsure builds, answered
-        questioned verdicts) as a labelled photo set (WORLD.md §6): `referee eval OUT` runs
-        it."""
+        """Write every decided build as a labelled photo set: `referee eval OUT` runs it.
+
+        Decided: the lookout's decisions on unsure builds and the answers to questioned
+        verdicts; the set's format is WORLD.md §6."""
         from referee.server.dataset import export
         from referee.server.settings import Settings
 
@@ -290,9 +294,11 @@ def _bench_games(
                                                "(0: tap as soon as every phone has the move)."),
         timeout: float = typer.Option(300, help="Give up after this many seconds."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")) -> None:
-    """Time card tables as their phones see them: from a seat's tap (POST) until every phone
-    of that table has the move on its live feed, all tables at once, against a real server
-    started on a loopback port (its table limits raised to --tables for this run only)."""
+    """Time card tables as their phones see them: a seat's tap until every phone has it.
+
+    From the tap (POST) until every phone of that table has the move on its live feed, all
+    tables at once, against a real server started on a loopback port (its table limits
+    raised to --tables for this run only)."""
     import json
 
     from referee.server.bench_games import run

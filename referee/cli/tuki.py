@@ -30,8 +30,10 @@ LIST_HEADER = ("# card, level, width x height, then each stone: its colour, H ly
 
 @cards_app.command("list")
 def cards_list(level: str = typer.Option("all", help="normal, advanced or all.")) -> None:
-    """List the cards of the shipped decks: id, level, width x height, and each stone as
-    colour, H/V and its lower-left cell (x right, z up, from the card's lower-left)."""
+    """List the cards of the shipped decks.
+
+    Each card's id, level, width x height, and each stone as colour, H/V and its lower-left
+    cell (x right, z up, from the card's lower-left)."""
     from referee.tuki.cards import Deck
     from referee.tuki.grid import stones_of
     from referee.tuki.pieces import level_stones, pieces

@@ -146,8 +146,10 @@ def calibrate_level_cmd(
         name: str = typer.Argument(..., help="Station name (a demo station gets its own "
                                    "profile under calibration/stations/)."),
         level: str = typer.Argument(..., help="normal or advanced.")) -> None:
-    """Set a station's level. Its colours must then include every stone of that level: when
-    they do not, the default colours are used until `referee calibrate colours` learns them."""
+    """Set a station's level: normal or advanced.
+
+    Its colours must then include every stone of that level: when they do not, the default
+    colours are used until `referee calibrate colours` learns them."""
     from dataclasses import replace
 
     from referee.errors import RefereeError
@@ -195,8 +197,10 @@ def calibrate_colours_cmd(
                                      "bottom to top."),
         order: str = typer.Option(None, help="Stack order bottom to top, e.g. GBPO "
                                   "(default: the level's stones)")) -> None:
-    """Learn the stone colours from one photo; works under any lamp after this. The mat's
-    place in the photo is kept too (it tells this station's mat from a neighbour's)."""
+    """Learn the stone colours from one photo; works under any lamp after this.
+
+    The mat's place in the photo is kept too (it tells this station's mat from a
+    neighbour's)."""
     from dataclasses import replace
 
     from referee.vision.calibration import learn_colours
@@ -494,9 +498,10 @@ def eval_cmd(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6
 def bench_vision(dataset: Path = typer.Argument(..., help="A photo set (WORLD.md §6 format)."),
                  limit: int = typer.Option(None, "--limit", help="Only the first N scenes."),
                  repeat: int = typer.Option(1, help="Runs per photo.")) -> None:
-    """Time each pipeline stage per photo on one core (decoding excluded): wall time per
-    stage, and the whole measurement's CPU time (`cpu`), which other programs running beside
-    it do not inflate."""
+    """Time each pipeline stage per photo on one core (decoding excluded).
+
+    Wall time per stage, and the whole measurement's CPU time (`cpu`), which other programs
+    running beside it do not inflate."""
     import time
 
     import cv2
