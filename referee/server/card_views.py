@@ -4,6 +4,7 @@ each live socket gets, and the lists of tables (docs/server.md "Card games at th
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from referee.server.card_base import CardServiceBase
@@ -158,9 +159,18 @@ class CardViews(CardServiceBase):
     def summaries(self, everything: bool = False) -> list[dict[str, Any]]:
         """The listed card tables, with their view links (for the start page): not those
         archived or ended by their owner (a break-it trial filled the start page with tables
-        made and ended at once, each said to be "playing"); `everything` (the admin's list):
-        every card table, also archived and ended ones and those set aside at start (with
-        `damaged`: why, in plain words)."""
+        made and ended at once, each said to be "playing"), nor those of bots alone, nor
+        those whose game ended more than `settings.idle_min` minutes ago (another filled
+        the page with bots' games that ended by themselves within a minute, and so never
+        counted against the limits); `everything` (the admin's list): every card table,
+        also archived and ended ones and those set aside at start (with `damaged`: why, in
+        plain words)."""
+        now, idle_s = time.time(), 60.0 * self.settings.idle_min
+
+        def public(t: CardTable) -> bool:
+            return bool(t.config.get("listed")) and not t.archived and not t.ended and any(
+                s.bot is None for s in t.seats) and not (t.over and now - t.touched >= idle_s)
+
         out: list[dict[str, Any]] = [
             {"id": t.id, "name": listed_name(_own_name(t), t.game.title), "game": t.game.name,
              "own_name": _own_name(t),
@@ -168,8 +178,7 @@ class CardViews(CardServiceBase):
              "phase": "over" if t.over else "ended" if t.ended else "playing", "demo": False,
              "damaged": None, "archived": t.archived,
              "view_path": f"/g/{t.id}?v={t.view_token}"}
-            for t in list(self.tables.values())
-            if everything or (t.config.get("listed") and not t.archived and not t.ended)]
+            for t in list(self.tables.values()) if everything or public(t)]
         if everything:
             out += [{"id": tid, "name": tid[:60], "players": [], "phase": "damaged",
                      "demo": False, "damaged": why, "archived": False, "view_path": None}

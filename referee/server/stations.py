@@ -97,10 +97,11 @@ def first_choices(rows: list[dict]) -> list[str]:
     mix is refused), and within each a user's own calibrated stations first, then the demo
     stations, then those still on the default colours, then profiles that do not load (a
     new user's trial: the third place got the uncalibrated example while a calibrated
-    station was free); catalogue order within each. The level first is the one with more calibrated stations, on a tie the one whose
-    best station ranks higher, then the normal level (the form's own default): a user's one
-    advanced station beside two normal demo stations leaves the places normal (a re-trial
-    got practice · Advanced beside D03 and could not make the table)."""
+    station was free); catalogue order within each. The level first is the one with more
+    calibrated stations, on a tie the one whose best station ranks higher, then the normal
+    level (the form's own default): a user's one advanced station beside two normal demo
+    stations leaves the places normal (a re-trial got practice · Advanced beside D03 and
+    could not make the table)."""
     def rank(row: dict) -> int:
         if not row.get("usable", True):
             return 3

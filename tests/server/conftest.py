@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -95,6 +96,17 @@ def open_view(client: TestClient, table_id: str) -> str:
     path = listed[table_id]["view_path"]
     assert client.get(path).status_code == 200
     return path.split("?v=")[1]
+
+
+def wait_for(pred, timeout_s: float = 10.0):
+    """`pred()`'s first true answer within `timeout_s` seconds, else its last (a bot's move
+    comes from the bots' worker thread)."""
+    end = time.monotonic() + timeout_s
+    while True:
+        out = pred()
+        if out or time.monotonic() > end:
+            return out
+        time.sleep(0.02)
 
 
 def make_game(c: TestClient, game: str = "taki", players=("Ava", "Ben", None), bots=None,

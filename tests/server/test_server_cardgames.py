@@ -16,16 +16,7 @@ from fastapi.testclient import TestClient
 from referee.server.app import create_app
 from referee.server.settings import Settings
 
-from .conftest import local_client, make_game, seat_key, words_fit
-
-
-def wait_for(pred, timeout_s: float = 10.0):
-    end = time.monotonic() + timeout_s
-    while True:
-        out = pred()
-        if out or time.monotonic() > end:
-            return out
-        time.sleep(0.02)
+from .conftest import local_client, make_game, seat_key, wait_for, words_fit
 
 
 def test_card_pages_are_headed_as_card_tables(c: TestClient) -> None:

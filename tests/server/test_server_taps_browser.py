@@ -108,8 +108,9 @@ def test_a_double_tap_on_create_makes_one_table(server):  # noqa: F811
                     reason="needs Debian's chromium (.ci/run installs it with apt)")
 def test_a_double_tap_on_a_round_control_does_it_once_without_an_error(server):  # noqa: F811
     """The lookout double-taps "Draw and roll for me", then "End round": each is done once
-    and no error line shows, and the page goes up to the round started. The round started, and then its controls said "Not done: a
-    round is already under way" (the second tap, sent before the page showed the round)."""
+    and no error line shows, and the page goes up to the round started. The round started,
+    and then its controls said "Not done: a round is already under way" (the second tap,
+    sent before the page showed the round)."""
     import httpx
     from playwright.sync_api import expect, sync_playwright
 
