@@ -11,6 +11,7 @@ A text must be:
 - at most n characters (counted after normalising), with at least one visible character (a
   letter, digit, punctuation or symbol that shows: not a Hangul filler), so that a name of
   zero-width spaces or fillers is refused;
+- without more than `MAX_MARKS` combining marks in a row on one letter;
 - free of control characters (a multi-line field keeps its line breaks), direction overrides
   and isolates (U+202A–U+202E, U+2066–U+2069) and other invisible format characters. The
   zero-width joiner and non-joiner and the direction marks (U+200C, U+200D, U+200E, U+200F,
@@ -18,7 +19,7 @@ A text must be:
 
 Leading and trailing white space is dropped. Errors name the rule and the character's code
 point, never the text sent. `name_key` is the form in which names are compared (NFKC, case
-folded).
+folded, look-alike letters folded).
 """
 
 from __future__ import annotations
@@ -37,6 +38,22 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 # the Hangul fillers, Khmer's inherent vowels; and the blank Braille pattern): allowed, but
 # no visible character, so that a name of them alone is refused like one of spaces
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u17b4\u17b5\u2800")
+# combining marks in a row on one letter: Hebrew's points (shin dot, dagesh, a vowel, a
+# cantillation mark) and Arabic's harakat (shadda and a vowel) need a few; a break-it trial
+# joined as "B" under 29 strokes
+MAX_MARKS = 4
+# letters that look like others in the scripts our players write, folded for `name_key`:
+# Arabic's yeh and kaf and Persian's (one name typed on an Arabic and on a Persian keyboard),
+# heh goal and teh marbuta's look-alikes, and the Cyrillic and Greek letters drawn as Latin
+# ones (a break-it trial joined as "Bоb", with a Cyrillic о, beside "Bob")
+LOOKALIKE = str.maketrans({
+    "ي": "ی", "ى": "ی", "ك": "ک", "ہ": "ه",
+    "ە": "ه",
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
+    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ɡ": "g",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c", "ϳ": "j"})
 _WHAT = {"Cc": "a control character", "Cf": "an invisible format character",
          "Cs": "a lone surrogate (not well-formed Unicode)", "Co": "a private-use character",
          "Cn": "an unassigned character", "Zl": "a line separator",
@@ -47,7 +64,7 @@ def problem(text: str, max_len: int, multiline: bool = False) -> str | None:
     """What is wrong with an already normalised text, in plain words, or None."""
     if len(text) > max_len:
         return f"at most {max_len} characters, got {len(text)}"
-    visible = False
+    visible, run = False, 0
     for ch in text:
         cat = unicodedata.category(ch)
         if ch in BIDI_CONTROLS:
@@ -60,6 +77,13 @@ def problem(text: str, max_len: int, multiline: bool = False) -> str | None:
         if cat in _WHAT:
             return f"contains U+{ord(ch):04X}, {_WHAT[cat]}"
         visible = visible or (cat[0] in "LNPS" and ch not in BLANK_LETTERS)
+        if cat in ("Mn", "Me"):
+            run += 1
+            if run > MAX_MARKS:
+                return (f"stacks more than {MAX_MARKS} marks (such as U+{ord(ch):04X}) on one "
+                        "letter, which can run over the lines around it")
+        else:
+            run = 0
     if not visible:
         return "needs at least one visible character"
     return None
@@ -130,11 +154,12 @@ def default_seat_name(bot: bool, seat: int, taken: list[str | None]) -> str:
 
 def name_key(name: str) -> str:
     """The form in which two names are the same name: NFKC, case folded, without the
-    characters that show nothing (so that "Ava", "ava", "Ａｖａ" and "Ava" with a direction
-    mark or a grapheme joiner are one player: a break-it trial joined as "Ava\u200f" beside
-    "Ava")."""
+    characters that show nothing, with look-alike letters folded (`LOOKALIKE`), so that
+    "Ava", "ava", "Ａｖａ", "Аva" (a Cyrillic А) and "Ava" with a direction mark or a
+    grapheme joiner are one player (a break-it trial joined as "Ava\u200f" beside "Ava"),
+    and so are "علي" and "علی"."""
     shown = " ".join("".join(ch for ch in unicodedata.normalize("NFKC", name).casefold()
-                             if not _ignorable(ch)).split())  # a page shows "Bot  2" so
+                             if not _ignorable(ch)).translate(LOOKALIKE).split())
     # a page shows an unnamed seat's "Bot 2" in its own words ("בוט 2"): a person named so
     # is that seat's name (a re-trial joined as "בוט 2" beside the bot "Bot 2")
     for pattern, english in _seat_name_forms():

@@ -74,6 +74,7 @@ def test_a_lone_surrogate_in_a_round_is_refused(client, make_table):
     ("Ava\nBen", "U+000A"),                      # a line break in a one-line field
     ("\ufeffAva", "U+FEFF"),                     # a byte-order mark
     ("x" * 31, "at most 30"),
+    ("B" + "\u0336" * 29, "marks"),              # strokes stacked on one letter
 ])
 def test_names_that_cannot_be_shown_are_refused(client, name, why):
     r = _create(client, players=[name, "Ben"])
@@ -103,6 +104,27 @@ def test_a_name_with_an_invisible_character_is_the_same_name(client, twin):
     selector looked like "Ava" and counted as another player."""
     r = _create(client, players=["Ava", twin])
     assert r.status_code == 422 and "same name" in r.json()["detail"], (twin, r.text)
+
+
+@pytest.mark.parametrize(("name", "twin"), [
+    ("Bob", "B\u043eb"),                     # a Cyrillic o (a break-it trial)
+    ("Ava", "\u0410va"),                     # a Cyrillic A
+    ("Nico", "Nic\u03bf"),                   # a Greek omicron
+    ("\u0639\u0644\u06cc", "\u0639\u0644\u064a"),  # Ali, Persian and Arabic yeh
+    ("\u06a9\u0627\u0645", "\u0643\u0627\u0645"),  # Kam, Persian and Arabic kaf
+])
+def test_a_name_of_look_alike_letters_is_the_same_name(client, name, twin):
+    """Two names that look alike on a phone are one player, and a name with a few marks on
+    each letter is kept (Hebrew points, Arabic harakat)."""
+    r = _create(client, players=[name, twin])
+    assert r.status_code == 422 and "same name" in r.json()["detail"], (twin, r.text)
+
+
+def test_names_with_their_points_and_harakat_are_kept(client):
+    hebrew = "\u05e9\u05c1\u05bc\u05b8\u05e8\u05b8\u05d4"   # Sarah: shin dot, dagesh, qamats
+    arabic = "\u0645\u064f\u062d\u064e\u0645\u0651\u064e\u062f"  # Muhammad: shadda + fatha
+    r = _create(client, players=[hebrew, arabic])
+    assert r.status_code == 201, r.text
 
 
 def test_right_to_left_names_keep_their_joiners_and_marks(client):
