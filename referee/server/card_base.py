@@ -49,4 +49,5 @@ class CardServiceBase(ABC):
     def _playable(table: CardTable) -> None:
         """:raises ConflictError: the table is archived (read only)."""
         if table.archived:
-            raise ConflictError(f"table {table.id!r} is archived: it can be read, not played")
+            raise ConflictError(f"table {table.id!r} is archived: it can be read, not played",
+                                "table.archived")

@@ -118,11 +118,11 @@ class CardSeats(CardServiceBase):
             self._playable(table)
             open_seats = [i for i, s in enumerate(table.seats) if s.open]
             if not open_seats or table.ended:
-                raise ConflictError("this table has no open seat left")
+                raise ConflictError("this table has no open seat left", "table.no-open-seat")
             if any(s.name is not None and name_key(s.name) == name_key(name)
                    for s in table.seats):
                 raise ConflictError("someone at this table already has this name; choose "
-                                    "another")
+                                    "another", "table.name-taken")
             seat = open_seats[0]
             key = new_key()
             gen = table.seats[seat].generation + 1

@@ -456,7 +456,8 @@ class CardTableService(CardViews, CardBots, CardSeats):
                 raise ConflictError("the table's owner ended this game; only the owner can "
                                     "start a new one", "table.ended-by-owner")
             if who.role == "seat" and not table.over:
-                raise ConflictError("a rematch can start once the game is over")
+                raise ConflictError("a rematch can start once the game is over",
+                                    "table.not-over")
             self._playable(table)
             # a game in play gives its place to the new one; a finished (or idle) one counts
             # again
@@ -475,7 +476,7 @@ class CardTableService(CardViews, CardBots, CardSeats):
         with table.lock:
             self._playable(table)
             if table.ended or table.over:
-                raise ConflictError("the game is over already")
+                raise ConflictError("the game is over already", "table.game-over")
             self._commit(table, [("game_ended", {})])
             return table.seq
 

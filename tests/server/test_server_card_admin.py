@@ -70,6 +70,7 @@ def test_an_archived_table_is_read_not_played(c: TestClient, csettings) -> None:
     # never played again: no move, no rematch, no bot, no end
     r = c.post(f"{url}/seats/0/act", headers=seat(g, 0), json={"action": me["legal"][0]})
     assert r.status_code == 409 and "archived" in r.json()["detail"]
+    assert r.json()["code"] == "table.archived"  # said in the phone's language
     owner = {"X-Table-Secret": g["secret"]}
     assert c.post(f"{url}/rematch", headers=owner).status_code == 409
     assert c.post(f"{url}/seats/1/bot", headers=owner, json={"bot": "easy"}).status_code == 409

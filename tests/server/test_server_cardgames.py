@@ -107,6 +107,9 @@ def test_bots_answer_and_the_game_ends(c: TestClient) -> None:
         pytest.fail("no end")
     v = c.get(f"/api/games/{gid}").json()
     assert v["over"] and v["scores"] is not None and sorted(v["returns"]) != [0, 0]
+    # the owner's end once it is over is refused in words a phone has in its language
+    r = c.post(f"/api/games/{gid}/end", headers={"X-Table-Secret": g["secret"]})
+    assert r.status_code == 409 and r.json()["code"] == "table.game-over"
     # a rematch from a seat once it is over; the owner may end it
     assert c.post(f"/api/games/{gid}/rematch", headers=seat_key(g, 0)).status_code == 200
     v = c.get(f"/api/games/{gid}").json()
@@ -163,6 +166,9 @@ def test_seats_tapping_rematch_at_once_deal_one_game(c: TestClient, monkeypatch)
 def test_join_with_the_room_code(c: TestClient) -> None:
     g = make_game(c, players=["Ava", None, None])
     gid, code = g["id"], g["code"]
+    early = c.post(f"/api/games/{gid}/rematch", headers=seat_key(g, 0))
+    assert early.status_code == 409 and early.json()["code"] == "table.not-over"
+    words_fit("table.not-over", {})
     assert len(code) == 5 and g["seats"][1]["open"] and g["seats"][1]["key"] is None
     qr = c.get(f"/api/games/{gid}/join.svg")  # the view cookie: the table screen's QR code
     assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg")
@@ -174,12 +180,18 @@ def test_join_with_the_room_code(c: TestClient) -> None:
     for typed in ("АВСD", "@@@@", "שלום"):  # another keyboard's letters: no such code either
         r = c.post("/api/games/join", json={"code": typed, "name": "Cy"})
         assert r.status_code == 404 and r.json()["code"] == "table.code-unknown", typed
-    assert c.post("/api/games/join", json={"code": code, "name": "ava"}).status_code == 409
+    # refusals a phone says in its own language (the table full came out as the camera
+    # referee's "not at this step ... send a photo" in Persian and Arabic)
+    same = c.post("/api/games/join", json={"code": code, "name": "ava"})
+    assert same.status_code == 409 and same.json()["code"] == "table.name-taken"
+    words_fit("table.name-taken", {})
     a = c.post("/api/games/join", json={"code": code.lower(), "name": "Cy"})
     assert a.status_code == 200 and a.json()["seat"] == 1
     b = c.post("/api/games/join", json={"code": code, "name": "Dan"}).json()
     assert b["seat"] == 2
-    assert c.post("/api/games/join", json={"code": code, "name": "Eve"}).status_code == 409
+    full = c.post("/api/games/join", json={"code": code, "name": "Eve"})
+    assert full.status_code == 409 and full.json()["code"] == "table.no-open-seat"
+    words_fit("table.no-open-seat", {})
     # each joined key opens its own seat only; the owner's list keeps it to itself
     ka = {"X-Seat-Key": a.json()["key"]}
     assert c.get(f"/api/games/{gid}/seats/1", headers=ka).status_code == 200
