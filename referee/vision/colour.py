@@ -442,19 +442,25 @@ def as_light_as_snow(model: ColourModel, colours: str, apart: float) -> list[str
             float(d[c][0, 0]) < apart * model.max_distance]
 
 
-DROP_NEAR = 0.15  # a table colour this near a stone colour (× max_distance) is ignored
 # Table around the mat, on the table plane (board mm): left, right and behind the paper.
 TABLE_REGIONS = ((-90.0, -25.0, -120.0, 110.0), (305.0, 370.0, -120.0, 110.0),
                  (-40.0, 320.0, -260.0, -110.0))
 
 
 def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: ColourModel,
-                  k: int = 3) -> list[tuple[float, float, float]]:
-    """Lab centres of the table around the mat (k-means), as extra non-stone classes.
+                  k: int, *, min_share: float, drop_near: float, spare_near: float,
+                  spare_share: float) -> list[tuple[float, float, float]]:
+    """Lab centres of the table around the mat (k-means, `k` colours), as extra non-stone
+    classes.
 
-    A centre within `DROP_NEAR` × `max_distance` of a stone colour is dropped: it is that
-    stone's colour (a spare stone lying there), and as a class of its own it would hide the
-    real stones.
+    A centre that holds under `min_share` of the table's pixels is no table colour. One
+    within `drop_near` × `max_distance` of a stone colour is dropped: it is that stone's
+    colour (a spare stone lying there), and as a class of its own it would hide the real
+    stones; so is one within `spare_near` × `max_distance` that holds under `spare_share`
+    of the pixels: a spare stone in other light than the build's (a dark grey bar lying
+    flat beside the mat took the standing grey's face as table, PY04-04), while a table's
+    own shade or pattern nearly as near a stone holds more of the table (PG02-05: 11.5 %,
+    0.47 from the grey) or lies farther from it (PR04-06: 0.41).
     """
     h, w = image.shape[:2]
     mask = np.zeros((h, w), np.uint8)
@@ -479,11 +485,13 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
     keep = []
     stones = [v for c, v in model.centres.items() if c != WHITE]
     for i, c in enumerate(centres):
-        if np.mean(labels.ravel() == i) < 0.05:
+        share = float(np.mean(labels.ravel() == i))
+        near = min(float(point_distance(c, s, model.lightness_weight))
+                   for s in stones) / model.max_distance
+        if share < min_share or near <= drop_near or (near <= spare_near and
+                                                      share < spare_share):
             continue
-        d = min(float(point_distance(c, s, model.lightness_weight)) for s in stones)
-        if d > model.max_distance * DROP_NEAR:
-            keep.append(_lab(c))
+        keep.append(_lab(c))
     return keep
 
 

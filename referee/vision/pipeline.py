@@ -278,7 +278,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         # the grey 3 of 22 from white, a cube between it and the blue on it, the bar fitted a
         # unit up from its top): no grey bar is placed from its top at such a station
         s = replace(s, fit=replace(s.fit, anchor_grey=False))
-    others = table_centres(image, white, pose, model, s.colour.table_classes)
+    cs = s.colour
+    others = table_centres(image, white, pose, model, cs.table_classes,
+                           min_share=cs.table_min_share, drop_near=cs.table_drop_near,
+                           spare_near=cs.spare_near, spare_share=cs.spare_share)
     lap("colour")
     view = FrontView.for_settings(s.rectify.px_per_mm, s.rectify.view_height_mm)
     m.view = view

@@ -85,6 +85,11 @@ class ColourSettings:
     pipeline.py), and stage 6b, the colour self-check (selfcheck.py)."""
 
     table_classes: int = 3          # k-means colours learned from the table around the mat
+    table_min_share: float = 0.05   # a k-means colour holding less of the table is none of it
+    table_drop_near: float = 0.15   # a table colour this near a stone colour (× max_distance)
+    #                                    is that stone (a spare one lying there): no class
+    spare_near: float = 0.35        # ... and this near, holding under spare_share of the
+    spare_share: float = 0.12       # table: a spare stone in other light (colour.table_centres)
     neutral_chroma: float = 12.0    # Lab chroma below this is neutral (snow in any light)
     min_snow_lightness: float = 20.0  # neutral and lighter than this may be snow (0-100; snow
     #                     in a lamp's shade under a lit paper: L 42, NS01-04; L 29, OS04-03)

@@ -95,7 +95,7 @@ from .test_vision_trust import HARD
 # box behind it passed for a coloured stone on it) it was right by luck; at a station whose
 # grey is as light as snow no grey bar is placed from its top (`fit.anchor_grey_apart`, the
 # twenty-sixth session, PO03-06 below): unsure.
-# PO03-06 and G04-04: see fixtures/hard-scenes/README.md and the tests at the end.
+# PO03-06, G04-04 and PY04-04: see fixtures/hard-scenes/README.md and the tests at the end.
 # OU04-05 (correct, the twentieth session's unseen OU): a blue bar on a grey one whose foot a
 # piece in front hides; the grey slid a unit up into the blue (unsure) until a grey bar was
 # hung from a coloured stone sitting on it where its grooves show (`fit.anchor_grey`).
@@ -139,7 +139,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "OU04-05": "correct", "PE04-06": "unsure",
                  "PL01-02": "unsure", "PL01-03": "unsure", "PP02-05": "unsure",
                  "PR03-05": "unsure", "PO03-06": "unsure", "G04-04": "unsure",
-                 "F01-02": "correct"}
+                 "F01-02": "correct", "PY04-04": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
@@ -266,16 +266,22 @@ def test_a_grey_fit_without_grooves_on_a_tinted_photo_is_no_ground_for_a_fault()
     the grey's class took the pillar and not the bar, and the grey fitted on the pillar, 5 u
     low and without grooves, judged a correct build wrong (`position:G`, `table:touching`).
     A groove-less grey fit is weak now (`fit.grooveless_grey`): no fault rests on it alone.
-    Without the rule the same photo is judged wrong."""
+    Without the rule the same photo is judged wrong. (Since a rare table colour near a stone
+    is a spare stone, `colour.spare_share`, the tint's table colour near the grey is no
+    class either, and the photo is unsure for another stone; with either rule alone, unsure.)
+    """
     import numpy as np
 
     judged = _changed_and_judged(  # B, G, R gains: a green cast
         "G03-03", lambda image: image * np.array([0.95, 1.10, 0.95], np.float32))
     s = default_settings()
-    off = judged(replace(s, fit=replace(s.fit, grooveless_grey=False)))
+    no_spare = replace(s, colour=replace(s.colour, spare_share=0.0))
+    off = judged(replace(no_spare, fit=replace(s.fit, grooveless_grey=False)))
     assert off.verdict == "wrong" and "position:G" in [f.code for f in off.faults]
-    now = judged(s)
-    assert now.verdict == "unsure" and "stone:unclear:G" in [r.code for r in now.reasons]
+    grooves = judged(no_spare)
+    assert grooves.verdict == "unsure"
+    assert "stone:unclear:G" in [r.code for r in grooves.reasons]
+    assert judged(s).verdict == "unsure"
 
 
 def test_a_stone_washed_out_of_its_colour_but_in_its_hue_is_never_missing():
@@ -367,3 +373,20 @@ def test_a_stone_running_out_of_the_photo_is_not_placed():
     assert off.verdict == "wrong" and [f.code for f in off.faults] == ["position:P"]
     now = judged(s)
     assert now.verdict == "unsure" and "stone:hidden:P" in [r.code for r in now.reasons]
+
+
+def test_a_spare_stone_lying_by_the_mat_is_no_table_colour():
+    """PY04-04 (correct, the twenty-sixth session's unseen PY): a spare dark grey bar lying
+    flat beside the mat made a table colour near the grey (6 % of the table around the
+    mat), which took the standing grey bar's face: hidden, unsure. A table colour that near
+    a stone and that rare is a spare stone (`colour.spare_near`, `colour.spare_share`)."""
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    st = load_station(HARD / "stations/PY04/station.json")
+    image = read_photo(HARD / "scenes/PY04-04/image.jpg")
+    grey = next(f for f in measure(image, st).fits if f.colour == "G")
+    assert grey.fill >= 0.6
+    s = default_settings()
+    off = measure(image, st, replace(s, colour=replace(s.colour, spare_share=0.0)))
+    assert "stone:hidden:G" in {p.code for p in off.build.problems}
