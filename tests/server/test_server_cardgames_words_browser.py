@@ -289,3 +289,37 @@ def test_the_table_screen_is_a_large_landscape_grid(base, game, lang):
         assert at["mine"]["bottom"] <= at["top"], at  # its own cards above the table
         assert at["bar"] < 60, at  # the header (the game, "New card game") in one line
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_plus_reads_left_to_right_and_a_stack_says_how_many(base):
+    """A new user's trial: "Take the +3" read "3+" on Hebrew and Arabic pages (the sign was
+    in the message, outside the isolate a card's "+2" gets), and on a +2 stack the button
+    said "Draw a card" and took 4. Each "+n" is isolated left to right (once), and the draw
+    on a stack of n says "Take n cards"."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    r = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", None],
+                                              "bots": {"1": "heuristic"}}, timeout=30)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        for lang in ("he", "ar", "fa", "en"):
+            page.goto(base + r.json()["view"] + "&lang=" + lang)
+            said = page.evaluate("""() => {
+              const T = JSON.parse(document.getElementById("i18n").textContent);
+              const W = window.refereeCardWords(T, "taki", () => []);
+              return [W.action("pass", true), W.action("break"), W.action("play R+2"),
+                      W.card("B+2")];
+            }""")
+            for text in said:
+                plus = re.findall("\u2066*[+][0-9\u06f0-\u06f9]+\u2069*", text)
+                assert plus and all(m.count("\u2066") == 1 and m.startswith("\u2066") and
+                                    m.endswith("\u2069") for m in plus), (lang, text)
+        browser.close()
+    from referee.server.i18n import LANGUAGES, messages
+
+    for lang in LANGUAGES:  # the stack's button, in every language, with its count
+        assert "{n}" in messages(lang)["g.do.draw_n"]

@@ -11,7 +11,9 @@ window.refereeCardWords = function (T, game, spaces) {
   const COLOURS = "RGBY";
 
   // "+3" reads left to right inside right-to-left words too (else it shows as "3+")
-  const signed = (text) => text.replace(/[+][0-9\u06f0-\u06f9]+/g, (m) => "\u2066" + m + "\u2069");
+  // (one already inside an isolate stays as it is)
+  const signed = (text) => text.replace(/(?<!\u2066)[+][0-9\u06f0-\u06f9]+/g,
+    (m) => "\u2066" + m + "\u2069");
   // TAKI: "R5" red 5, "B+2", "GSTOP", "KING", "COLOR"; Tukki Tukki: "7", "P"; Tokaido: "sushi"
   const card = (code) => signed(cardName(code));
   function cardName(code) {
@@ -70,7 +72,8 @@ window.refereeCardWords = function (T, game, spaces) {
       else if (verb === "reveal" || verb === "place") x = place(x);
       else if (verb === "take" && game === "tukki") x = has("g.thing." + x) ? tr("g.thing." + x) : x;
       else if (verb === "take") x = card(x);
-      said = has(pre + verb) ? tr(pre + verb, {x: x}) : text;
+      // the message's own "+3" too ("Take the +3" read "Take the 3+" on a Hebrew page)
+      said = has(pre + verb) ? signed(tr(pre + verb, {x: x})) : text;
     }
     return last ? said + SEP + tr("g.last_card") : said;
   }
@@ -87,7 +90,7 @@ window.refereeCardWords = function (T, game, spaces) {
     return SIGN[rank] ? [el("span", {class: "sign"}, SIGN[rank]), el("span", {class: "nm"}, label)]
       : [el("span", {class: "nm big-nm"}, label)];
   }
-  return {card: card, rank: rankWords, colour: colour, place: place, space: space,
+  return {card: card, rank: rankWords, signed: signed, colour: colour, place: place, space: space,
           spaceKind: spaceKind, character: character, power: power, action: action,
           walked: walked, passed: passed, stopped: stopped, counted: counted,
           takiColour: takiColour, takiFace: takiFace};

@@ -63,7 +63,8 @@
       el("div", {class: "stack tight"},
         el("span", {class: "swatch s" + t.active_color}, tr("g.active", {c: W.colour(t.active_color)})),
         el("span", {}, t.direction === 1 ? tr("g.dir.cw") : tr("g.dir.ccw")),
-        t.pending_draw ? el("span", {class: "warn"}, tr("g.pending", {n: t.pending_draw})) : null,
+        t.pending_draw ? el("span", {class: "warn"}, W.signed(tr("g.pending", {n: t.pending_draw})))
+          : null,
         // an open TAKI in plain words: what may follow it (cards of its color, one by one)
         t.taki_open ? el("span", {class: "warn taki-open"},
           tr("g.taki_open", {c: W.colour(t.run_color || t.active_color)})) : null,
@@ -325,6 +326,10 @@
     if (game === "tokaido") return tokaidoPurse(t, i);
     return "";
   }
+  // TAKI's draw on a +2 stack takes the whole stack: "Take 4 cards", not "Draw a card"
+  // (a new user's trial drew 4 with it)
+  const drawWords = (s, a) => game === "taki" && a === "draw" && s.view.table.pending_draw
+    ? tr("g.do.draw_n", {n: s.view.table.pending_draw}) : null;
   // the move to send: with the "last card" call when it is ticked and counts with this move
   const withCall = (s, a) => callLast && (s.calls || []).includes(a) ? a + " last" : a;
   function renderMine(s) {
@@ -334,7 +339,7 @@
       s.legal.includes(a.slice(0, -5))));
     $("moves").replaceChildren(...rest.map((a) => el("button", {class: "button move", type: "button",
       "data-focus": "move:" + a,
-      onclick: () => act(withCall(s, a))}, words(a, true),
+      onclick: () => act(withCall(s, a))}, drawWords(s, a) || words(a, true),
       // what it costs (Tokaido's coins), on the button, before the tap
       (s.costs || {})[a] ? el("span", {class: "cost"}, SEP + tr("g.coins", {n: s.costs[a]})) : null)));
   }
