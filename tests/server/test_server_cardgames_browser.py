@@ -211,6 +211,17 @@ def test_the_owner_sees_a_seat_link_only_until_its_phone_takes_it(base):
                                                          timeout=15000)
         expect(phone.locator("#live")).to_have_text(messages("en")["live.on"], timeout=15000)
         expect(phone.locator("#mine")).to_be_hidden()
+        # Ben's new phone takes the new link; the owner gives the seat to a bot: that phone
+        # is told a bot took it (it was told of a new link that nobody made)
+        new = browser.new_page(viewport={"width": 360, "height": 640})
+        new.goto(base + r.json()["link"])
+        expect(new.locator("#mine")).to_be_visible(timeout=15000)
+        r = httpx.post(base + f"/api/games/{g['id']}/seats/1/bot", json={"bot": "easy"},
+                       headers={"X-Table-Secret": g["secret"]}, timeout=30)
+        assert r.status_code == 200, r.text
+        expect(new.locator("#link-note")).to_have_text(messages("en")["g.seat_to_bot"],
+                                                       timeout=15000)
+        expect(new.locator("#mine")).to_be_hidden()
         browser.close()
 
 

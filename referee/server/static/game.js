@@ -345,9 +345,18 @@
   }
 
   // a view older than the one shown (an answer that the live feed overtook) is dropped
+  // the seat this phone played until its key stopped opening it (4403): the first view
+  // after says whether a bot took it or the owner made it a new link (it said "a new link"
+  // for a seat given to a bot)
+  let lostSeat = null;
   function show(msg) {
     if (state && msg.view.seq < state.view.seq) return;
     state = msg;
+    const lost = lostSeat === null ? null : msg.view.players[lostSeat];
+    if (lost) {
+      $("link-note").textContent = tr(lost.bot ? "g.seat_to_bot" : "g.seat_replaced");
+      lostSeat = null;
+    }
     window.refereeUI.keepingFocus(render);
   }
 
@@ -530,6 +539,7 @@
         ({secret, seatKey} = window.refereeUI.savedKeys(keyName, seatName));
         $("link-note").textContent = tr("g.seat_replaced");
         $("link-note").hidden = false;
+        lostSeat = me.seat;
         return true;
       }
       $("turn").textContent = tr("err.link_detail");
