@@ -323,3 +323,32 @@ def test_a_plus_reads_left_to_right_and_a_stack_says_how_many(base):
 
     for lang in LANGUAGES:  # the stack's button, in every language, with its count
         assert "{n}" in messages(lang)["g.do.draw_n"]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_a_player_who_has_not_opened_their_link_is_waited_for_by_name(base):
+    """A new user's trial waited on "Noa is playing" while Noa had not opened her seat's
+    link. The table says whom it waits for, until that phone takes the seat."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    g = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", "Ben"]},
+                   timeout=30).json()
+    view = httpx.get(base + f"/api/games/{g['id']}", timeout=30,
+                     headers={"X-Table-Secret": g["secret"]}).json()
+    cur = view["current_player"]
+    who = "\u2068" + ["Ava", "Ben"][cur] + "\u2069"  # a name is isolated in any words
+    en = messages("en")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        page.goto(base + g["view"] + "&lang=en")
+        expect(page.locator("#turn")).to_have_text(
+            en["g.waiting_link"].replace("{name}", who), timeout=15000)
+        claim_seats(httpx, g, base)
+        expect(page.locator("#turn")).to_have_text(
+            en["g.turn_of"].replace("{name}", who), timeout=15000)
+        browser.close()

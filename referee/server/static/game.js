@@ -236,6 +236,10 @@
     else if (view.over) turn = tr("g.over");
     else if (mine) turn = tr("g.your_turn");
     else if (cur !== null && view.players[cur].open) turn = tr("g.waiting_join", {n: cur + 1});
+    // a person's seat whose link nobody has opened yet: its player is not at the table (a
+    // new user's trial waited on "Noa is playing" while Noa had not opened her link)
+    else if (cur !== null && !view.players[cur].bot && !view.players[cur].joined)
+      turn = tr("g.waiting_link", {name: name(view, cur)});
     else if (cur !== null) turn = tr("g.turn_of", {name: name(view, cur)}) +
       (view.players[cur].bot ? SEP + tr("g.bot_thinks") : "");
     $("turn").textContent = turn;
