@@ -306,6 +306,9 @@ def test_the_start_pages_list_isolates_each_players_name(client):
     assert client.post("/api/tables", json=body).is_success
     html = client.get("/?lang=he").text
     assert "<bdi>Ava.</bdi>, <bdi>דנה</bdi>, <bdi>(Bo)</bdi>" in html
+    # joined by the language's own comma: Persian's "،" (a trial read "Ben ,Ava")
+    html = client.get("/?lang=fa").text
+    assert "<bdi>Ava.</bdi>، <bdi>דנה</bdi>، <bdi>(Bo)</bdi>" in html
 
 
 def test_a_page_names_the_box_address_that_phones_open(client, monkeypatch):
