@@ -85,20 +85,24 @@ LEGEND = {
 
 
 def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
-    if seed is None:  # a new deal each game; the seed is shown so a game can be replayed
-        seed = random.SystemRandom().randrange(1_000_000)
-        console.print(f"[dim]seed {seed} (play this deal again with --seed {seed})[/]",
-                      highlight=False)
-    if game_name in LEGEND:
-        console.print(f"[dim]{LEGEND[game_name]} (docs/{game_name}.md, Notation)[/]",
-                      highlight=False)
+    # the game, the players and the bots are checked before anything is printed (a mistyped
+    # bot was refused after the seed and the notation's legend)
     game = get_game(game_name)
-    state = game.new_game(players, seed=seed)  # the engine refuses a player count it lacks
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else []
     if len(names) > players - 1:
         raise RulesError(f"{len(names)} bots for {players} players: seat 0 is yours")
     names += ["heuristic" if "heuristic" in game.bots else "random"] * (players - 1 - len(names))
     seats = [None] + [make_bot(game, n) for n in names]
+    if seed is None:  # a new deal each game; the seed is shown so a game can be replayed
+        seed = random.SystemRandom().randrange(1_000_000)
+        state = game.new_game(players, seed=seed)  # refuses a player count it lacks
+        console.print(f"[dim]seed {seed} (play this deal again with --seed {seed})[/]",
+                      highlight=False)
+    else:
+        state = game.new_game(players, seed=seed)
+    if game_name in LEGEND:
+        console.print(f"[dim]{LEGEND[game_name]} (docs/{game_name}.md, Notation)[/]",
+                      highlight=False)
     rng = random.Random(seed)
     while not state.is_terminal():
         p = state.current_player()

@@ -191,3 +191,12 @@ def test_bench_bots_refuses_an_unknown_bot_in_one_sentence():
                         "expert", "--against", "random"], capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "unknown bot 'expert'" in r.stderr and "easy" in r.stderr
+
+
+def test_play_refuses_an_unknown_bot_before_printing_the_deal():
+    """A new user's trial: `referee play taki --bots superhard` printed the seed and the
+    notation's legend, then the error; now the error alone."""
+    r = subprocess.run([sys.executable, "-m", "referee", "play", "taki", "--bots",
+                        "superhard"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and "unknown bot 'superhard'" in r.stderr
+    assert r.stdout == ""
