@@ -352,3 +352,56 @@ def test_a_player_who_has_not_opened_their_link_is_waited_for_by_name(base):
         expect(page.locator("#turn")).to_have_text(
             en["g.turn_of"].replace("{name}", who), timeout=15000)
         browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_tukki_says_what_to_do_first_and_how_a_round_ended(base):
+    """A new user's trial: the first turn showed eight face-down cards and "Your turn!",
+    and at a new round every total jumped with all cards face down again. A seat in the
+    opening is told to turn over its cards; from the second round the table shows the round
+    before, its points and each box as it ended, folded under one line."""
+    import random
+
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    from referee.server.i18n import messages
+
+    g = httpx.post(base + "/api/games", json={"game": "tukki", "players": ["Ava", None],
+                                              "bots": {"1": "random"},
+                                              "options": {"rounds": 2}}, timeout=30).json()
+    g = claim_seats(httpx, g, base)
+    url, ava = base + f"/api/games/{g['id']}", {"X-Seat-Key": g["seats"][0]["key"]}
+    en = messages("en")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 360, "height": 640})
+        page.goto(base + g["seats"][0]["link"])
+        for _ in range(200):  # Ava's first turn (the bot's opening may come first)
+            me = httpx.get(f"{url}/seats/0", headers=ava, timeout=30).json()
+            if me["legal"]:
+                break
+            page.wait_for_timeout(50)
+        assert me["view"]["table"]["phase"] == "opening"
+        expect(page.locator("#mine-body .hint")).to_have_text(
+            en["g.tukki.opening_hint"].replace("{n}", "2"), timeout=15000)
+        rng = random.Random(5)
+        for _ in range(400):  # Ava plays until the second round has begun
+            me = httpx.get(f"{url}/seats/0", headers=ava, timeout=30).json()
+            if me["view"]["table"]["round"] >= 2 or me["over"]:
+                break
+            if me["legal"]:
+                httpx.post(f"{url}/seats/0/act", headers=ava, timeout=30,
+                           json={"action": rng.choice(me["legal"])})
+            else:
+                page.wait_for_timeout(50)  # the bot's turn
+        assert me["view"]["table"]["round"] == 2, me["view"]["table"]
+        summary = page.locator("details.last-round summary")
+        expect(summary).to_contain_text(en["g.tukki.round_ended"].replace("{n}", "1"),
+                                        timeout=15000)
+        page.locator("details.last-round summary").click()
+        expect(page.locator("details.last-round figure")).to_have_count(2)
+        # every card of the round before shows face up
+        assert page.locator("details.last-round .tcell.down").count() == 0
+        browser.close()

@@ -137,11 +137,30 @@
         tukkiBox(b, [], false), el("figcaption", {}, name(view, p) + SEP + window.refereeUI.num(t.totals[p]))));
     });
     box.append(boxes);
+    // the round before: its points and each box as it ended, folded under one line (a new
+    // user's trial saw the totals jump at a new round with every card face down again)
+    if (t.round_scores && t.last_boxes && t.round > 1 && !view.over) {
+      const scores = view.players.map((p, i) => name(view, i) + " " + window.refereeUI.num(
+        t.round_scores[i])).join(tr("g.sep"));
+      const ended = el("details", {class: "last-round"}, el("summary", {},
+        tr("g.tukki.round_ended", {n: t.round - 1}) + " " + scores));
+      const all = el("div", {class: "boxes"});
+      t.last_boxes.forEach((b, p) => all.append(el("figure", {class: "pbox"},
+        tukkiBox(b, [], false), el("figcaption", {}, name(view, p) + SEP +
+          tr("g.points", {n: t.round_scores[p]})))));
+      ended.append(all);
+      box.append(ended);
+    }
     return box;
   }
   function tukkiMine(s) {
     const t = s.view.me;
     const parts = [];
+    // the opening, said once it is this seat's turn: what to do (it showed eight face-down
+    // cards and "Your turn!")
+    const left = (t.opening_left || [])[s.seat];
+    if (t.phase === "opening" && s.view.current_player === s.seat && left)
+      parts.push(el("p", {class: "hint"}, tr("g.tukki.opening_hint", {n: left})));
     // the card this seat drew (another seat's draw from the pile is "?": only words of one's own)
     if (t.drawn && t.drawn !== "?" && s.view.current_player === s.seat)
       parts.push(el("p", {class: "drawn"}, tr(t.drawn_from === "bin" ? "g.taken" : "g.drawn", {c: W.card(t.drawn)})));
