@@ -26,16 +26,20 @@ def colour_doubt(fit: dict[tuple[int, int, int], float], source: str, s: VisionS
     """Why the stones' colours cannot be trusted (the colour self-check), or None.
 
     fit: `channel_orders` of the found stones. Another channel order fitting better than
-    the photo's own (by `channel_order_ratio`) means the frame came through a path with
-    another byte order; stones far from every calibrated colour (`max_colour_distance`,
-    only for a station's own colour photo: default priors are loose) mean the light or the
-    camera changed since calibration. Either way colour faults would be guesses.
+    the photo's own (by `channel_order_ratio`, and by `channel_order_margin` Lab units at
+    least) means the frame came through a path with another byte order; stones far from
+    every calibrated colour (`max_colour_distance`, only for a station's own colour photo:
+    default priors are loose) mean the light or the camera changed since calibration.
+    Either way colour faults would be guesses. (Grey, blue and purple look much alike with
+    red and green exchanged: another order fitted a photo's stones a little better by
+    chance, 1.5 against 3.1, and four photos of a station were `photo:colours`, QA04; a
+    photo whose channels are exchanged fits another order by 3.8 or more.)
     """
     own = fit.get((0, 1, 2))
     if own is None:
         return None
     best = min((v for k, v in fit.items() if k != (0, 1, 2)), default=math.inf)
-    if best < s.colour.channel_order_ratio * own:
+    if best < s.colour.channel_order_ratio * own and own - best >= s.colour.channel_order_margin:
         return ("the photo's colour channels seem swapped (another capture path or camera "
                 "driver than at colour calibration); calibrate the colours again through this "
                 "camera")

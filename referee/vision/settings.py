@@ -96,6 +96,7 @@ class ColourSettings:
     tinted_snow_lightness: float = 85.0  # this light and below tinted_snow_chroma: snow in
     tinted_snow_chroma: float = 30.0  # light thrown back tinted (b* +24 at L 98, OV03-02)
     channel_order_ratio: float = 1.0  # another channel order fitting the stones this much better
+    channel_order_margin: float = 3.0  # ... and by this much (Lab units, a mean per stone)
     max_colour_distance: float = 8.0  # found stones farther (Lab) from their calibrated colour
     clip_max_scale: float = 1.8     # a channel at exposure.clipped_level may have been this
     #                                    many times brighter (1: never; colour.unclipped)...

@@ -95,7 +95,8 @@ from .test_vision_trust import HARD
 # box behind it passed for a coloured stone on it) it was right by luck; at a station whose
 # grey is as light as snow no grey bar is placed from its top (`fit.anchor_grey_apart`, the
 # twenty-sixth session, PO03-06 below): unsure.
-# PO03-06, G04-04 and PY04-04: see fixtures/hard-scenes/README.md and the tests at the end.
+# PO03-06, G04-04, PY04-04 and QA04-04: see fixtures/hard-scenes/README.md and the tests at
+# the end.
 # OU04-05 (correct, the twentieth session's unseen OU): a blue bar on a grey one whose foot a
 # piece in front hides; the grey slid a unit up into the blue (unsure) until a grey bar was
 # hung from a coloured stone sitting on it where its grooves show (`fit.anchor_grey`).
@@ -139,7 +140,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "OU04-05": "correct", "PE04-06": "unsure",
                  "PL01-02": "unsure", "PL01-03": "unsure", "PP02-05": "unsure",
                  "PR03-05": "unsure", "PO03-06": "unsure", "G04-04": "unsure",
-                 "F01-02": "correct", "PY04-04": "correct"}
+                 "F01-02": "correct", "PY04-04": "correct", "QA04-04": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():
@@ -390,3 +391,21 @@ def test_a_spare_stone_lying_by_the_mat_is_no_table_colour():
     s = default_settings()
     off = measure(image, st, replace(s, colour=replace(s.colour, spare_share=0.0)))
     assert "stone:hidden:G" in {p.code for p in off.build.problems}
+
+
+def test_channels_are_called_swapped_only_where_another_order_fits_clearly_better():
+    """QA04-04 (correct, the twenty-seventh session's unseen QA): its grey, blue and purple
+    fit their calibrated colours at 3.1, and with red and green exchanged at 1.5 (those three
+    look much alike so): it was `photo:colours`. A swap needs another order better by
+    `colour.channel_order_margin` (a photo with its channels exchanged: 3.8 or more)."""
+    from referee.vision.pipeline import measure
+    from referee.vision.station import load_station
+
+    st = load_station(HARD / "stations/QA04/station.json")
+    image = read_photo(HARD / "scenes/QA04-04/image.jpg")
+    assert "photo:colours" not in {p.code for p in measure(image, st).build.problems}
+    s = default_settings()
+    off = measure(image, st, replace(s, colour=replace(s.colour, channel_order_margin=0.0)))
+    assert "photo:colours" in {p.code for p in off.build.problems}
+    swapped = measure(image[:, :, ::-1].copy(), st)  # red and blue exchanged: still said
+    assert "photo:colours" in {p.code for p in swapped.build.problems}
