@@ -109,6 +109,25 @@ def wait_for(pred, timeout_s: float = 10.0):
         time.sleep(0.02)
 
 
+def play_seat_to_the_end(c: TestClient, g: dict, seat: int = 0) -> dict:
+    """Plays `seat` of the card table `g` (make_game's answer) with seeded random legal
+    moves, the bots answering, until the game is over; the seat's last answer.
+    :raises AssertionError: a bot that does not answer, or no end in 400 moves."""
+    import random
+
+    gid = g["id"]
+    for _ in range(400):
+        me = wait_for(lambda: (lambda m: m if m["legal"] or m["over"] else None)(
+            c.get(f"/api/games/{gid}/seats/{seat}", headers=seat_key(g, seat)).json()))
+        assert me, "the bot did not answer"
+        if me["over"]:
+            return me
+        r = c.post(f"/api/games/{gid}/seats/{seat}/act", headers=seat_key(g, seat),
+                   json={"action": random.Random(len(me["view"]["last"])).choice(me["legal"])})
+        assert r.status_code == 200, r.text
+    raise AssertionError("no end in 400 moves")
+
+
 def make_game(c: TestClient, game: str = "taki", players=("Ava", "Ben", None), bots=None,
               **extra) -> dict:
     """A new card table made through the API (`players`: None is an open seat; `bots`: seat

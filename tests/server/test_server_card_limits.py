@@ -10,7 +10,7 @@ import pytest
 from referee.server.app import create_app
 from referee.server.settings import Settings
 
-from .conftest import local_client, make_game, seat_key, wait_for, words_fit
+from .conftest import local_client, make_game, play_seat_to_the_end, seat_key, words_fit
 
 
 def test_card_tables_count_against_the_limits(tmp_path: Path) -> None:
@@ -182,8 +182,6 @@ def test_bots_alone_and_long_finished_games_leave_the_public_list(tmp_path: Path
     good. A game of bots alone is not listed (its view link still shows it); a finished game
     stays listed for the idle minutes after its last move, then leaves the list (the admin's
     list keeps both)."""
-    import random
-
     s = Settings(data_dir=tmp_path / "d", demo=False, bot_pause_s=0)
     with local_client(create_app(s)) as c:
         bots = make_game(c, "tukki", players=[None, None], bots={"0": "random", "1": "random"},
@@ -194,17 +192,7 @@ def test_bots_alone_and_long_finished_games_leave_the_public_list(tmp_path: Path
         assert public() == {played["id"]: "playing"}
         assert c.get(bots["view"]).status_code == 200
         gid = played["id"]
-        for _ in range(400):
-            me = wait_for(lambda: (lambda m: m if m["legal"] or m["over"] else None)(
-                c.get(f"/api/games/{gid}/seats/0", headers=seat_key(played, 0)).json()))
-            assert me, "the bot did not answer"
-            if me["over"]:
-                break
-            c.post(f"/api/games/{gid}/seats/0/act", headers=seat_key(played, 0),
-                   json={"action": random.Random(len(me["view"]["last"])).choice(me["legal"])}
-                   ).raise_for_status()
-        else:
-            pytest.fail("no end")
+        play_seat_to_the_end(c, played)
         assert public() == {gid: "over"}  # the table sees its result from the start page
         c.app.state.cards.tables[gid].touched -= 31 * 60  # its last move 31 minutes ago
         assert public() == {}

@@ -6,7 +6,6 @@ box's limits)."""
 from __future__ import annotations
 
 import json
-import random
 import time
 from pathlib import Path
 
@@ -16,7 +15,14 @@ from fastapi.testclient import TestClient
 from referee.server.app import create_app
 from referee.server.settings import Settings
 
-from .conftest import local_client, make_game, seat_key, wait_for, words_fit
+from .conftest import (
+    local_client,
+    make_game,
+    play_seat_to_the_end,
+    seat_key,
+    wait_for,
+    words_fit,
+)
 
 
 def test_card_pages_are_headed_as_card_tables(c: TestClient) -> None:
@@ -94,17 +100,7 @@ def test_bots_answer_and_the_game_ends(c: TestClient) -> None:
     gid = g["id"]
     assert g["seats"][1] == {"seat": 1, "name": "Bot 2", "bot": "heuristic", "open": False,
                              "joined": False, "key": None, "link": None}
-    for _ in range(400):
-        me = wait_for(lambda: (lambda m: m if m["legal"] or m["over"] else None)(
-            c.get(f"/api/games/{gid}/seats/0", headers=seat_key(g, 0)).json()))
-        assert me, "the bot did not answer"
-        if me["over"]:
-            break
-        r = c.post(f"/api/games/{gid}/seats/0/act", headers=seat_key(g, 0),
-                   json={"action": random.Random(len(me["view"]["last"])).choice(me["legal"])})
-        assert r.status_code == 200, r.text
-    else:
-        pytest.fail("no end")
+    play_seat_to_the_end(c, g)
     v = c.get(f"/api/games/{gid}").json()
     assert v["over"] and v["scores"] is not None and sorted(v["returns"]) != [0, 0]
     # the owner's end once it is over is refused in words a phone has in its language
