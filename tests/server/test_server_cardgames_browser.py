@@ -1,6 +1,8 @@
 """Whole TAKI, Tukki Tukki and Tokaido games in Debian's Chromium: four phones at 360 × 640
 (two people's seats tapping random legal cards and buttons, the table screen, a viewer), two
-bots answering without a pause; every phone follows the game to its scores, in words."""
+bots answering without a pause; every phone follows the game to its scores, in words. Also
+two phones on their seats' links playing TAKI against a bot (moved from
+test_server_browser.py, the Tuki table's pages)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from .cardplay import (
     play_to_the_end,
     seq,
 )
+from .conftest import free_port, serve
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -320,3 +323,86 @@ def test_every_chromium_test_skips_without_chromium_and_no_helper_does() -> None
                 assert marks and "chromium" in marks[0].kwargs.get("reason", ""), \
                     f"{module.__name__}.{name} fails instead of skipping without chromium"
 
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="needs Debian's chromium (.ci/run installs it with apt)")
+def test_two_phones_play_taki_and_a_bot_answers(tmp_path, monkeypatch):
+    """Two phones (360 × 640) on their seats' links tap legal cards and buttons of a TAKI
+    table; the bot's seat answers in the server; each phone shows only its own hand."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    monkeypatch.setenv("REFEREE_BOT_PAUSE_S", "0")
+    port = free_port()
+    proc = serve(tmp_path / "data", port, tmp_path / "server.log", "--no-demo")
+    base = f"http://127.0.0.1:{port}"
+    errors: list[str] = []
+    try:
+        g = httpx.post(base + "/api/games", json={"game": "taki", "players": ["Ava", "Ben", None],
+                                                   "bots": {"2": "heuristic"}}).json()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            phones = []
+            for seat, lang in ((0, "en"), (1, "he")):
+                ctx = browser.new_context(viewport={"width": 360, "height": 640},
+                                          is_mobile=True, has_touch=True)
+                page = ctx.new_page()
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(base + g["seats"][seat]["link"].replace("#", f"&lang={lang}#"))
+                expect(page.locator("#live")).to_have_class("pill on")
+                expect(page.locator("#mine")).to_be_visible()
+                phones.append(page)
+            expect(phones[1].locator("html")).to_have_attribute("dir", "rtl")
+            moves = 0
+            bot_moved = phones[0].locator("#last li", has_text="Bot 3")
+            for _ in range(120):
+                # six taps, and a turn of the bot's (a TAKI run or a plus keeps the turn, so
+                # six taps alone may never reach it)
+                if moves >= 6 and bot_moved.count():
+                    break
+                for page in phones:
+                    if page.locator("#turn.mine").count():
+                        # a plain card where there is one: a Stop or a change of direction
+                        # may skip the bot's seat for a long time (a failed run: Ben's
+                        # change of direction, then Ava's Stop, and so on)
+                        enabled = page.locator("#mine button:enabled")
+                        plain = page.locator("#mine button:enabled:has(span.num)").filter(
+                            has_not_text="+")  # a number card, in any language
+                        (plain if plain.count() else enabled).first.click()
+                        swatches = page.locator("#colours button")
+                        if swatches.count():  # a Change Color tapped asks its colour first:
+                            # no move until one is tapped (a failed run tapped Change Color
+                            # over and over, counting each as a move, and nothing was played)
+                            swatches.first.click()
+                        # the tap's answer is shown (waited for, not slept on: the box may be
+                        # busy); until then "your turn" is the old view's, and a second tap
+                        # would be dropped
+                        page.wait_for_function(
+                            "!document.getElementById('app').dataset.busy", timeout=15000)
+                        moves += 1
+                        assert page.locator("#act-error").inner_text() == ""
+                        break
+                else:
+                    phones[0].wait_for_timeout(150)
+            assert moves >= 6, [p.locator("#turn").inner_text() for p in phones]
+            # the bot's seat has answered, in words, on both phones
+            for page, bot in zip(phones, ("Bot 3", "בוט 3"), strict=True):  # en, he
+                expect(page.locator("#last li", has_text=bot).first).to_be_visible(
+                    timeout=20000)  # a bot's pause and move, on a machine under load
+            # each phone's hand is its own (the server's view of each seat)
+            for seat, page in enumerate(phones):
+                # the seat's own key, which the phone got for its link's invitation (the
+                # invitation itself opens nothing more)
+                key = page.evaluate(f"localStorage.getItem('referee.game.seat.{g['id']}')")
+                assert key and key != g["seats"][seat]["key"]
+                mine = httpx.get(base + f"/api/games/{g['id']}/seats/{seat}",
+                                 headers={"X-Seat-Key": key}).json()
+                expect(page.locator("#mine .hand .tcard")).to_have_count(
+                    len(mine["view"]["me"]["hand"]))
+            phones[0].screenshot(path=str(tmp_path / "taki-ava.png"), full_page=True)
+            phones[1].screenshot(path=str(tmp_path / "taki-ben-he.png"), full_page=True)
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert errors == []
