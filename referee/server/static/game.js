@@ -367,11 +367,11 @@
       (s.costs || {})[a] ? el("span", {class: "cost"}, SEP + tr("g.coins", {n: s.costs[a]})) : null)));
   }
 
-  // a view older than the one shown (an answer that the live feed overtook) is dropped
   // the seat this phone played until its key stopped opening it (4403): the first view
   // after says whether a bot took it or the owner made it a new link (it said "a new link"
   // for a seat given to a bot)
   let lostSeat = null;
+  // a view older than the one shown (an answer that the live feed overtook) is dropped
   function show(msg) {
     if (state && msg.view.seq < state.view.seq) return;
     state = msg;
