@@ -93,13 +93,13 @@ def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
         raise RulesError(f"{len(names)} bots for {players} players: seat 0 is yours")
     names += ["heuristic" if "heuristic" in game.bots else "random"] * (players - 1 - len(names))
     seats = [None] + [make_bot(game, n) for n in names]
-    if seed is None:  # a new deal each game; the seed is shown so a game can be replayed
+    fresh = seed is None  # a new deal each game; the seed is shown so it can be replayed
+    if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-        state = game.new_game(players, seed=seed)  # refuses a player count it lacks
+    state = game.new_game(players, seed=seed)  # the engine refuses a player count it lacks
+    if fresh:
         console.print(f"[dim]seed {seed} (play this deal again with --seed {seed})[/]",
                       highlight=False)
-    else:
-        state = game.new_game(players, seed=seed)
     if game_name in LEGEND:
         console.print(f"[dim]{LEGEND[game_name]} (docs/{game_name}.md, Notation)[/]",
                       highlight=False)

@@ -125,6 +125,23 @@
       el("span", {class: "rule"}, tr(die.white_square ? "die.white" : "die.plain"))));
   }
 
+  // A build's "done" with the photo chosen in `file` (if any), its error under it; one
+  // upload per photo field at a time: a tap while the photo was on its way sent it twice
+  // (the flag is on the input, which outlives a redrawn view). `btn` is off meanwhile.
+  async function sendPhoto(file, seat, fkey, btn) {
+    if (file.refereeSending) return;
+    const fd = new FormData();
+    if (file.files && file.files[0]) fd.append("photo", file.files[0]);
+    file.disabled = file.refereeSending = true;
+    if (btn) btn.disabled = true;
+    try {
+      if (await call("/done/" + seat, fd, true, uploadError(fkey))) clearPhoto(file);
+    } finally {
+      file.disabled = file.refereeSending = false;
+      if (btn) btn.disabled = false;
+    }
+  }
+
   // POST to the table; null and the error's words in `errBox` (the controls' line unless
   // given) when it is refused or the box is not reached, which clears when it succeeds
   async function call(path, body, isForm, errBox) {
@@ -269,19 +286,7 @@
       // while the phone's camera is open); a chosen photo is sent at once, as with DONE
       const fkey = "retake:" + view.round.number + ":" + b.seat;
       let file = fileInputs[fkey];
-      // one upload at a time: a tap on the button while the chosen photo is on its way sent
-      // it twice (the flag is on the input, which outlives a redrawn view)
-      const send = async () => {
-        if (!file.files || !file.files[0] || file.refereeSending) return;
-        const fd = new FormData();
-        fd.append("photo", file.files[0]);
-        file.disabled = file.refereeSending = true;
-        try {
-          if (await call("/done/" + b.seat, fd, true, uploadError(fkey))) clearPhoto(file);
-        } finally {
-          file.disabled = file.refereeSending = false;
-        }
-      };
+      const send = () => file.files && file.files[0] ? sendPhoto(file, b.seat, fkey) : null;
       if (!file) {
         file = fileInputs[fkey] = el("input", {type: "file", accept: "image/*", class: "file",
           "aria-label": tr("ctl.retake") + " " + p.name});
@@ -343,17 +348,7 @@
         const file = fileInputs[fkey] || (fileInputs[fkey] = el("input", {type: "file",
           accept: "image/*", class: "file",
           "aria-label": tr("ctl.photo") + " " + p.name}));
-        const send = async () => {
-          if (file.refereeSending) return;  // the same photo on its way already (as retake)
-          btn.disabled = file.refereeSending = true;
-          const fd = new FormData();
-          if (file.files && file.files[0]) fd.append("photo", file.files[0]);
-          try {
-            if (await call("/done/" + b.seat, fd, true, uploadError(fkey))) clearPhoto(file);
-          } finally {
-            btn.disabled = file.refereeSending = false;
-          }
-        };
+        const send = () => sendPhoto(file, b.seat, fkey, btn);
         const btn = el("button", {class: "button done", type: "button",
           "data-focus": "done:" + b.seat, onclick: send},
         needsPhoto ? tr("ctl.photo") : tr("ctl.done"));
