@@ -361,6 +361,13 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        f"the {_name(f.colour)} stone is "
                                        f"partly hidden or unclear ({f.fill:.0%} of it seen)"))
             continue
+        if f.foot_hidden:
+            problems.append(Unmeasured(f"stone:hidden:{f.colour}",
+                                       f"a piece lying in front of the build may hide the foot "
+                                       f"of the {_name(f.colour)} stone, so how high it stands "
+                                       "is not seen: move loose pieces away from the front of "
+                                       "the build"))
+            continue
         if not f.supported:
             problems.append(Unmeasured(f"stone:unsupported:{f.colour}",
                                        f"the {_name(f.colour)} stone was "
@@ -395,7 +402,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                        sigma, {}, 0.0,
                                        weak=f.score < s.build.sure_score or f.rivalled or
                                        f.rested or f.tinted or f.odd_end or f.snow_like or
-                                       f.bare_top or f.face_below))
+                                       f.bare_top or f.face_below or f.behind))
     if absent and any(p.code.startswith("stone:") for p in problems):
         # a stone not found beside another that could not be measured: the photo shows
         # trouble (a piece in front, colours washed out), no evidence the stone is absent

@@ -78,18 +78,11 @@ def from_top(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: Fro
             (not grey or s.fit.anchor_grey)):
         return None
     mask = masks[f.colour]
-    faces = None
-    if beside:
-        faces = np.zeros(mask.shape, bool)
-        for o in beside:
-            faces[face_slice(view, unit, o.orientation, o.x_mm, o.h_mm)[0]] = True
     # a grey bar's top end only where a coloured stone sits on it, and only where its grooves
     # show: snow in shade takes the grey's colour, a coloured stone never does, and a shaded
     # snow pillar under a stone has no grooves (OU04-05: the blue on a grey whose foot a snow
     # piece in front hides, fitted a unit up into the blue; PE04-06: a 6 u pillar in shade)
-    others = other_stones({c: m for c, m in masks.items() if c in chromatic or c == f.colour}
-                          if grey else masks, f.colour)
-    a = anchor_top(f, mask, lum, others, view, unit, band, neutral, faces, stone_only=grey)
+    a = _top_end(f, masks, lum, view, unit, band, chromatic, neutral, beside)
     # the top end can only move the bar within its slack, and never under the table
     if a is None or abs(a.h_mm - f.h_mm) > (f.slack_u + 0.5) * unit or \
             a.h_mm < -s.build.depth_doubt_mm - s.fit.table_band_mm:
@@ -98,6 +91,47 @@ def from_top(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: Fro
     if grey and not a.grooves:
         return None
     return replace(a, slack_u=0.0, anchored=True)
+
+
+def _top_end(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
+             unit: float, band: tuple[float, float], chromatic: str,
+             neutral: np.ndarray | None, beside: Sequence[BarFit]) -> BarFit | None:
+    """`grooves.anchor_top` for a standing bar among the other stones: a grey bar's top end
+    only where a coloured stone sits on it; `beside`'s faces tell their edges from its
+    sides'. None where its top end cannot be told."""
+    grey = f.colour not in chromatic
+    mask = masks[f.colour]
+    faces = None
+    if beside:
+        faces = np.zeros(mask.shape, bool)
+        for o in beside:
+            faces[face_slice(view, unit, o.orientation, o.x_mm, o.h_mm)[0]] = True
+    others = other_stones({c: m for c, m in masks.items() if c in chromatic or c == f.colour}
+                          if grey else masks, f.colour)
+    return anchor_top(f, mask, lum, others, view, unit, band, neutral, faces, stone_only=grey)
+
+
+def behind_piece(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
+                 unit: float, band: tuple[float, float], chromatic: str, agree_u: float,
+                 beside: Sequence[BarFit] = ()) -> BarFit:
+    """A fit whose foot a piece lying in front may hide (`infront.foot_hidden`), measured
+    from what shows (the issue on unseen tables, item 5). A standing bar whose top end shows
+    (`grooves.anchor_top`: the edge between its top and front faces, or a stone on it) is
+    kept as fitted where its top end agrees within `agree_u` units, and placed from its top
+    end where that puts it lower, its foot behind the piece (`behind`: weak); otherwise its
+    lower end is not seen (`foot_hidden`: `stone:hidden`). Snow above a bar is not asked for
+    its top end here: a white thing far behind looks the same (QD01-05: a white patch behind
+    the blue bar's top, taken for snow on it, put its top end 0.9 u high, as the piece's top
+    put its foot). A grey bar's top end counts only where a coloured stone sits on it
+    (`from_top`). Arguments as for `from_top`."""
+    if f.orientation == "V":
+        a = _top_end(f, masks, lum, view, unit, band, chromatic, None, beside)
+        if a is not None:
+            if abs(a.h_mm - f.h_mm) <= agree_u * unit:
+                return f
+            if a.h_mm < f.h_mm:
+                return replace(a, slack_u=0.0, anchored=True, behind=True)
+    return replace(f, foot_hidden=True)
 
 
 def pinned_rival(f: BarFit, cands: list[BarFit], others: list[BarFit],

@@ -48,7 +48,10 @@ class BarFit:
     grey fit whose face is nearer the snow's lightness than the grey's (`ends.snow_like`),
     or any groove-less grey fit (`fit.grooveless_grey`): it may be a snow pillar, weak too;
     face_below: a lying bar whose face runs on below its fitted bottom, grooves and all
-    (`ends.face_below`): it may stand lower, weak too.
+    (`ends.face_below`): it may stand lower, weak too; foot_hidden: its face ends a unit up
+    or less behind a piece lying in front (`infront.foot_hidden`), so its lower end is not
+    seen: `stone:hidden`; behind: such a bar placed from its top end instead
+    (`choose.behind_piece`): weak.
     """
 
     colour: str
@@ -69,6 +72,8 @@ class BarFit:
     bare_top: bool = False
     snow_like: bool = False
     face_below: bool = False
+    foot_hidden: bool = False
+    behind: bool = False
 
 
 def band_vector_mm(pose: Pose, view: FrontView, depth_mm: float,

@@ -25,6 +25,7 @@ import numpy as np
 from referee.build import MeasuredBuild, Orientation, Unmeasured, rect_overlap
 from referee.vision.assemble import OVER_EXPOSED, assemble, unshaped
 from referee.vision.choose import (
+    behind_piece,
     choose,
     face_rect,
     from_top,
@@ -51,6 +52,7 @@ from referee.vision.depth import fits_at_depth, structure_depth
 from referee.vision.ends import bare_top, face_below, odd_end, snow_like
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale, unit_scale
+from referee.vision.infront import foot_hidden, in_front
 from referee.vision.lookalike import greyish, hued, unknown_stone
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import (
@@ -391,6 +393,15 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         fits = [replace(f, slack_u=max(f.slack_u, s.fit.max_slack_u), anchored=False)
                 if f.supported and near_frame(inside, view, unit, f, s.fit.frame_reach_u)
                 else f for f in fits]
+    if s.in_front.enabled:  # a piece lying in front may hide a stone's foot (infront.py)
+        f_ = s.in_front
+        pieces = in_front(image, pose, view, unit, f_.px_per_mm, f_.erode_mm, f_.light_share,
+                         f_.min_area_u2, f_.reach_u)
+        fits = [behind_piece(f, masks, lab[..., 0], view, unit, band, chromatic, f_.agree_u,
+                             [o for o in fits if o.colour != f.colour])
+                if not f.anchored and f.supported and foot_hidden(
+                    f, pieces, lab[..., 0], view, unit, f_.min_share, table_band, f_.top_u,
+                    f_.alike) else f for f in fits]
     m.fits = fits
     lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the

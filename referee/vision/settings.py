@@ -114,6 +114,22 @@ class RectifySettings:
 
 
 @dataclass(frozen=True)
+class InFrontSettings:
+    """Stage 3b, pieces lying on the mat in front of the build (infront.py; WORLD.md §5)."""
+
+    enabled: bool = True
+    px_per_mm: float = 2.0          # resolution of the board seen from above
+    erode_mm: float = 3.0           # the print shrunk by this (pose error, blur at edges)
+    light_share: float = 0.3        # this share of the way from black print to white: a piece
+    min_area_u2: float = 0.15       # a piece's patch on the black print, at least (u²)
+    reach_u: float = 0.5            # the piece runs on this far beyond its patch, each way
+    top_u: float = 1.15             # a face ending this high or lower may end on its top...
+    min_share: float = 0.5          # ...where a piece's span covers this share of its width
+    alike: float = 0.15             # ...and what shows under it is as light as the piece
+    agree_u: float = 0.25           # its top end (a standing bar's) agrees this near: as fitted
+
+
+@dataclass(frozen=True)
 class FitSettings:
     """Stage 5, bar templates and the choice of each colour's stone (fit.py, choose.py)."""
 
@@ -282,6 +298,7 @@ class VisionSettings:
     exposure: ExposureSettings = field(default_factory=ExposureSettings)
     colour: ColourSettings = field(default_factory=ColourSettings)
     rectify: RectifySettings = field(default_factory=RectifySettings)
+    in_front: InFrontSettings = field(default_factory=InFrontSettings)
     fit: FitSettings = field(default_factory=FitSettings)
     grooves: GrooveSettings = field(default_factory=GrooveSettings)
     depth: DepthSettings = field(default_factory=DepthSettings)

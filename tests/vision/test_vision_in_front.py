@@ -1,0 +1,184 @@
+"""A piece lying on the mat in front of the build (referee/vision/infront.py; the issue on
+unseen tables, item 5): found on the board's black print, and a stone whose face ends on its
+top has its foot hidden, never a unit of snow under it."""
+
+import json
+from dataclasses import replace
+
+import numpy as np
+
+from referee.vision.assemble import assemble
+from referee.vision.infront import Piece, _print, foot_hidden, in_front, light_on_print
+from referee.vision.photo import read_photo
+from referee.vision.pipeline import measure
+from referee.vision.rectify import FrontView
+from referee.vision.settings import default_settings
+from referee.vision.station import load_station
+
+from .test_vision_trust import HARD, U, codes, fit
+
+TABLE_BAND = 7.0  # mm: a face lower than this stands on the table
+
+
+def _front(under_light):
+    """A front view (the paper 100) whose lightness is `under_light` everywhere."""
+    view = FrontView.for_settings(2.0, 260.0)
+    return np.full((view.height, view.width), under_light, np.float32), view
+
+
+def test_a_face_ending_a_unit_up_on_a_piece_as_light_has_its_foot_hidden():
+    behind = [Piece(0.5 * U, 3.0 * U, 0.9)]  # a piece in front, seen over 0.5–3 u of the line
+    lum, view = _front(88.0)                  # what shows under a face: as light as the piece
+
+    def hidden(f, pieces=behind, lum=lum):
+        return foot_hidden(f, pieces, lum, view, U, 0.5, TABLE_BAND, 1.15, 0.15)
+
+    on_top = fit("B", "V", 1, 0.9)  # its face ends on the piece's top
+    assert hidden(on_top)
+    # on the table (within the band), or well above the piece's top: its end is its own
+    assert not hidden(fit("B", "V", 1, 0.3)) and not hidden(fit("B", "V", 1, 2.0))
+    # beside the piece, or with nothing in front
+    assert not hidden(fit("B", "V", 5, 0.9)) and not hidden(on_top, [])
+    # a lying bar needs half its width behind the piece
+    assert not hidden(fit("G", "H", 2.5, 0.9)) and hidden(fit("G", "H", 0.5, 0.9))
+    # under the face, the front of a unit of snow it stands on, in the build's own light
+    assert not hidden(on_top, lum=_front(45.0)[0])
+
+
+def test_a_hidden_foot_is_stone_hidden_and_no_stone_of_the_build():
+    s = default_settings()
+    grey, blue = fit("G", "H", 0, 0), fit("B", "V", 6, 0.9, foot_hidden=True)
+    build = assemble([grey, blue], U, 2.0, s, "GB", chromatic="B")
+    assert codes(build) == ["stone:hidden:B"]
+    assert [st.colour for st in build.stones] == ["G"]
+    assert "in front of the build" in build.problems[0].text
+    # the same fit without the flag rests on a unit of snow, which is what went wrong
+    build = assemble([grey, replace(blue, foot_hidden=False)], U, 2.0, s, "GB", chromatic="B")
+    assert codes(build) == [] and next(st for st in build.stones if st.colour == "B").z_u == 1
+
+
+def _qd0105():
+    st = load_station(HARD / "stations/QD01/station.json")
+    return st, read_photo(HARD / "scenes/QD01-05/image.jpg")
+
+
+def test_the_piece_in_front_of_qd0105_is_found_and_the_blue_bar_hung_from_its_top():
+    """QD01-05 (the twenty-seventh session's unseen QD, a correct build judged wrong): an L
+    of snow lies flat in front of the blue bar standing on the table, over the board's first
+    row. Its top, seen 0.9 u up the bar, held the bar up as a unit of snow would (both
+    paths: position:B for certain). The piece shows light on the black print; the bar's top
+    end (its top face's edge) puts it on the table: placed so, and weak."""
+    st, image = _qd0105()
+    label = json.loads((HARD / "scenes/QD01-05/label.json").read_text())
+    m = measure(image, st)
+    blue = next(f for f in m.fits if f.colour == "B")
+    assert blue.behind and blue.anchored and not blue.foot_hidden
+    assert abs(blue.h_mm) < 0.3 * st.unit_mm
+    stone = next(s for s in m.build.stones if s.colour == "B")
+    assert stone.z_u == 0 and stone.weak
+    # the spans lie over the piece's footprint, carried onto the line (WORLD.md §5)
+    s = default_settings().in_front
+    pieces = in_front(image, m.pose, m.view, st.unit_mm, s.px_per_mm, s.erode_mm,
+                      s.light_share, s.min_area_u2, s.reach_u)
+    foot = label["truth"]["occluder"]["footprint_board_mm"]
+    lo, hi = min(p[0] for p in foot), max(p[0] for p in foot)
+    assert pieces and all(lo - 2 * st.unit_mm < p.x0_mm < p.x1_mm < hi + 2 * st.unit_mm
+                          for p in pieces)
+    assert all(p.light > 0.7 for p in pieces)   # white snow, lit as the board
+    # the rule off: the fit held up by the piece, a unit up, as before
+    d = default_settings()
+    off = measure(image, st, replace(d, in_front=replace(d.in_front, enabled=False)))
+    assert next(s for s in off.build.stones if s.colour == "B").z_u == 1
+
+
+def test_a_bar_behind_a_piece_whose_top_end_agrees_is_kept():
+    """E03-02 (dev-scenes-2, correct): a standing snow piece in front of the orange bar, by
+    the purple bar standing on a unit of snow. The purple's face ends 0.8 u up, over the
+    piece's span, but its top end (the blue bar lies on it) agrees with the fit: kept as
+    fitted, on its snow, and the build is correct."""
+    st = load_station(HARD / "stations/E03/station.json")
+    m = measure(read_photo(HARD / "scenes/E03-02/image.jpg"), st)
+    purple = next(f for f in m.fits if f.colour == "P")
+    assert not purple.behind and not purple.foot_hidden
+    assert next(s for s in m.build.stones if s.colour == "P").z_u == 1
+
+
+def test_a_standing_bar_whose_top_end_is_not_seen_keeps_its_foot_hidden():
+    """behind_piece on a blank front view: no top end shows, so the foot stays hidden."""
+    from referee.vision.choose import behind_piece
+
+    view = FrontView.for_settings(2.0, 260.0)
+    masks = {c: np.zeros((view.height, view.width), bool) for c in "GB"}
+    lum = np.full((view.height, view.width), 50.0, np.float32)
+    f = fit("B", "V", 6, 0.9)
+    assert behind_piece(f, masks, lum, view, U, (0.0, 8.0), "B", 0.25).foot_hidden
+    lying = fit("G", "H", 0, 0.9)
+    assert behind_piece(lying, masks, lum, view, U, (0.0, 8.0), "B", 0.25).foot_hidden
+
+
+def test_a_board_with_nothing_on_it_shows_no_piece():
+    """A clean photo (hard-scenes P01-02: no piece in front, the build's shadow on the
+    paper) shows nothing on the black print."""
+    st = load_station(HARD / "stations/P01/station.json")
+    image = read_photo(HARD / "scenes/P01-02/image.jpg")
+    m = measure(image, st)
+    s = default_settings().in_front
+    assert not light_on_print(image, m.pose, s.px_per_mm, s.erode_mm, s.light_share)[0].any()
+    assert in_front(image, m.pose, m.view, st.unit_mm, s.px_per_mm, s.erode_mm,
+                    s.light_share, s.min_area_u2, s.reach_u) == []
+    assert not any(f.foot_hidden for f in m.fits)
+
+
+def _synthetic_photo(piece_mm=None):
+    """A 1280×720 photo of the board's print on white paper, from a camera 400 mm in front
+    of the board and 300 mm up, with a white patch (x0, x1, y0, y1 board mm) on it."""
+    import cv2
+
+    from referee.vision.pose import Pose
+
+    k = np.array([[1000.0, 0, 640], [0, 1000.0, 360], [0, 0, 1]])
+    centre = np.array([140.0, 450.0, -300.0])    # board mm: in front of the board, up
+    look = np.array([140.0, 20.0, 0.0]) - centre
+    z = look / np.linalg.norm(look)
+    x = np.cross(z, [0.0, 0.0, -1.0])
+    x /= np.linalg.norm(x)
+    y = np.cross(z, x)
+    r = np.stack([x, y, z])
+    rvec, _ = cv2.Rodrigues(r)
+    pose = Pose(rvec, (-r @ centre).reshape(3, 1), k, np.zeros(5), 40, 0.3)
+    ppm = 4.0
+    paper = np.full((round(200 * ppm), round(300 * ppm)), 255, np.uint8)  # board at (10, 40)
+    ref = _print(ppm)
+    paper[round(40 * ppm):round(40 * ppm) + ref.shape[0],
+          round(10 * ppm):round(10 * ppm) + ref.shape[1]] = ref
+    if piece_mm is not None:
+        x0, x1, y0, y1 = piece_mm
+        paper[round((40 + y0) * ppm):round((40 + y1) * ppm),
+              round((10 + x0) * ppm):round((10 + x1) * ppm)] = 235
+    src = np.array([[0, 0], [paper.shape[1], 0], [paper.shape[1], paper.shape[0]],
+                    [0, paper.shape[0]]], np.float32)
+    corners = np.array([[-10, -40, 0], [290, -40, 0], [290, 160, 0], [-10, 160, 0]], float)
+    h = cv2.getPerspectiveTransform(src, pose.project(corners).astype(np.float32))
+    gray = cv2.warpPerspective(paper, h, (1280, 720), borderValue=90)
+    return cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR), pose
+
+
+def test_white_laid_on_the_black_print_is_found_there_only():
+    """A synthetic photo of the board with a white patch on the first row's fourth black
+    square (x 165–190 mm, y 5–30 mm): found there and nowhere else; and its span on the
+    build line lies behind it, as its camera rays carry it."""
+    s = default_settings().in_front
+    clean, pose = _synthetic_photo()
+    assert not light_on_print(clean, pose, s.px_per_mm, s.erode_mm, s.light_share)[0].any()
+    photo, pose = _synthetic_photo((165.0, 190.0, 5.0, 30.0))
+    light, share = light_on_print(photo, pose, s.px_per_mm, s.erode_mm, s.light_share)
+    ys, xs = np.nonzero(light)
+    assert len(ys) > 0.5 * (19 * 19 * s.px_per_mm ** 2)  # most of it, shrunk by erode_mm
+    x, y = (xs + 0.5) / s.px_per_mm, (ys + 0.5) / s.px_per_mm  # board mm (a pixel's blur)
+    assert 164 <= x.min() and x.max() <= 191 and 4 <= y.min() and y.max() <= 31
+    view = FrontView.for_settings(2.0, 260.0)
+    assert 0.85 < float(np.median(share[light])) < 0.95   # 235 on a white of 255
+    pieces = in_front(photo, pose, view, U, s.px_per_mm, s.erode_mm, s.light_share,
+                      s.min_area_u2, 0.0)
+    # the camera stands at x = 140, so a patch right of it is carried further right
+    assert len(pieces) == 1 and 165 < pieces[0].x0_mm < pieces[0].x1_mm < 200
