@@ -20,6 +20,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from referee.vision.colour import to_lab
 from referee.vision.fit import BarFit
 from referee.vision.mat import SQUARE_MM, SQUARES, board
 from referee.vision.pose import Pose
@@ -28,12 +29,13 @@ from referee.vision.rectify import FrontView
 
 class Piece(NamedTuple):
     """A piece lying in front of the build, as the build line's plane sees it: the stretch
-    x0_mm–x1_mm (mm along the line) behind it, and how light its top shows (a share of the
-    white print's lightness in the light around it, 0–1 or a little over)."""
+    x0_mm–x1_mm (mm along the line) behind it, and how it looks (the median Lab of its
+    patch, white-balanced on the paper as the front view is, `colour.to_lab`: the paper
+    L 100)."""
 
     x0_mm: float
     x1_mm: float
-    light: float
+    lab: tuple[float, float, float]
 
 
 @cache
@@ -76,8 +78,8 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
                    squares_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Where the board's black print, in its first `rows` rows (nearest the build), shows
     something unlike itself in the photo (H×W×3 uint8 BGR): H×W bool in the frame of
-    `_print` (only those rows can be True); and each pixel's lightness as a share of the lit
-    white print around it (H×W float32, about 1 for white paper in the light).
+    `_print` (only those rows can be True); and the board as the photo shows it there
+    (`board_view`, H×W×3 uint8 BGR).
 
     Unlike: lighter (L of `cv2.COLOR_BGR2Lab`) than the print's black by `light_share` of the
     way to the white, both against the white print around it (within about `white_mm`: a
@@ -88,7 +90,8 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
     squares_only: only the board's black squares, not the markers' finer print."""
     ref = _print(px_per_mm)
     maps = board_maps(pose, px_per_mm)
-    seen = cv2.cvtColor(board_view(image, maps), cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
+    bgr = board_view(image, maps)
+    seen = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
     inside = board_view(np.full(image.shape[:2], 255, np.uint8), maps) > 127
     k = max(1, round(erode_mm * px_per_mm))
     kernel = np.ones((2 * k + 1, 2 * k + 1), np.uint8)
@@ -101,7 +104,7 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
     black = cv2.erode(ink, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
     white = cv2.erode((ref >= 128).astype(np.uint8), kernel) > 0
     if not (black & inside).any() or not (white & inside).any():
-        return np.zeros(ref.shape, bool), np.zeros(ref.shape, np.float32)
+        return np.zeros(ref.shape, bool), bgr
     # the white print's lightness around each pixel, in the light: a lamp lights the board
     # unevenly, and the print's black is a share of the lit white beside it however the lamp
     # falls; the lightest white around (not its mean), since a shadow's edge darkens the
@@ -119,7 +122,7 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
     ratio = seen / np.maximum(local, 1.0)
     dark = float(np.median(ratio[black & inside]))
     if dark > 0.8:  # no contrast to tell anything by (a washed-out photo)
-        return np.zeros(ref.shape, bool), ratio
+        return np.zeros(ref.shape, bool), bgr
     # ... and light against the whole board's print too: a shadow's edge darkens the white
     # beside a lit black square, whose ratio then looks high, but not its lightness
     b = float(np.percentile(seen[black & inside], 90))  # the black print in the light
@@ -127,26 +130,29 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
     out = black & inside & (local > 0) & (ratio > dark + light_share * (1.0 - dark)) & \
         (seen > b + light_share * (w - b))
     out[round(rows * SQUARE_MM * px_per_mm):] = False
-    return out, ratio
+    return out, bgr
 
 
-def in_front(image: np.ndarray, pose: Pose, view: FrontView, unit: float, px_per_mm: float,
+def in_front(image: np.ndarray, pose: Pose, white: np.ndarray, view: FrontView, unit: float,
+             px_per_mm: float,
              erode_mm: float, light_share: float, min_area_u2: float, reach_u: float = 0.5
              ) -> list[Piece]:
     """The pieces lying in front of the build (`Piece`): the stretch of the line's plane
     that the camera sees behind each (from the table up to a unit above it: any piece is
     that tall), and how light it shows (the median of its patch).
 
-    image: the photo, H×W×3 uint8 BGR. A piece is a patch on the board's first row
-    (`light_on_print`) of at least `min_area_u2` u² after an opening by a tenth of a unit
-    (which drops specks of glare and the print's blurred edges); each point of its patch,
+    image: the photo, H×W×3 uint8 BGR; white: the paper's BGR (`photo.paper_white`). A
+    piece is a patch on the board's first row (`light_on_print`) of at least `min_area_u2`
+    u² after an opening by a tenth of a unit (which drops specks of glare and the print's
+    blurred edges); each point of its patch,
     on the table and a unit up, is carried along its camera ray onto the plane, and the span
     grown by `reach_u` units each way (the patch is only the piece's part on the black
     print; it runs on over the white around it). [] when nothing lies there.
     """
-    light, share = light_on_print(image, pose, px_per_mm, erode_mm, light_share)
+    light, bgr = light_on_print(image, pose, px_per_mm, erode_mm, light_share)
     if not light.any():
         return []
+    lab = to_lab(bgr, white)
     k = max(1, round(0.1 * unit * px_per_mm))
     light = cv2.morphologyEx(light.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
@@ -165,21 +171,25 @@ def in_front(image: np.ndarray, pose: Pose, view: FrontView, unit: float, px_per
         q = c + ((view.plane_y_mm - c[1]) / d[:, 1])[:, None] * d  # rays cut by the plane
         # the patch is the piece's part on black print; the piece runs on over the white
         spans.append(Piece(float(q[:, 0].min()) - reach_u * unit,
-                           float(q[:, 0].max()) + reach_u * unit, float(np.median(share[ys, xs]))))
+                           float(q[:, 0].max()) + reach_u * unit,
+                           tuple(float(v) for v in np.median(lab[ys, xs], axis=0))))
     return spans
 
 
-def foot_hidden(f: BarFit, pieces: list[Piece], lum: np.ndarray, view: FrontView, unit: float,
+def foot_hidden(f: BarFit, pieces: list[Piece], lab: np.ndarray, view: FrontView, unit: float,
                 min_share: float, table_band_mm: float, top_u: float, alike: float) -> bool:
     """Whether a piece in front (`in_front`) may hide the bar's foot: the bar's face is
     measured above the table (`table_band_mm`) but no higher than `top_u` units, where the
     top of a piece lying in front shows (a unit, less as it lies further forward, and the
     fit's doubt); a piece's stretch covers at least `min_share` of the face's width; and
-    what shows under the face there (0.1–0.5 u below it; lum: the front view's lightness,
-    H×W float32, the paper 100) is as light as that piece, within `alike` (a share of
-    white). The piece's top faces up, lit as the board is, where the snow a bar stands on
-    shows its front face, which is lit otherwise, in the build's own light (on our sets a
-    unit of snow under a bar shows 0.25–0.65 of white; the L piece of QD01-05, 1.0). The
+    what shows under the face there (0.1–0.5 u below it; lab: the front view's Lab, H×W×3
+    float32, the paper L 100) looks like that piece: its median's a and b within `alike`
+    of the piece's, and its L no more than `alike` under (the piece's patch holds its
+    shaded sides too, the top is its lightest face). The piece's top faces up, lit as the
+    board is, where the
+    snow a bar stands on shows its front face, which is lit otherwise, in the build's own
+    light (on our sets a unit of snow under a bar shows L 25–65 in the front view; the L
+    piece of QD01-05, 100), and a spare stone in front has its colour. The
     bar's lower end, seen on the piece's top, is then not its end: it may stand on the
     table behind the piece, or on snow (QD01-05: a blue bar on the table, its visible end
     0.9 u up, judged on a unit of snow)."""
@@ -192,7 +202,12 @@ def foot_hidden(f: BarFit, pieces: list[Piece], lum: np.ndarray, view: FrontView
             continue
         c0, r0 = view.to_px(a + 0.25 * (b - a), f.h_mm - 0.1 * unit)
         c1, r1 = view.to_px(b - 0.25 * (b - a), f.h_mm - 0.5 * unit)
-        under = lum[max(int(r0), 0):max(int(r1), 0), max(int(c0), 0):max(int(c1), 0)]
-        if under.size and float(np.median(under)) / 100.0 >= p.light - alike:
+        under = lab[max(int(r0), 0):max(int(r1), 0), max(int(c0), 0):max(int(c1), 0)]
+        if not under.size:
+            continue
+        seen = np.median(under.reshape(-1, 3), axis=0)
+        # its hue, and at least its lightness: the patch holds the piece's shaded sides too
+        if float(np.hypot(seen[1] - p.lab[1], seen[2] - p.lab[2])) <= alike and \
+                float(seen[0]) >= p.lab[0] - alike:
             return True
     return False

@@ -125,7 +125,7 @@ class InFrontSettings:
     reach_u: float = 0.5            # the piece runs on this far beyond its patch, each way
     top_u: float = 1.15             # a face ending this high or lower may end on its top...
     min_share: float = 0.5          # ...where a piece's span covers this share of its width
-    alike: float = 0.15             # ...and what shows under it is as light as the piece
+    alike: float = 15.0             # ...and what shows under it looks like the piece (Lab)
     agree_u: float = 0.25           # its top end (a standing bar's) agrees this near: as fitted
 
 

@@ -96,8 +96,9 @@ from .test_vision_trust import HARD
 # grey is as light as snow no grey bar is placed from its top (`fit.anchor_grey_apart`, the
 # twenty-sixth session, PO03-06 below): unsure.
 # PO03-06, G04-04, PY04-04 and QA04-04: see fixtures/hard-scenes/README.md and the tests at
-# the end. QD01-05 and E03-02: a piece lying in front (tests/vision/test_vision_in_front.py);
-# QD01-05 stays unsure for its grey bar, whose end is hidden.
+# the end. QD01-05, QH02-01 and E03-02: a piece lying in front
+# (tests/vision/test_vision_in_front.py); QD01-05 stays unsure for its grey bar, whose end is
+# hidden.
 # OU04-05 (correct, the twentieth session's unseen OU): a blue bar on a grey one whose foot a
 # piece in front hides; the grey slid a unit up into the blue (unsure) until a grey bar was
 # hung from a coloured stone sitting on it where its grooves show (`fit.anchor_grey`).
@@ -142,7 +143,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "PL01-02": "unsure", "PL01-03": "unsure", "PP02-05": "unsure",
                  "PR03-05": "unsure", "PO03-06": "unsure", "G04-04": "unsure",
                  "F01-02": "correct", "PY04-04": "correct", "QA04-04": "correct",
-                 "QD01-05": "unsure", "E03-02": "correct"}
+                 "QD01-05": "unsure", "E03-02": "correct", "QH02-01": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():

@@ -20,18 +20,18 @@ from .test_vision_trust import HARD, U, codes, fit
 TABLE_BAND = 7.0  # mm: a face lower than this stands on the table
 
 
-def _front(under_light):
-    """A front view (the paper 100) whose lightness is `under_light` everywhere."""
+def _front(under_lab):
+    """A front view's Lab (the paper L 100) that is `under_lab` everywhere."""
     view = FrontView.for_settings(2.0, 260.0)
-    return np.full((view.height, view.width), under_light, np.float32), view
+    return np.broadcast_to(np.float32(under_lab), (view.height, view.width, 3)), view
 
 
-def test_a_face_ending_a_unit_up_on_a_piece_as_light_has_its_foot_hidden():
-    behind = [Piece(0.5 * U, 3.0 * U, 0.9)]  # a piece in front, seen over 0.5–3 u of the line
-    lum, view = _front(88.0)                  # what shows under a face: as light as the piece
+def test_a_face_ending_a_unit_up_on_what_looks_like_a_piece_has_its_foot_hidden():
+    behind = [Piece(0.5 * U, 3.0 * U, (85.0, 0.0, -2.0))]  # white snow, seen over 0.5–3 u
+    lab, view = _front((95.0, 1.0, -1.0))   # under a face: the piece's top, lighter
 
-    def hidden(f, pieces=behind, lum=lum):
-        return foot_hidden(f, pieces, lum, view, U, 0.5, TABLE_BAND, 1.15, 0.15)
+    def hidden(f, pieces=behind, lab=lab):
+        return foot_hidden(f, pieces, lab, view, U, 0.5, TABLE_BAND, 1.15, 15.0)
 
     on_top = fit("B", "V", 1, 0.9)  # its face ends on the piece's top
     assert hidden(on_top)
@@ -42,7 +42,9 @@ def test_a_face_ending_a_unit_up_on_a_piece_as_light_has_its_foot_hidden():
     # a lying bar needs half its width behind the piece
     assert not hidden(fit("G", "H", 2.5, 0.9)) and hidden(fit("G", "H", 0.5, 0.9))
     # under the face, the front of a unit of snow it stands on, in the build's own light
-    assert not hidden(on_top, lum=_front(45.0)[0])
+    assert not hidden(on_top, lab=_front((45.0, 0.0, 0.0))[0])
+    # ... or something of another colour than the piece (an orange stone lying in front)
+    assert not hidden(on_top, [Piece(0.5 * U, 3.0 * U, (60.0, 12.0, 43.0))])
 
 
 def test_a_hidden_foot_is_stone_hidden_and_no_stone_of_the_build():
@@ -78,17 +80,31 @@ def test_the_piece_in_front_of_qd0105_is_found_and_the_blue_bar_hung_from_its_to
     assert stone.z_u == 0 and stone.weak
     # the spans lie over the piece's footprint, carried onto the line (WORLD.md §5)
     s = default_settings().in_front
-    pieces = in_front(image, m.pose, m.view, st.unit_mm, s.px_per_mm, s.erode_mm,
-                      s.light_share, s.min_area_u2, s.reach_u)
+    pieces = in_front(image, m.pose, m.paper_bgr, m.view, st.unit_mm, s.px_per_mm,
+                      s.erode_mm, s.light_share, s.min_area_u2, s.reach_u)
     foot = label["truth"]["occluder"]["footprint_board_mm"]
     lo, hi = min(p[0] for p in foot), max(p[0] for p in foot)
     assert pieces and all(lo - 2 * st.unit_mm < p.x0_mm < p.x1_mm < hi + 2 * st.unit_mm
                           for p in pieces)
-    assert all(p.light > 0.7 for p in pieces)   # white snow, lit as the board
+    assert all(p.lab[0] > 70 and abs(p.lab[1]) < 5 and abs(p.lab[2]) < 5 for p in pieces)
     # the rule off: the fit held up by the piece, a unit up, as before
     d = default_settings()
     off = measure(image, st, replace(d, in_front=replace(d.in_front, enabled=False)))
     assert next(s for s in off.build.stones if s.colour == "B").z_u == 1
+
+
+def test_a_piece_is_compared_with_what_shows_under_a_face_on_the_front_views_scale():
+    """QH02-01 (this session's unseen QH, a correct build judged wrong for certain, as
+    QD01-05 was): a flat I of snow in front of the purple bar standing on the table, its
+    top seen 0.7 u up the bar. Its lightness on the board was first read against the white
+    print around it (0.95) and under the bar against the paper (0.79): not alike, so the
+    bar stood on a unit of snow. Both are read on the front view's scale now (white-balanced
+    on the paper, `colour.to_lab`): the bar is placed from its top end, on the table."""
+    st = load_station(HARD / "stations/QH02/station.json")
+    m = measure(read_photo(HARD / "scenes/QH02-01/image.jpg"), st)
+    purple = next(f for f in m.fits if f.colour == "P")
+    assert purple.behind and abs(purple.h_mm) < 0.3 * st.unit_mm
+    assert next(s for s in m.build.stones if s.colour == "P").z_u == 0
 
 
 def test_a_bar_behind_a_piece_whose_top_end_agrees_is_kept():
@@ -124,7 +140,7 @@ def test_a_board_with_nothing_on_it_shows_no_piece():
     m = measure(image, st)
     s = default_settings().in_front
     assert not light_on_print(image, m.pose, s.px_per_mm, s.erode_mm, s.light_share)[0].any()
-    assert in_front(image, m.pose, m.view, st.unit_mm, s.px_per_mm, s.erode_mm,
+    assert in_front(image, m.pose, m.paper_bgr, m.view, st.unit_mm, s.px_per_mm, s.erode_mm,
                     s.light_share, s.min_area_u2, s.reach_u) == []
     assert not any(f.foot_hidden for f in m.fits)
 
@@ -171,14 +187,16 @@ def test_white_laid_on_the_black_print_is_found_there_only():
     clean, pose = _synthetic_photo()
     assert not light_on_print(clean, pose, s.px_per_mm, s.erode_mm, s.light_share)[0].any()
     photo, pose = _synthetic_photo((165.0, 190.0, 5.0, 30.0))
-    light, share = light_on_print(photo, pose, s.px_per_mm, s.erode_mm, s.light_share)
+    light, seen = light_on_print(photo, pose, s.px_per_mm, s.erode_mm, s.light_share)
     ys, xs = np.nonzero(light)
     assert len(ys) > 0.5 * (19 * 19 * s.px_per_mm ** 2)  # most of it, shrunk by erode_mm
     x, y = (xs + 0.5) / s.px_per_mm, (ys + 0.5) / s.px_per_mm  # board mm (a pixel's blur)
     assert 164 <= x.min() and x.max() <= 191 and 4 <= y.min() and y.max() <= 31
     view = FrontView.for_settings(2.0, 260.0)
-    assert 0.85 < float(np.median(share[light])) < 0.95   # 235 on a white of 255
-    pieces = in_front(photo, pose, view, U, s.px_per_mm, s.erode_mm, s.light_share,
+    assert float(np.median(seen[light])) == 235   # the patch, as painted
+    white = np.full(3, 255.0)
+    pieces = in_front(photo, pose, white, view, U, s.px_per_mm, s.erode_mm, s.light_share,
                       s.min_area_u2, 0.0)
     # the camera stands at x = 140, so a patch right of it is carried further right
     assert len(pieces) == 1 and 165 < pieces[0].x0_mm < pieces[0].x1_mm < 200
+    assert 90 < pieces[0].lab[0] < 96   # 235 of 255, white-balanced on the paper
