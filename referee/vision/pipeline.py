@@ -393,6 +393,7 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         fits = [replace(f, slack_u=max(f.slack_u, s.fit.max_slack_u), anchored=False)
                 if f.supported and near_frame(inside, view, unit, f, s.fit.frame_reach_u)
                 else f for f in fits]
+    lap("fit")
     if s.in_front.enabled:  # a piece lying in front may hide a stone's foot (infront.py)
         f_ = s.in_front
         pieces = in_front(image, pose, white, view, unit, f_.px_per_mm, f_.erode_mm,
@@ -401,9 +402,9 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                              [o for o in fits if o.colour != f.colour])
                 if not f.anchored and f.supported and foot_hidden(
                     f, pieces, lab, view, unit, f_.min_share, table_band, f_.top_u,
-                    f_.alike) else f for f in fits]
+                    f_.alike, f_.darker) else f for f in fits]
+        lap("in_front")
     m.fits = fits
-    lap("fit")
     # blown out in every channel (np.minimum of the channels: numpy's reduction along the
     # last, 3-long axis took ten times as long)
     out = np.minimum(np.minimum(front[..., 0], front[..., 1]), front[..., 2]) >= \

@@ -125,7 +125,8 @@ class InFrontSettings:
     reach_u: float = 0.5            # the piece runs on this far beyond its patch, each way
     top_u: float = 1.15             # a face ending this high or lower may end on its top...
     min_share: float = 0.5          # ...where a piece's span covers this share of its width
-    alike: float = 15.0             # ...and what shows under it looks like the piece (Lab)
+    alike: float = 15.0             # ...and what shows under it has the piece's a, b ...
+    darker: float = 25.0            # ...and its L, or up to this much darker
     agree_u: float = 0.25           # its top end (a standing bar's) agrees this near: as fitted
 
 
