@@ -117,8 +117,8 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
     wn = cv2.resize(ok, small, interpolation=cv2.INTER_AREA)
     block = np.where(wn > 0.25, wsum / np.maximum(wn, 1e-3), 0).astype(np.float32)
     r = max(1, round(white_mm * px_per_mm / 4))
-    lit = cv2.dilate(block, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
-    local = cv2.resize(lit, (w, h), interpolation=cv2.INTER_NEAREST)
+    brightest = cv2.dilate(block, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    local = cv2.resize(brightest, (w, h), interpolation=cv2.INTER_NEAREST)
     ratio = seen / np.maximum(local, 1.0)
     # the print's black, as a share of that white (where some white lies within reach: the
     # shrunk white print is sparse, and a ratio to nothing says nothing)
@@ -133,8 +133,8 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
     # print's black in the light is read where the ratio says black (a large piece, a hand
     # or a sheet on the board must not lift it: a break-it trial lost QH02-01's piece so)
     lit = black & inside & (local > 0) & (ratio > dark + light_share * (1.0 - dark))
-    ink = black & inside & ~lit
-    b = float(np.percentile(seen[ink], 90)) if ink.any() else float(np.median(seen[black]))
+    still = black & inside & ~lit
+    b = float(np.percentile(seen[still], 90)) if still.any() else float(np.median(seen[black]))
     w = float(np.median(seen[white & inside]))
     out = lit & (seen > b + light_share * (w - b))
     out[round(rows * SQUARE_MM * px_per_mm):] = False
