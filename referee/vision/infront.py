@@ -74,20 +74,20 @@ def board_view(image: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> np.nda
 
 
 def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: float,
-                   light_share: float, rows: float = 1.0, white_mm: float = 25.0,
-                   squares_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                   light_share: float, white_mm: float = 25.0, rows: float = 1.0
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """Where the board's black print, in its first `rows` rows (nearest the build), shows
     something unlike itself in the photo (H×W×3 uint8 BGR): H×W bool in the frame of
     `_print` (only those rows can be True); and the board as the photo shows it there
     (`board_view`, H×W×3 uint8 BGR).
 
     Unlike: lighter (L of `cv2.COLOR_BGR2Lab`) than the print's black by `light_share` of the
-    way to the white, both against the white print around it (within about `white_mm`: a
-    lamp lights the board unevenly, and black is a share of the white beside it) and
-    against the whole board (the black's 90th percentile, the median white: a shadow's edge
-    darkens the white beside a lit black square, whose share then looks high). The print
-    is shrunk by `erode_mm` first: the pose's error and the photo's blur mix its edges.
-    squares_only: only the board's black squares, not the markers' finer print."""
+    way to the white, both against the lightest white print within `white_mm` (a lamp
+    lights the board unevenly, and black is a share of the lit white beside it) and against
+    the whole board (the 90th percentile of the black that the first test calls black, the
+    median white: a shadow's edge darkens the white beside a lit black square, whose share
+    then looks high). The print is shrunk by `erode_mm` first: the pose's error and the
+    photo's blur mix its edges."""
     ref = _print(px_per_mm)
     maps = board_maps(pose, px_per_mm)
     bgr = board_view(image, maps)
@@ -95,13 +95,9 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
     inside = board_view(np.full(image.shape[:2], 255, np.uint8), maps) > 127
     k = max(1, round(erode_mm * px_per_mm))
     kernel = np.ones((2 * k + 1, 2 * k + 1), np.uint8)
-    ink = (ref < 128).astype(np.uint8)
-    if squares_only:  # the board's black squares, not the markers' fine print
-        n, lab_, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=4)
-        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= (0.9 * SQUARE_MM * px_per_mm) ** 2)
-        ink = np.isin(lab_, big[big > 0]).astype(np.uint8)
     # shrunk from the paper beyond the board too (the image's edge is no print)
-    black = cv2.erode(ink, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    black = cv2.erode((ref < 128).astype(np.uint8), kernel, borderType=cv2.BORDER_CONSTANT,
+                      borderValue=0) > 0
     white = cv2.erode((ref >= 128).astype(np.uint8), kernel) > 0
     if not (black & inside).any() or not (white & inside).any():
         return np.zeros(ref.shape, bool), bgr
@@ -142,22 +138,21 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
 
 
 def in_front(image: np.ndarray, pose: Pose, white: np.ndarray, view: FrontView, unit: float,
-             px_per_mm: float,
-             erode_mm: float, light_share: float, min_area_u2: float, reach_u: float = 0.5
-             ) -> list[Piece]:
+             px_per_mm: float, erode_mm: float, light_share: float, min_area_u2: float,
+             reach_u: float = 0.5, white_mm: float = 25.0) -> list[Piece]:
     """The pieces lying in front of the build (`Piece`): the stretch of the line's plane
     that the camera sees behind each (from the table up to a unit above it: any piece is
-    that tall), and how light it shows (the median of its patch).
+    that tall), and how it looks (its patch's pixels).
 
     image: the photo, H×W×3 uint8 BGR; white: the paper's BGR (`photo.paper_white`). A
     piece is a patch on the board's first row (`light_on_print`) of at least `min_area_u2`
     u² after an opening by a tenth of a unit (which drops specks of glare and the print's
-    blurred edges); each point of its patch,
-    on the table and a unit up, is carried along its camera ray onto the plane, and the span
-    grown by `reach_u` units each way (the patch is only the piece's part on the black
-    print; it runs on over the white around it). [] when nothing lies there.
+    blurred edges); each point of its patch, on the table and a unit up, is carried along
+    its camera ray onto the plane, and the stretch grown by `reach_u` units each way (the
+    patch is only the piece's part on the black print; it runs on over the white around
+    it). [] when nothing lies there.
     """
-    light, bgr = light_on_print(image, pose, px_per_mm, erode_mm, light_share)
+    light, bgr = light_on_print(image, pose, px_per_mm, erode_mm, light_share, white_mm)
     if not light.any():
         return []
     lab = to_lab(bgr, white)
@@ -166,7 +161,7 @@ def in_front(image: np.ndarray, pose: Pose, white: np.ndarray, view: FrontView, 
     n, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
     min_px = min_area_u2 * (unit * px_per_mm) ** 2
     c = pose.camera_centre_mm()
-    spans = []
+    pieces = []
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < min_px:
             continue
@@ -178,10 +173,10 @@ def in_front(image: np.ndarray, pose: Pose, white: np.ndarray, view: FrontView, 
         d = p - c
         q = c + ((view.plane_y_mm - c[1]) / d[:, 1])[:, None] * d  # rays cut by the plane
         # the patch is the piece's part on black print; the piece runs on over the white
-        spans.append(Piece(float(q[:, 0].min()) - reach_u * unit,
-                           float(q[:, 0].max()) + reach_u * unit,
-                           lab[ys, xs][:: max(1, len(ys) // 500)].astype(np.float32)))
-    return spans
+        pieces.append(Piece(float(q[:, 0].min()) - reach_u * unit,
+                            float(q[:, 0].max()) + reach_u * unit,
+                            lab[ys, xs][:: max(1, len(ys) // 500)].astype(np.float32)))
+    return pieces
 
 
 def foot_hidden(f: BarFit, pieces: list[Piece], lab: np.ndarray, view: FrontView, unit: float,

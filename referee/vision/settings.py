@@ -123,10 +123,12 @@ class InFrontSettings:
     light_share: float = 0.3        # this share of the way from black print to white: a piece
     min_area_u2: float = 0.15       # a piece's patch on the black print, at least (u²)
     reach_u: float = 0.5            # the piece runs on this far beyond its patch, each way
+    white_mm: float = 25.0          # black print is judged against the lit white this near
     top_u: float = 1.15             # a face ending this high or lower may end on its top...
     min_share: float = 0.5          # ...where a piece's span covers this share of its width
     alike: float = 15.0             # ...and what shows under it has the piece's a, b ...
-    darker: float = 25.0            # ...and its L, or up to this much darker
+    darker: float = 25.0            # ...and its L, or up to this much darker...
+    alike_share: float = 0.25       # ...than this share of the piece's pixels
     agree_u: float = 0.25           # its top end (a standing bar's) agrees this near: as fitted
 
 
