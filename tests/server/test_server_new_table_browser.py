@@ -85,8 +85,9 @@ def test_the_sentence_about_the_tables_key_sits_with_the_control_link(server):  
             link = page.locator("#control-link")
             expect(link).to_be_visible()
             assert "#k=" in link.inner_text()  # the key is in this link
-            # and the page's language, which the box's network address does not know
-            assert f"lang={lang}#k=" in link.inner_text(), lang
+            # and the page's language, which the box's network address does not know (a
+            # hint: a phone that chose its own keeps it, test_server_pages)
+            assert f"hl={lang}#k=" in link.inner_text(), lang
             keep = page.get_by_text(words["secret.keep"], exact=True)
             expect(keep).to_be_visible()
             box = page.locator(".key-box")

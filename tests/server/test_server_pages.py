@@ -122,6 +122,21 @@ def test_language_per_phone_and_per_table(client, make_table):
     assert pick_language(None) == "en"
 
 
+def test_a_links_language_is_a_hint_that_no_phone_keeps(client, make_table):
+    """An owner's control link carries the owner's language (?hl=) for the owner's own phone
+    at the box's network address, which knows no choice of it yet. Passed on to another
+    phone (a new-user trial), it set English there for a year as ?lang= did: a phone's own
+    choice wins, and the hint is never kept."""
+    table_id, _ = make_table(language="he")
+    r = client.get(f"/t/{table_id}?hl=fa", headers={"accept-language": "en"})
+    assert r.status_code == 200 and 'lang="fa"' in r.text  # the hint, before the browser's
+    assert "lang" not in r.cookies and "lang" not in client.cookies  # never kept
+    assert 'lang="he"' in client.get(f"/t/{table_id}").text  # so next: the table's
+    client.cookies.set("lang", "ar")  # a phone that chose Arabic keeps it
+    r = client.get(f"/t/{table_id}?hl=en")
+    assert 'lang="ar"' in r.text and client.cookies.get("lang") == "ar"
+
+
 def test_qr_code_opens_the_viewer_link(client, demo_secret):
     r = client.get("/api/tables/demo/qr.svg")
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")

@@ -1,9 +1,9 @@
 """The phone pages: the table list, the new-table form and the table dashboard (HTML).
 
 Language per phone (`phone_language`, for Tuki's pages and the card tables' alike): the
-phone's own choice first: ?lang= (kept in the `lang` cookie), then its `lang` cookie, then its
-browser's Accept-Language; a table's language only when none of these names one of ours;
-English otherwise.
+phone's own choice first: ?lang= (kept in the `lang` cookie), then its `lang` cookie, then the
+language of the link it opened (?hl=, never kept), then its browser's Accept-Language; a
+table's language only when none of these names one of ours; English otherwise.
 """
 
 from __future__ import annotations
@@ -39,11 +39,13 @@ LANG_MAX_AGE = 60 * 60 * 24 * 365
 
 
 def phone_language(request: Request, table_language: str | None = None) -> str:
-    """The page's language: the phone's own choice (?lang=, then its `lang` cookie, then its
-    browser's Accept-Language) before the table's language, which is only the fallback
+    """The page's language: the phone's own choice (?lang=, then its `lang` cookie, then the
+    language of the link it opened, ?hl=, then its browser's Accept-Language) before the
+    table's language, which is only the fallback
     (a Persian phone at an English table reads Persian); English when nothing fits."""
     return pick_language(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
-                         request.headers.get("accept-language"), table_language)
+                         request.query_params.get("hl"), request.headers.get("accept-language"),
+                         table_language)
 
 
 def page(request: Request, template: str, code: str, status_code: int = 200,

@@ -130,15 +130,16 @@ window.refereeUI.base = function () {
   return (m && m.content) || location.origin;
 };
 
-// The owner's own link in the language this page shows (?lang=, before any #fragment): the
+// The owner's own link in the language this page shows (?hl=, before any #fragment): the
 // link opens at the box's network address, where this page's language choice (a cookie of
 // the localhost address) is not known (a new-user trial: a Persian owner's control page
-// opened in English).
+// opened in English). A hint, never kept: a phone that chose its language keeps it, and the
+// link passed on to a Persian phone did set English there for a year as ?lang= (another).
 window.refereeUI.withLang = function (url) {
   const lang = document.documentElement.lang;
   const cut = url.indexOf("#");
   const [head, tail] = cut < 0 ? [url, ""] : [url.slice(0, cut), url.slice(cut)];
-  return head + (head.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang) + tail;
+  return head + (head.includes("?") ? "&" : "?") + "hl=" + encodeURIComponent(lang) + tail;
 };
 
 // A table's live feed: the socket says hello with the phone's key (never in the URL), shows
