@@ -94,7 +94,7 @@ def _play(game_name: str, players: int, bots: str, seed: int | None) -> None:
     names += ["heuristic" if "heuristic" in game.bots else "random"] * (players - 1 - len(names))
     seats = [None] + [make_bot(game, n) for n in names]
     fresh = seed is None  # a new deal each game; the seed is shown so it can be replayed
-    if seed is None:
+    if fresh:
         seed = random.SystemRandom().randrange(1_000_000)
     state = game.new_game(players, seed=seed)  # the engine refuses a player count it lacks
     if fresh:

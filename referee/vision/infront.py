@@ -74,11 +74,10 @@ def board_view(image: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> np.nda
 
 
 def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: float,
-                   light_share: float, white_mm: float = 25.0, rows: float = 1.0
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Where the board's black print, in its first `rows` rows (nearest the build), shows
+                   light_share: float, white_mm: float = 25.0) -> tuple[np.ndarray, np.ndarray]:
+    """Where the board's black print, in its first row (nearest the build), shows
     something unlike itself in the photo (H×W×3 uint8 BGR): H×W bool in the frame of
-    `_print` (only those rows can be True); and the board as the photo shows it there
+    `_print` (only that row can be True); and the board as the photo shows it there
     (`board_view`, H×W×3 uint8 BGR).
 
     Unlike: lighter (L of `cv2.COLOR_BGR2Lab`) than the print's black by `light_share` of the
@@ -92,7 +91,8 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
     maps = board_maps(pose, px_per_mm)
     bgr = board_view(image, maps)
     seen = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
-    inside = board_view(np.full(image.shape[:2], 255, np.uint8), maps) > 127
+    hi, wi = image.shape[:2]  # where the board lies inside the photo
+    inside = (maps[0] >= 0) & (maps[0] <= wi - 1) & (maps[1] >= 0) & (maps[1] <= hi - 1)
     k = max(1, round(erode_mm * px_per_mm))
     kernel = np.ones((2 * k + 1, 2 * k + 1), np.uint8)
     # shrunk from the paper beyond the board too (the image's edge is no print)
@@ -133,7 +133,7 @@ def light_on_print(image: np.ndarray, pose: Pose, px_per_mm: float, erode_mm: fl
     b = float(np.percentile(seen[still], 90)) if still.any() else float(np.median(seen[black]))
     w = float(np.median(seen[white & inside]))
     out = lit & (seen > b + light_share * (w - b))
-    out[round(rows * SQUARE_MM * px_per_mm):] = False
+    out[round(SQUARE_MM * px_per_mm):] = False
     return out, bgr
 
 

@@ -133,8 +133,8 @@ window.refereeUI.base = function () {
 // The owner's own link in the language this page shows (?hl=, before any #fragment): the
 // link opens at the box's network address, where this page's language choice (a cookie of
 // the localhost address) is not known (a new-user trial: a Persian owner's control page
-// opened in English). A hint, never kept: a phone that chose its language keeps it, and the
-// link passed on to a Persian phone did set English there for a year as ?lang= (another).
+// opened in English). A hint, never kept: a phone that chose its language keeps it (as
+// ?lang=, the link passed on to a Persian phone set English there for a year: a later trial).
 window.refereeUI.withLang = function (url) {
   const lang = document.documentElement.lang;
   const cut = url.indexOf("#");
