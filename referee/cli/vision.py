@@ -389,10 +389,10 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
     v = chk.verdict
     console.print(f"[bold {VERDICT_STYLE[v.verdict]}]{v.verdict}[/]  ({chk.timings_ms['total']:.0f}"
                   " ms)")
-    for f in v.faults:
-        console.print(f"  fault {f.code}: {escape(f.text)}")
-    for r in v.reasons:
-        console.print(f"  unsure {r.code}: {escape(r.text)}")
+    # the sentences first, each code after it and dimmed: a new user's trial read
+    # "fault position:B: the blue stone ..." as jargon; --json keeps the codes for scripts
+    for item in (*v.faults, *v.reasons):
+        console.print(f"  - {escape(item.text)} [dim]({escape(item.code)})[/]")
     if not phone and any(r.code == "photo:cropped" for r in v.reasons):
         # a new user's trial: a phone's photo of the build, refused here as cropped, was
         # judged when sent from a phone to a table (the server works its camera out)

@@ -419,3 +419,16 @@ def test_a_new_users_slips_are_said_before_any_work(tmp_path):
     assert r.returncode == 2 and "does not exist" in r.stderr and r.stdout == ""
     r = _run(*args, "--station", str(DEV / "stations/D06"), "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["verdict"] == "wrong"
+
+
+def test_judge_says_each_fault_as_a_sentence_with_its_code_after(tmp_path):
+    """A new user's trial read "fault table:none: the die shows ..." as jargon: the plain
+    output gives the sentence first, its code after it in brackets (--json keeps codes)."""
+    grid = tmp_path / "card.txt"
+    grid.write_text("..PG.\n..PG.\n..PG.\n..PG.\n..PG.\nBBBBB\n")
+    r = _run("judge", str(DEV / "scenes/D03-02/image.jpg"), "--station",
+             str(DEV / "stations/D03/station.json"), "--card-grid", str(grid), "--die", "bear")
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and lines[0].startswith("wrong"), r.stdout
+    assert lines[1].startswith("  - the die shows no white square, so a stone must touch the "
+                               "table") and lines[1].endswith("(table:none)"), r.stdout
