@@ -391,8 +391,9 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
                   " ms)")
     # the sentences first, each code after it and dimmed: a new user's trial read
     # "fault position:B: the blue stone ..." as jargon; --json keeps the codes for scripts
-    for item in (*v.faults, *v.reasons):
-        console.print(f"  - {escape(item.text)} [dim]({escape(item.code)})[/]")
+    for code, text in [(f.code, f.text) for f in v.faults] + [(r.code, r.text)
+                                                                for r in v.reasons]:
+        console.print(f"  - {escape(text)} [dim]({escape(code)})[/]")
     if not phone and any(r.code == "photo:cropped" for r in v.reasons):
         # a new user's trial: a phone's photo of the build, refused here as cropped, was
         # judged when sent from a phone to a table (the server works its camera out)
