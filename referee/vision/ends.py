@@ -6,7 +6,8 @@ its colour beyond an end).
 - `lightness_pinned`: what lies beyond an end is lit otherwise than the even face;
 - `length_slack_u`: how far the face slides, losing little of its colour;
 - `odd_end`: an end segment unlike the other four (the fit is weak);
-- `bare_top`: a standing bar's top face is not there (the fit is weak);
+- `bare_top`: a bar's top face is not there (the fit is weak; a lying bar's only while its
+  colour runs on below the fit, `run_below`);
 - `snow_like`: a groove-less grey face as light as the snow (the fit is weak);
 - `face_below`: a lying bar's face, grooves and all, runs on below its fitted bottom (weak).
 
@@ -205,25 +206,34 @@ def face_below(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: floa
 
     mask: the colour's front-view mask, H×W bool; lum: its lightness, H×W float32 (L).
     """
-    if fit.orientation != "H":
-        return False
+    run = run_below(mask, view, unit_mm, fit)
     u = unit_mm * view.px_per_mm
+    if run is None or run < min_run_u * u:
+        return False
     col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
-    c0, c1 = int(round(col + 0.25 * u)), int(round(col + 4.75 * u))
-    r0, r1 = int(round(row)) + 1, int(round(row + u))
-    if c0 < 0 or c1 > mask.shape[1] or row - 0.7 * u < 0 or r1 > mask.shape[0]:
-        return False
-    below = mask[r0:r1, c0:c1]
-    runs = np.where(below.all(axis=0), below.shape[0], np.argmin(below, axis=0))
-    run = float(np.median(runs))
-    if run < min_run_u * u:
-        return False
     shifts = np.linspace(-shift_u, shift_u, 2 * int(round(shift_u / 0.05)) + 1) * u
     on_face = max(_groove_strength(lum, col + d, row - 0.7 * u, row - 0.3 * u, u)
                   for d in shifts)
     grooved = max(_groove_strength(lum, col + d, row + 0.05 * u, row + max(run, 0.15 * u), u)
                   for d in shifts)
     return grooved > 1.0 and grooved >= share * on_face
+
+
+def run_below(mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit) -> float | None:
+    """How far (px) a lying bar's colour (`mask`, H×W bool) runs on below its fitted bottom:
+    the median over its middle columns, up to a unit. None for a standing bar, or one at the
+    view's edge."""
+    if fit.orientation != "H":
+        return None
+    u = unit_mm * view.px_per_mm
+    col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
+    c0, c1 = int(round(col + 0.25 * u)), int(round(col + 4.75 * u))
+    r0, r1 = int(round(row)) + 1, int(round(row + u))
+    if c0 < 0 or c1 > mask.shape[1] or row - 0.7 * u < 0 or r1 > mask.shape[0]:
+        return None
+    below = mask[r0:r1, c0:c1]
+    runs = np.where(below.all(axis=0), below.shape[0], np.argmin(below, axis=0))
+    return float(np.median(runs))
 
 
 def _groove_strength(lum: np.ndarray, col: float, r0: float, r1: float, u: float) -> float:
@@ -243,7 +253,7 @@ def _groove_strength(lum: np.ndarray, col: float, r0: float, r1: float, u: float
 def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontView,
              unit_mm: float, fit: BarFit, band_mm: tuple[float, float], max_fill: float,
              min_band_u: float, max_hue_off: float, min_chroma: float, max_alike: float,
-             lightness_weight: float, max_cover: float = 0.3) -> bool:
+             lightness_weight: float, max_cover: float = 0.3, lying: bool = False) -> bool:
     """Whether a standing bar's top face, which the camera sees above its front face (the
     band `band_vector_mm` gives for a depth of 1 u at its top), is not there: the band shows
     neither the bar's colour nor its hue, nothing covers it, and it looks like what lies
@@ -261,11 +271,20 @@ def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontVi
     median a and b over its mask), or when its median lies `max_alike` or more
     (`colour.point_distance`, with `lightness_weight`) from the median of as tall a band
     just above it. Covered: `cover` (H×W bool: other stones' colours and snow) over
-    `max_cover` of it. False for a lying bar, where the band is under `min_band_u` u tall
-    (a camera level with the top), or outside the view. The middle 70 % of the band's
-    height and the middle of its width are looked at.
+    `max_cover` of it. False where the band is under `min_band_u` u tall (a camera level
+    with the top), or outside the view. The middle 70 % of the band's height and the middle
+    of its width are looked at.
+
+    A lying bar is asked only when `lying`, over the columns that `cover` leaves (at least a
+    unit of them; there `cover` marks what stands on it, `pipeline._stood_on`, not snow's
+    white, which a white wall behind matches). Its top face, five units long and lit from
+    above, may look like a pale or dark wall behind it (QI01-06, QB04-04: fitted where they
+    stand), so the pipeline asks also that its colour run on below the fit (`run_below`):
+    the front face, one face lower (QD04-04 as a phone photo: a lying blue bar whose front
+    face a snow piece standing in front broke up, fitted a unit high on its top face, a
+    correct build judged wrong for certain).
     """
-    if fit.orientation != "V":
+    if fit.orientation != "V" and not lying:
         return False
     s = view.px_per_mm
     u = unit_mm * s
@@ -273,29 +292,36 @@ def bare_top(mask: np.ndarray, cover: np.ndarray, lab: np.ndarray, view: FrontVi
     if bh < min_band_u * u:
         return False
     col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
-    top = row - 5 * u
+    long = fit.orientation == "H"
+    top = row - (u if long else 5 * u)
     r0, r1 = int(round(top - 0.85 * bh)), int(round(top - 0.15 * bh))
     a0, a1 = int(round(top - 1.85 * bh)), int(round(top - 1.15 * bh))  # beyond the band
     c0 = int(round(col + 0.2 * u + max(0.0, bx)))
-    c1 = int(round(col + 0.8 * u + min(0.0, bx)))
+    c1 = int(round(col + (4.8 if long else 0.8) * u + min(0.0, bx)))
     if a0 < 0 or r1 - r0 < 2 or c1 - c0 < 2 or c0 < 0 or c1 > mask.shape[1]:
         return False
-    if float(cover[r0:r1, c0:c1].mean()) >= max_cover:
-        return False
-    (fr, fc), _ = face_slice(view, unit_mm, "V", fit.x_mm, fit.h_mm)
+    if long:  # the columns that nothing standing on the bar covers, a unit of them at least
+        cols = np.nonzero(cover[r0:r1, c0:c1].mean(axis=0) < max_cover)[0] + c0
+        if len(cols) < u:
+            return False
+    else:
+        if float(cover[r0:r1, c0:c1].mean()) >= max_cover:
+            return False
+        cols = np.arange(c0, c1)
+    (fr, fc), _ = face_slice(view, unit_mm, fit.orientation, fit.x_mm, fit.h_mm)
     own = lab[fr, fc][mask[fr, fc]]
     if not len(own):
         return False
 
-    band = lab[r0:r1, c0:c1]
+    band = lab[r0:r1][:, cols]
     # the front face's hue: that of its pixels' median a and b (a median of angles breaks
     # where they wrap round)
     ref = float(hue_deg((0.0, float(np.median(own[:, 1])), float(np.median(own[:, 2])))))
     off = np.abs((hue_deg(band) - ref + 180.0) % 360.0 - 180.0)
     alike = (off <= max_hue_off) & (np.hypot(band[..., 1], band[..., 2]) >= min_chroma)
-    if float((mask[r0:r1, c0:c1] | alike).mean()) > max_fill:
+    if float((mask[r0:r1][:, cols] | alike).mean()) > max_fill:
         return False
-    beyond = np.median(lab[a0:a1, c0:c1].reshape(-1, 3), axis=0)
+    beyond = np.median(lab[a0:a1][:, cols].reshape(-1, 3), axis=0)
     return float(point_distance(np.median(band.reshape(-1, 3), axis=0), beyond,
                                 lightness_weight)) < max_alike
 

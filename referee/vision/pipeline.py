@@ -49,7 +49,7 @@ from referee.vision.colour import (
     unclipped,
 )
 from referee.vision.depth import fits_at_depth, structure_depth
-from referee.vision.ends import bare_top, face_below, odd_end, snow_like
+from referee.vision.ends import bare_top, face_below, odd_end, run_below, snow_like
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale, unit_scale
 from referee.vision.infront import foot_hidden, in_front
@@ -368,11 +368,17 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     if s.fit.bare_top_fill > 0:  # a standing bar whose top face does not show
         # the band where its top face shows, seen at its top (higher up, thinner)
         fits = [replace(f, bare_top=True) if f.colour in chromatic and bare_top(
-            masks[f.colour], other_stones(masks, f.colour) | neutral, lab, view, unit, f,
-            band_vector_mm(pose, view, unit, (f.x_mm + 0.5 * unit, f.h_mm + 5 * unit)),
+            masks[f.colour], other_stones(masks, f.colour) | (
+                neutral if f.orientation == "V" else _stood_on(f, fits, view, unit,
+                                                                neutral.shape)),
+            lab, view, unit, f,
+            band_vector_mm(pose, view, unit, (f.x_mm + 0.5 * unit, f.h_mm + 5 * unit)
+                           if f.orientation == "V" else (f.x_mm + 2.5 * unit, f.h_mm + unit)),
             s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
             s.colour.neutral_chroma, s.fit.bare_top_alike * model.max_distance,
-            model.lightness_weight) else f for f in fits]
+            model.lightness_weight, lying=s.fit.bare_top_lying) and (
+                f.orientation == "V" or (run_below(masks[f.colour], view, unit, f) or 0.0)
+                >= s.fit.below_run_u * unit * view.px_per_mm) else f for f in fits]
     if s.fit.below_run_u > 0:  # a lying bar's face running on below it, grooves and all
         fits = [replace(f, face_below=True) if face_below(
             masks[f.colour], lab[..., 0], view, unit, f, s.fit.below_run_u,
@@ -531,3 +537,21 @@ def elevation_rad(pose: Pose) -> float:
     c = pose.camera_centre_mm()
     horiz = math.hypot(c[0] - 140.0, c[1] + 15.0)
     return math.atan2(-c[2], horiz)
+
+
+def _stood_on(f: BarFit, fits: list[BarFit], view: FrontView, unit: float,
+              shape: tuple[int, ...]) -> np.ndarray:
+    """The front view's columns (H×W bool, True over whole columns) above a lying bar `f`
+    where another fitted stone lies higher than half a unit over its bottom: what stands on
+    the bar, or snow on it holding a stone up, covers its top face there. A lying bar's
+    top-face band is not asked about snow's white by colour (`ends.bare_top`): a white wall
+    behind looks as neutral as snow (QD04-04)."""
+    out = np.zeros(shape[:2], bool)
+    for t in fits:
+        if t is f or t.h_mm < f.h_mm + 0.5 * unit:
+            continue
+        w = 5 * unit if t.orientation == "H" else unit
+        c0, _ = view.to_px(t.x_mm, t.h_mm)
+        c1, _ = view.to_px(t.x_mm + w, t.h_mm)
+        out[:, max(int(round(float(c0))), 0):max(int(round(float(c1))), 0)] = True
+    return out

@@ -174,6 +174,8 @@ class FitSettings:
     bare_top_hue_deg: float = 30.0  # ...its hue: within this of the front face's (a lit top face)
     bare_top_alike: float = 0.5     # ...and it is as alike what lies beyond it as this share of
     #                                    the colour model's max_distance (the same surface)
+    bare_top_lying: bool = True     # ...a lying bar's too, over what nothing stands on, when
+    #                                    its colour runs on below it (below_run_u)
     snow_split: float = 0.5         # a groove-less grey fit whose face's median L lies past
     #                                    this share of the way from the grey's L to the snow's:
     #                                    weak (ends.snow_like; 0: off)

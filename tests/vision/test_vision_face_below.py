@@ -73,3 +73,77 @@ def test_a_lying_bar_fitted_a_unit_high_on_its_darker_top_face_is_weak():
     assert face_below(mask, lum, view, U, high, 0.25, 0.5, 0.25)
     assert not face_below(mask, lum, view, U, high, 0.25, 0.5, 0.0)
     assert not face_below(mask, lum, view, U, replace(high, h_mm=60.0), 0.25, 0.5, 0.25)
+
+
+def _lying_scene(high: bool):
+    """A lying blue bar's front face 5 u × 1 u from (40, 60) mm (Lab 55, 0, −40), its top
+    face 0.5 u above it (Lab 75, 0, −25) when not `high`, over a grey wall (Lab 80, 0, 0).
+    `high`: the front face shows from 60 mm up a unit, then the top face (the fit a unit
+    high sits on the top face and the wall above it); its colour mask covers both faces."""
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 200.0)
+    lab = np.zeros((view.height, view.width, 3), np.float32)
+    lab[...] = (80.0, 0.0, 0.0)
+    lab[_painted(view, [(40.0, 60.0, 5 * U, U)])] = (55.0, 0.0, -40.0)
+    lab[_painted(view, [(40.0, 60.0 + U, 5 * U, 0.5 * U)])] = (75.0, 0.0, -25.0)
+    mask = _painted(view, [(40.0, 60.0, 5 * U, 1.5 * U)])
+    return view, lab, mask
+
+
+def test_a_lying_bar_fitted_on_its_top_face_shows_no_top_face_above_it():
+    """QD04-04 as a phone photo (measured unseen, a correct build judged wrong for certain):
+    a snow piece standing in front broke up the blue bar's front face, and the fit went a
+    unit high onto its top face; its face below showed the grooves too faintly for
+    `face_below`. Above that fit no top face shows, only the wall beyond, and its colour runs
+    on below it: weak. Fitted on its front face, its top face shows above it; a stone
+    standing on it covers that band (`cover`), and a standing bar's rule is not asked of a
+    lying one unless `lying`."""
+    from referee.vision.ends import bare_top, run_below
+    from referee.vision.settings import default_settings
+
+    s = default_settings()
+    view, lab, mask = _lying_scene(high=True)
+    band = (0.0, 0.5 * U)  # a unit deep shows half a unit tall
+    args = (s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
+            s.colour.neutral_chroma, 13.0, 0.4)
+    cover = np.zeros(mask.shape, bool)
+    high = BarFit("B", "H", 40.0, 60.0 + U, 0.6, 0.8)
+    right = replace(high, h_mm=60.0)
+    assert bare_top(mask, cover, lab, view, U, high, band, *args, lying=True)
+    assert run_below(mask, view, U, high) >= 0.25 * U * view.px_per_mm
+    assert not bare_top(mask, cover, lab, view, U, high, band, *args)  # a standing bar's rule
+    assert not bare_top(mask, cover, lab, view, U, right, band, *args, lying=True)
+    assert run_below(mask, view, U, right) < 0.25 * U * view.px_per_mm
+    stood = np.zeros(mask.shape, bool)
+    c0, _ = view.to_px(40.0, 0.0)
+    stood[:, int(c0):int(c0) + int(4.5 * U * view.px_per_mm)] = True  # a stone on it
+    assert not bare_top(mask, stood, lab, view, U, high, band, *args, lying=True)
+
+
+def test_qd04_04_as_a_phone_photo_is_unsure_not_wrong():
+    """The photo itself (fixtures/hard-scenes): unsure for the blue stone, and judged wrong
+    for certain with the lying bar's rule off."""
+    import json
+
+    from referee.check import check_photo
+    from referee.vision.photo import read_photo
+    from referee.vision.settings import default_settings
+    from referee.vision.station import load_station
+
+    from .test_vision_trust import HARD
+
+    label = json.loads((HARD / "scenes/QD04-04/label.json").read_text())
+    st = load_station(HARD / "stations/QD04/station.json")
+    image = read_photo(HARD / "scenes/QD04-04/image.jpg")
+    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+    got = check_photo(image, st, label["target"], die, label["level"], overlay=False,
+                      intrinsics="from-mat")
+    assert got.verdict.verdict == "unsure"
+    assert [r.code for r in got.verdict.reasons] == ["stone:unclear:B"]
+    s = default_settings()
+    off = replace(s, fit=replace(s.fit, bare_top_lying=False))
+    got = check_photo(image, st, label["target"], die, label["level"], overlay=False,
+                      intrinsics="from-mat", settings=off)
+    assert got.verdict.verdict == "wrong"
+    assert [f.code for f in got.verdict.faults] == ["position:B"]
