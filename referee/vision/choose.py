@@ -111,9 +111,24 @@ def _top_end(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: Fro
     return anchor_top(f, mask, lum, others, view, unit, band, neutral, faces, stone_only=grey)
 
 
+def _held_above(f: BarFit, others: Sequence[BarFit], unit: float, reach_u: float = 0.25
+                ) -> bool:
+    """Whether one of `others` lies over the standing bar `f`'s column (half a unit of it or
+    more) with its bottom 1 to 3 whole units (within `reach_u`) above `f`'s top: held up by
+    snow on `f`, which then is no white thing far behind."""
+    top = f.h_mm + 5 * unit
+    for g in others:
+        k = (g.h_mm - top) / unit
+        w = 5 * unit if g.orientation == "H" else unit
+        if (1 - reach_u <= k <= 3 + reach_u and abs(k - round(k)) <= reach_u
+                and min(g.x_mm + w, f.x_mm + unit) - max(g.x_mm, f.x_mm) >= 0.5 * unit):
+            return True
+    return False
+
+
 def behind_piece(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
                  unit: float, band: tuple[float, float], chromatic: str, agree_u: float,
-                 beside: Sequence[BarFit] = ()) -> BarFit:
+                 beside: Sequence[BarFit] = (), neutral: np.ndarray | None = None) -> BarFit:
     """A fit whose foot a piece lying in front may hide (`infront.foot_hidden`), measured
     from what shows (the issue on unseen tables, item 5). A standing bar whose top end shows
     (`grooves.anchor_top`: the edge between its top and front faces, or a stone on it) is
@@ -122,10 +137,17 @@ def behind_piece(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view:
     lower end is not seen (`foot_hidden`: `stone:hidden`). Snow above a bar is not asked for
     its top end here: a white thing far behind looks the same (QD01-05: a white patch behind
     the blue bar's top, taken for snow on it, put its top end 0.9 u high, as the piece's top
-    put its foot). A grey bar's top end counts only where a coloured stone sits on it
-    (`from_top`). Arguments as for `from_top`."""
+    put its foot), unless a stone of `beside` rests on that snow, a whole number of units
+    above the top end (`_held_above`; QN01-02, measured unseen: a purple bar on snow, a snow
+    cube on its top holding the blue bar up, its top end not told without the snow, was
+    `stone:hidden`). A grey bar's top end counts only where a coloured stone sits on it
+    (`from_top`). Arguments as for `from_top`; neutral: H×W bool, the pixels without hue."""
     if f.orientation == "V":
         a = _top_end(f, masks, lum, view, unit, band, chromatic, None, beside)
+        if a is None and neutral is not None:
+            b = _top_end(f, masks, lum, view, unit, band, chromatic, neutral, beside)
+            if b is not None and _held_above(b, beside, unit):
+                a = b
         if a is not None:
             if abs(a.h_mm - f.h_mm) <= agree_u * unit:
                 return f

@@ -144,7 +144,7 @@ HARD_VERDICTS = {"E01-01": "correct", "E01-04": "wrong", "E02-02": "unsure",
                  "PR03-05": "unsure", "PO03-06": "unsure", "G04-04": "unsure",
                  "F01-02": "correct", "PY04-04": "correct", "QA04-04": "correct",
                  "QD01-05": "unsure", "E03-02": "correct", "QH02-01": "correct",
-                 "QD04-04": "unsure"}
+                 "QD04-04": "unsure", "QN01-02": "correct"}
 
 
 def test_the_harder_scenes_get_their_verdicts_and_never_a_confident_wrong_one():

@@ -133,6 +133,39 @@ def test_a_standing_bar_whose_top_end_is_not_seen_keeps_its_foot_hidden():
     assert behind_piece(lying, masks, lum, view, U, (0.0, 8.0), "B", 0.25).foot_hidden
 
 
+def test_snow_on_a_bars_top_counts_only_under_a_stone_it_holds_up():
+    """`choose._held_above`: a stone lying or standing over the bar's column, its bottom one
+    to three whole units over the bar's top, is held up by snow on the bar; a stone at a
+    unit and a half, or beside the column, is not (a white thing far behind may show there)."""
+    from referee.vision.choose import _held_above
+
+    bar = fit("P", "V", 2, 1)              # its top at 6 u
+    assert _held_above(bar, [fit("B", "V", 2, 7)], U)        # a unit of snow under the blue
+    assert _held_above(bar, [fit("G", "H", 0, 8.1)], U)      # two units, lying across it
+    assert not _held_above(bar, [fit("B", "V", 2, 7.5)], U)  # not a whole number of units
+    assert not _held_above(bar, [fit("B", "V", 4, 7)], U)    # beside it
+    assert not _held_above(bar, [fit("B", "V", 2, 6)], U)    # on it: its own top end shows
+    assert not _held_above(bar, [], U)
+
+
+def test_qn0102s_purple_bar_is_placed_from_the_snow_on_its_top():
+    """QN01-02 (the twenty-ninth session's unseen QN, a correct build): a snow piece stands in
+    front of the purple bar, which stands on a unit of snow with a snow cube on its top under
+    the blue bar. Its face ends a unit up over the piece, and its top end shows only as the
+    snow on it: `stone:hidden:P` until snow on the top counted where it holds a stone up."""
+    from referee.check import check_photo
+
+    label = json.loads((HARD / "scenes/QN01-02/label.json").read_text())
+    st = load_station(HARD / "stations/QN01/station.json")
+    image = read_photo(HARD / "scenes/QN01-02/image.jpg")
+    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
+    got = check_photo(image, st, label["target"], die, label["level"], overlay=False)
+    assert got.verdict.verdict == "correct"
+    m = measure(image, st)
+    purple = next(f for f in m.fits if f.colour == "P")
+    assert not purple.foot_hidden and abs(purple.h_mm - st.unit_mm) < 0.25 * st.unit_mm
+
+
 def test_a_board_with_nothing_on_it_shows_no_piece():
     """A clean photo (hard-scenes P01-02: no piece in front, the build's shadow on the
     paper) shows nothing on the black print."""
