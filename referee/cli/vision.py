@@ -54,9 +54,8 @@ def _needs_camera_step(name: str) -> RefereeError:
     long name is clipped on its way out (`referee.cli.main`), as every value said back."""
     return RefereeError(
         f"station {name!r} is not set up yet: first run `referee calibrate camera {name} "
-        "photo1.jpg ... photo6.jpg` (4 or more photos of the printed mat held at angles: "
-        "README, \"Setting up a station\", step 2); it makes the station's profile, then "
-        "`referee calibrate level` and `referee calibrate colours` can change it")
+        "mat*.jpg` with 4 or more photos of the printed mat held at angles (README, "
+        "\"Setting up a station\")")
 
 
 def _save_profile(name: str, profile: dict) -> Path:
@@ -389,11 +388,11 @@ def judge_photo(photo: Path = typer.Argument(..., help="The build photo (JPEG, P
     v = chk.verdict
     console.print(f"[bold {VERDICT_STYLE[v.verdict]}]{v.verdict}[/]  ({chk.timings_ms['total']:.0f}"
                   " ms)")
-    # the sentences first, each code after it and dimmed: a new user's trial read
-    # "fault position:B: the blue stone ..." as jargon; --json keeps the codes for scripts
-    for code, text in [(f.code, f.text) for f in v.faults] + [(r.code, r.text)
-                                                                for r in v.reasons]:
-        console.print(f"  - {escape(text)} [dim]({escape(code)})[/]")
+    # the sentences alone, as the table's pages show them: new users' trials read
+    # "fault position:B: the blue stone ..." and "(table:none)" as jargon; --json keeps
+    # the codes for scripts
+    for text in [f.text for f in v.faults] + [r.text for r in v.reasons]:
+        console.print(f"  - {escape(text)}")
     if not phone and any(r.code == "photo:cropped" for r in v.reasons):
         # a new user's trial: a phone's photo of the build, refused here as cropped, was
         # judged when sent from a phone to a table (the server works its camera out)
