@@ -261,7 +261,8 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
              unexplained: bool = False, camera_mm: tuple[float, float, float] | None = None,
              chromatic: str = "", paper_bright: bool = False,
              unshaped: Sequence[str] = (), unit_px: float | None = None,
-             hued: Callable[[str], bool] | None = None) -> MeasuredBuild:
+             hued: Callable[[str], bool] | None = None,
+             doubled: Sequence[str] = ()) -> MeasuredBuild:
     """The measured build from one fit per colour (`choose.choose`, `ground`, `pin`).
 
     unit: u in mm; doubt_mm: how far up or down a face off the build line may look
@@ -289,7 +290,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     (`unshaped`): not found, never missing.
     hued: asked of each colour still not there: whether something of its hue (a grey: of
     its look, `lookalike.greyish`) shows in a stone's shape by the build (`lookalike.hued`): not
-    found, never missing.
+    found, never missing. doubled: colours whose fit has a rival of the other orientation by
+    the build (`pipeline.rivalled_by_build`): that shape may be the stone not found, its
+    colour taken for this one, so none is called missing beside it.
     unit_px: how many photo pixels a unit spans at the build; under `build.min_unit_px` a
     stone not found may be one too small to tell (a break-it trial: D06-02 at 480×270, a
     unit 10 px, judged `missing:G`): not found, never missing.
@@ -323,6 +326,12 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                "its colour, though something grey shows in a stone's shape "
                                "by the build " + changed)
         absent = [c for c in absent if c not in huey]
+    if absent and doubled:  # the other shape of a rivalled colour may be the absent stone
+        shown = " or ".join(_name(c) for c in doubled)
+        problems += _not_found(absent, f"was not found, while the {shown} stone's colour "
+                               "shows in another stone's shape too: that may be it, its "
+                               "colour taken for another")
+        absent = []
     if blown or (absent and paper_clipped):
         problems += _not_found(absent, NOT_FOUND_BRIGHT)
         problems.append(OVER_EXPOSED)

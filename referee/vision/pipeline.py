@@ -455,7 +455,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
                        float(white.max()) >= s.exposure.clipped_level,
                        unshaped(fits, masks, view, unit, regions, station.colours,
                                 s.build.not_found_faces), unit_px(pose, unit),
-                       hued_here)
+                       hued_here, rivalled_by_build(fits, all_cands, unit, s)
+                       if s.build.rival_not_missing else ())
     g = s.grooves
     off = unit_scale(fits, lab[..., 0], view, unit, g.unit_spread, g.unit_step,
                      g.unit_min_fits, g.unit_agree, g.unit_max_off)
@@ -521,15 +522,42 @@ def rivalled(f: BarFit, cands: list[BarFit], unit: float, s: VisionSettings) -> 
     L or a T, one arm of it something else in that colour (N10 B01-04: a snow pillar in deep
     shade beside the blue bar, its top cell the end of the dark grey bar lying on it, taken
     for the grey stone standing; a correct build judged wrong)."""
+    return bool(rivals(f, cands, unit, s))
+
+
+def rivals(f: BarFit, cands: list[BarFit], unit: float, s: VisionSettings) -> list[BarFit]:
+    """The candidates that make `f` `rivalled`."""
     def shared_u2(c: BarFit) -> float:
         return rect_overlap(face_rect(f, unit), face_rect(c, unit)) / (unit * unit)
 
-    return any(c.orientation != f.orientation and c.supported and
-               c.fill >= s.fit.min_stone_fill and
-               (c.score >= f.score - s.build.turn_rival_margin or
-                (c.score >= f.score - s.build.cross_rival_margin and
-                 shared_u2(c) >= s.build.cross_rival_u2))
-               for c in cands)
+    return [c for c in cands if c.orientation != f.orientation and c.supported and
+            c.fill >= s.fit.min_stone_fill and
+            (c.score >= f.score - s.build.turn_rival_margin or
+             (c.score >= f.score - s.build.cross_rival_margin and
+              shared_u2(c) >= s.build.cross_rival_u2))]
+
+
+def rivalled_by_build(fits: list[BarFit], cands: dict[str, list[BarFit]], unit: float,
+                      s: VisionSettings) -> list[str]:
+    """The colours of `rivalled` fits whose rival lies by the build: within a unit of the
+    box around the fits that are stones (held up, full enough). The colour shows in another
+    stone's shape of the build too, and a stone not found may be that one, its colour taken
+    for this one (`assemble`: not found, never missing). A break-it trial: OX02-02 through a
+    phone's processing (vivid colours), its grey bar on two snow pillars taken for orange as
+    well as the orange bar standing under it (both 0.82); fitted on the grey, the grey was
+    called missing and a correct build judged wrong. A rival far from the build is not (PG01-05,
+    a wrong build missing its purple stone: the blue's rivals lie 15 u up, on the wall)."""
+    stones = [face_rect(f, unit) for f in fits if f.supported and
+              f.fill >= s.fit.min_stone_fill]
+    if not stones:
+        return []
+    x0 = min(r[0] for r in stones) - unit
+    z0 = min(r[1] for r in stones) - unit
+    box = (x0, z0, max(r[0] + r[2] for r in stones) + unit - x0,
+           max(r[1] + r[3] for r in stones) + unit - z0)
+    return [f.colour for f in fits if f.rivalled and any(
+        rect_overlap(face_rect(c, unit), box) > 0 for c in rivals(f, cands.get(f.colour, []),
+                                                                 unit, s))]
 
 
 def elevation_rad(pose: Pose) -> float:

@@ -270,6 +270,8 @@ class BuildSettings:
     turn_rival_margin: float = 0.0  # a rival of the other orientation this near: weak too
     cross_rival_margin: float = 0.2  # ... within this, a rival sharing a cell with it
     cross_rival_u2: float = 0.5     # a cell shared: this much of the faces' area (u²)
+    rival_not_missing: bool = True  # beside such a rivalled fit no stone is missing: the
+    #                                    rival shape may be it (assemble)
     depth_doubt_mm: float = 5.0     # how far a front face usually stands off the build line
     line_allowance_mm: float = 10.0  # how far it may (WORLD.md §5): table vs snow unsure
     settle: bool = True             # rest stones on their support within the depth doubt

@@ -245,6 +245,31 @@ def test_a_stone_not_found_without_a_colour_check_is_not_missing():
     assert codes(b) == ["stone:not-found:P", "photo:colours"]
 
 
+def test_a_stone_not_found_beside_a_colour_shown_in_two_shapes_is_not_missing():
+    """A break-it trial: OX02-02 through a phone's processing, its grey bar lying on two snow
+    pillars taken for orange as well as the orange bar standing under it; fitted on the grey
+    (a rival of the other orientation as good, by the build: `rivalled_by_build`), the grey
+    was called missing and a correct build judged wrong. The other shape of that colour may
+    be the stone not found: not found, never missing. Without the rival, it is missing (the
+    judge names it); a rival far from the build (PG01-05: 15 u up, on the wall) is none."""
+    from dataclasses import replace
+
+    s = default_settings()
+    fits = [fit("B", "H", 0, 0), fit("O", "H", 0, 5)]
+    b = assemble([fits[0], replace(fits[1], rivalled=True)], U, 2.0, s, "GBO",
+                 doubled=["O"])
+    assert codes(b) == ["stone:not-found:G"]
+    assert "orange stone's colour shows in another stone's shape" in b.problems[0].text
+    assert codes(assemble(fits, U, 2.0, s, "GBO")) == []
+    from referee.vision.pipeline import rivalled_by_build
+
+    o = replace(fits[1], rivalled=True, score=0.82)
+    near = replace(fit("O", "V", 2, 0.5), score=0.82)  # under it, in the build
+    far = replace(fit("O", "V", 2, 15), score=0.82)    # on a wall far behind
+    assert rivalled_by_build([fits[0], o], {"O": [o, near]}, U, s) == ["O"]
+    assert rivalled_by_build([fits[0], o], {"O": [o, far]}, U, s) == []
+
+
 def test_a_stone_not_found_is_named_once():
     """Two stones not found (more than a builder forgets) were each named twice among the
     reasons: once as not found, and again as not found beside a stone not measured."""
