@@ -44,6 +44,25 @@ def _overlap_u(a: StoneMeasurement, b: StoneMeasurement, axis: int = 0) -> float
     return min(lo_a + _size(a)[axis], lo_b + _size(b)[axis]) - max(lo_a, lo_b)
 
 
+def stood_in(stones: Sequence[StoneMeasurement], max_u: float) -> set[str]:
+    """The colours of stones measured standing in another stone: their faces overlap by more
+    than `max_u` along both axes (more than `part` pushes apart), which no build can do
+    (WORLD.md §1). The less sure of the two (the larger `sigma_u`; both when alike) is
+    mis-measured: a break-it trial, D02-04 under an HDR look (local contrast): the pale blue
+    bar, placed from a top end that was the grey bar's edge beside it, stood a unit deep in
+    the orange bar under it (sigma 0.08 against 0.042), and a correct build was judged wrong
+    for certain."""
+    out: set[str] = set()
+    for a, b in itertools.combinations(stones, 2):
+        if min(_overlap_u(a, b, 0), _overlap_u(a, b, 1)) <= max_u:
+            continue
+        if a.sigma_u >= b.sigma_u - 1e-9:
+            out.add(a.colour)
+        if b.sigma_u >= a.sigma_u - 1e-9:
+            out.add(b.colour)
+    return out
+
+
 def _name(colour: str) -> str:
     return COLOUR_NAMES.get(colour, colour)
 
@@ -326,15 +345,16 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
                                "its colour, though something grey shows in a stone's shape "
                                "by the build " + changed)
         absent = [c for c in absent if c not in huey]
+    if blown or (absent and paper_clipped):
+        problems += _not_found(absent, NOT_FOUND_BRIGHT)
+        problems.append(OVER_EXPOSED)
+        absent = []
     if absent and doubled:  # the other shape of a rivalled colour may be the absent stone
+        # (after an over-exposed photo's reason, which says what to do about it)
         shown = " or ".join(_name(c) for c in doubled)
         problems += _not_found(absent, f"was not found, while the {shown} stone's colour "
                                "shows in another stone's shape too: that may be it, its "
                                "colour taken for another")
-        absent = []
-    if blown or (absent and paper_clipped):
-        problems += _not_found(absent, NOT_FOUND_BRIGHT)
-        problems.append(OVER_EXPOSED)
         absent = []
     if len(absent) > s.build.max_missing:
         # more stones gone than a builder forgets: more likely a covered build or a photo
@@ -434,6 +454,9 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
             stones = along_ray(stones, raw, unit, camera_mm, moved)
     if s.build.part_max_u > 0:
         stones = part(stones, s.build.part_margin_u, s.build.part_max_u)
+        if s.build.overlap_weak:
+            inside = stood_in(stones, s.build.part_max_u)
+            stones = [replace(st, weak=True) if st.colour in inside else st for st in stones]
     floating = afloat(stones, doubt_mm / unit)
     if s.build.line_allowance_mm > 0:
         # doubt_mm is depth_doubt_mm × tan(elevation); the allowance scales the same way

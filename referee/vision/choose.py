@@ -111,13 +111,16 @@ def _top_end(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: Fro
     return anchor_top(f, mask, lum, others, view, unit, band, neutral, faces, stone_only=grey)
 
 
-def _held_above(f: BarFit, others: Sequence[BarFit], unit: float, reach_u: float = 0.25
-                ) -> bool:
-    """Whether one of `others` lies over the standing bar `f`'s column (half a unit of it or
-    more) with its bottom 1 to 3 whole units (within `reach_u`) above `f`'s top: held up by
-    snow on `f`, which then is no white thing far behind."""
+def _held_above(f: BarFit, others: Sequence[BarFit], unit: float, min_fill: float,
+                reach_u: float = 0.25) -> bool:
+    """Whether one of `others`, a stone (held up, its face showing `min_fill` of its colour
+    or more), lies over the standing bar `f`'s column (half a unit of it or more) with its
+    bottom 1 to 3 whole units (within `reach_u`) above `f`'s top: held up by snow on `f`,
+    which then is no white thing far behind."""
     top = f.h_mm + 5 * unit
     for g in others:
+        if not g.supported or g.fill < min_fill:
+            continue
         k = (g.h_mm - top) / unit
         w = 5 * unit if g.orientation == "H" else unit
         if (1 - reach_u <= k <= 3 + reach_u and abs(k - round(k)) <= reach_u
@@ -128,7 +131,8 @@ def _held_above(f: BarFit, others: Sequence[BarFit], unit: float, reach_u: float
 
 def behind_piece(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view: FrontView,
                  unit: float, band: tuple[float, float], chromatic: str, agree_u: float,
-                 beside: Sequence[BarFit] = (), neutral: np.ndarray | None = None) -> BarFit:
+                 beside: Sequence[BarFit] = (), neutral: np.ndarray | None = None,
+                 min_fill: float = 0.5) -> BarFit:
     """A fit whose foot a piece lying in front may hide (`infront.foot_hidden`), measured
     from what shows (the issue on unseen tables, item 5). A standing bar whose top end shows
     (`grooves.anchor_top`: the edge between its top and front faces, or a stone on it) is
@@ -140,13 +144,14 @@ def behind_piece(f: BarFit, masks: dict[str, np.ndarray], lum: np.ndarray, view:
     put its foot), unless a stone of `beside` rests on that snow, a whole number of units
     above the top end (`_held_above`; QN01-02, measured unseen: a purple bar on snow, a snow
     cube on its top holding the blue bar up, its top end not told without the snow, was
-    `stone:hidden`). A grey bar's top end counts only where a coloured stone sits on it
-    (`from_top`). Arguments as for `from_top`; neutral: H×W bool, the pixels without hue."""
+    `stone:hidden`; min_fill: how much of its colour that stone's face shows at least). A
+    grey bar's top end counts only where a coloured stone sits on it (`from_top`). Arguments
+    as for `from_top`; neutral: H×W bool, the pixels without hue."""
     if f.orientation == "V":
         a = _top_end(f, masks, lum, view, unit, band, chromatic, None, beside)
         if a is None and neutral is not None:
             b = _top_end(f, masks, lum, view, unit, band, chromatic, neutral, beside)
-            if b is not None and _held_above(b, beside, unit):
+            if b is not None and _held_above(b, beside, unit, min_fill):
                 a = b
         if a is not None:
             if abs(a.h_mm - f.h_mm) <= agree_u * unit:

@@ -405,7 +405,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         pieces = in_front(image, pose, white, view, unit, f_.px_per_mm, f_.erode_mm,
                           f_.light_share, f_.min_area_u2, f_.reach_u, f_.white_mm)
         fits = [behind_piece(f, masks, lab[..., 0], view, unit, band, chromatic, f_.agree_u,
-                             [o for o in fits if o.colour != f.colour], neutral)
+                             [o for o in fits if o.colour != f.colour], neutral,
+                             s.fit.min_stone_fill)
                 if not f.anchored and f.supported and foot_hidden(
                     f, pieces, lab, view, unit, f_.min_share, table_band, f_.top_u,
                     f_.alike, f_.darker, f_.alike_share) else f for f in fits]

@@ -281,6 +281,7 @@ class BuildSettings:
     ray_settle_h: bool = True       # so does a lying one placed by its front/top edge
     part_margin_u: float = 0.02     # side by side faces may overlap this much (assemble.part)
     part_max_u: float = 0.4         # ... and are pushed apart up to this overlap (0: never)
+    overlap_weak: bool = True       # ... a deeper overlap: the less sure stone is weak
     base_sigma_u: float = 0.042     # positional doubt of a clean fit (tools/truth_check.py)
     base_sigma_mm: float = 0.67     # ... and in mm, which binds for units under 16 mm
     anchored_sigma_u: float = 0.08  # positional doubt of a bar placed from its top end

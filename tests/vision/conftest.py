@@ -34,6 +34,19 @@ def die_text(lab: dict) -> str:
     return lab["die"]["animal"] + ("+white" if lab["die"]["white_square"] else "")
 
 
+def scene_check(root, scene: str, **kw):
+    """`check_photo` on a labelled set's scene, with its station, target and die face
+    (keywords: intrinsics, settings; no overlay)."""
+    from referee.check import check_photo
+    from referee.vision.photo import read_photo
+    from referee.vision.station import load_station
+
+    lab = json.loads((root / "scenes" / scene / "label.json").read_text(encoding="utf-8"))
+    st = load_station(root / "stations" / lab["station"] / "station.json")
+    return check_photo(read_photo(root / "scenes" / scene / "image.jpg"), st, lab["target"],
+                       die_text(lab), lab["level"], overlay=False, **kw)
+
+
 @pytest.fixture(scope="session")
 def d04():
     return station("D04")

@@ -124,26 +124,16 @@ def test_a_lying_bar_fitted_on_its_top_face_shows_no_top_face_above_it():
 def test_qd04_04_as_a_phone_photo_is_unsure_not_wrong():
     """The photo itself (fixtures/hard-scenes): unsure for the blue stone, and judged wrong
     for certain with the lying bar's rule off."""
-    import json
-
-    from referee.check import check_photo
-    from referee.vision.photo import read_photo
     from referee.vision.settings import default_settings
-    from referee.vision.station import load_station
 
+    from .conftest import scene_check
     from .test_vision_trust import HARD
 
-    label = json.loads((HARD / "scenes/QD04-04/label.json").read_text())
-    st = load_station(HARD / "stations/QD04/station.json")
-    image = read_photo(HARD / "scenes/QD04-04/image.jpg")
-    die = label["die"]["animal"] + ("+white" if label["die"]["white_square"] else "")
-    got = check_photo(image, st, label["target"], die, label["level"], overlay=False,
-                      intrinsics="from-mat")
+    got = scene_check(HARD, "QD04-04", intrinsics="from-mat")
     assert got.verdict.verdict == "unsure"
     assert [r.code for r in got.verdict.reasons] == ["stone:unclear:B"]
     s = default_settings()
     off = replace(s, fit=replace(s.fit, bare_top_lying=False))
-    got = check_photo(image, st, label["target"], die, label["level"], overlay=False,
-                      intrinsics="from-mat", settings=off)
+    got = scene_check(HARD, "QD04-04", intrinsics="from-mat", settings=off)
     assert got.verdict.verdict == "wrong"
     assert [f.code for f in got.verdict.faults] == ["position:B"]

@@ -443,6 +443,23 @@ def test_a_settled_standing_stone_moves_along_its_camera_ray():
                 if st.colour == "G").x_u == 5.0
 
 
+def test_a_stone_measured_a_unit_deep_in_another_is_weak():
+    """A break-it trial: D02-04 under an HDR look, its pale blue bar placed from a top end
+    that was the grey bar's edge beside it, a unit deep in the orange bar under it; a correct
+    build judged wrong for certain. Deeper than `part` pushes apart, the less sure stone (the
+    larger sigma) is weak, so no fault rests on it alone; two alike fits are both weak."""
+    s = default_settings()
+    b = assemble([fit("O", "V", 0, 1), fit("B", "V", 0, 5, anchored=True)], U, 2.0, s, "OB")
+    assert {st.colour: st.weak for st in b.stones} == {"O": False, "B": True}
+    b = assemble([fit("O", "V", 0, 1), fit("B", "V", 0, 5)], U, 2.0, s, "OB")
+    assert all(st.weak for st in b.stones)
+    b = assemble([fit("O", "V", 0, 1), fit("B", "V", 0, 6)], U, 2.0, s, "OB")  # on it
+    assert not any(st.weak for st in b.stones)
+    off = replace(s, build=replace(s.build, overlap_weak=False))
+    b = assemble([fit("O", "V", 0, 1), fit("B", "V", 0, 5, anchored=True)], U, 2.0, off, "OB")
+    assert not any(st.weak for st in b.stones)
+
+
 def test_stones_measured_inside_each_other_are_pushed_apart():
     """OA03-03 (an unseen set): two dark stones side by side, a lying grey bar beside a standing
     purple one, the grey one's end fitted 0.21 u into the purple: the offsets fell in the grey
