@@ -365,20 +365,28 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         fits = [replace(f, odd_end=True) if odd_end(lab[..., 0], view, unit, f,
                                                     s.fit.light_min_step, s.fit.odd_end_k)
                 else f for f in fits]
-    if s.fit.bare_top_fill > 0:  # a standing bar whose top face does not show
-        # the band where its top face shows, seen at its top (higher up, thinner)
-        fits = [replace(f, bare_top=True) if f.colour in chromatic and bare_top(
-            masks[f.colour], other_stones(masks, f.colour) | (
-                neutral if f.orientation == "V" else _stood_on(f, fits, view, unit,
-                                                                neutral.shape)),
-            lab, view, unit, f,
-            band_vector_mm(pose, view, unit, (f.x_mm + 0.5 * unit, f.h_mm + 5 * unit)
-                           if f.orientation == "V" else (f.x_mm + 2.5 * unit, f.h_mm + unit)),
-            s.fit.bare_top_fill, s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
-            s.colour.neutral_chroma, s.fit.bare_top_alike * model.max_distance,
-            model.lightness_weight, lying=s.fit.bare_top_lying) and (
-                f.orientation == "V" or (run_below(masks[f.colour], view, unit, f) or 0.0)
-                >= s.fit.below_run_u * unit * view.px_per_mm) else f for f in fits]
+    if s.fit.bare_top_fill > 0:  # a bar whose top face does not show
+
+        def top_bare(f: BarFit) -> bool:
+            """`ends.bare_top`, its band seen at the bar's top (higher up, thinner); covered
+            by other stones, and for a standing bar by snow, for a lying one by what stands
+            on it; a lying bar only while its colour runs on below the fit (`run_below`)."""
+            lying = f.orientation == "H"
+            cover = other_stones(masks, f.colour) | (
+                _stood_on(f, fits, view, unit, neutral.shape) if lying else neutral)
+            at = (f.x_mm + 2.5 * unit, f.h_mm + unit) if lying else \
+                (f.x_mm + 0.5 * unit, f.h_mm + 5 * unit)
+            if not bare_top(masks[f.colour], cover, lab, view, unit, f,
+                            band_vector_mm(pose, view, unit, at), s.fit.bare_top_fill,
+                            s.fit.bare_top_band_u, s.fit.bare_top_hue_deg,
+                            s.colour.neutral_chroma, s.fit.bare_top_alike * model.max_distance,
+                            model.lightness_weight, lying=s.fit.bare_top_lying):
+                return False
+            return not lying or (run_below(masks[f.colour], view, unit, f) or 0.0) >= \
+                s.fit.below_run_u * unit * view.px_per_mm
+
+        fits = [replace(f, bare_top=True) if f.colour in chromatic and top_bare(f) else f
+                for f in fits]
     if s.fit.below_run_u > 0:  # a lying bar's face running on below it, grooves and all
         fits = [replace(f, face_below=True) if face_below(
             masks[f.colour], lab[..., 0], view, unit, f, s.fit.below_run_u,
