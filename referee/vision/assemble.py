@@ -430,8 +430,8 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
         stones.append(StoneMeasurement(f.colour, f.orientation, f.x_mm / unit, f.h_mm / unit,
                                        sigma, {}, 0.0,
                                        weak=f.score < s.build.sure_score or f.rivalled or
-                                       f.rested or f.tinted or f.odd_end or f.snow_like or
-                                       f.bare_top or f.face_below or f.behind))
+                                       f.rested or f.tinted or f.odd_end or f.lit_seam or
+                                       f.snow_like or f.bare_top or f.face_below or f.behind))
     if absent and any(p.code.startswith("stone:") for p in problems):
         # a stone not found beside another that could not be measured: the photo shows
         # trouble (a piece in front, colours washed out), no evidence the stone is absent

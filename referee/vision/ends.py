@@ -6,6 +6,7 @@ its colour beyond an end).
 - `lightness_pinned`: what lies beyond an end is lit otherwise than the even face;
 - `length_slack_u`: how far the face slides, losing little of its colour;
 - `odd_end`: an end segment unlike the other four (the fit is weak);
+- `lit_seam`: light shows between a lying bar and the bar lying on it (the fit is weak);
 - `bare_top`: a bar's top face is not there (the fit is weak; a lying bar's only while its
   colour runs on below the fit, `run_below`);
 - `snow_like`: a groove-less grey face as light as the snow (the fit is weak);
@@ -163,6 +164,50 @@ def odd_end(lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit, min_s
     steps = np.abs(np.diff(segs))
     inner = float(steps[1:3].max())
     return any(s >= min_step and s >= k * inner for s in (steps[0], steps[3]))
+
+
+def lit_seam(lum: np.ndarray, mask: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,
+             others: list[BarFit], min_l: float, max_fill: float) -> bool:
+    """Whether light shows between a lying bar and a lying bar fitted on it: over some
+    whole unit where the other lies on the fit (its bottom within 0.35 u of the fit's top),
+    the seam between them (0.2 u either side of the fit's top edge; the brightest row per
+    column, its median) is at least `min_l` (L) lighter than both faces' middles there, and
+    shows the fit's colour (`mask`) over less than `max_fill` of it. A lower bar's lit top
+    face is lighter than the front faces too, but of its own colour; what shows instead is
+    the paper behind, and nothing holds the upper bar up there. M03-05 saved again as a JPEG
+    (a break-it trial): the grey bar fitted 3 u left, under the purple bar's overhang, on its
+    shadow and on a snow piece behind it, the paper lit between them (L 66–74 above both
+    faces over two units; on true contacts of our sets at most 34, with the lower bar's
+    colour over 70 % of the seam).
+
+    lum: the front view's lightness, H×W float32 (L, 0–100); mask: the fit's colour, H×W
+    bool. False for a standing bar, or with no lying bar on it.
+    """
+    if fit.orientation != "H":
+        return False
+    u = unit_mm * view.px_per_mm
+    col, row = (float(v) for v in view.to_px(fit.x_mm, fit.h_mm))
+    top = row - u  # the fit's top edge, in rows
+    seam = slice(max(int(top - 0.2 * u), 0), max(int(top + 0.2 * u), 0))
+    own = slice(max(int(row - 0.75 * u), 0), max(int(row - 0.25 * u), 0))
+    for o in others:
+        if o.orientation != "H" or abs(o.h_mm - (fit.h_mm + unit_mm)) > 0.35 * unit_mm:
+            continue
+        ocol, orow = (float(v) for v in view.to_px(o.x_mm, o.h_mm))
+        on = slice(max(int(orow - 0.75 * u), 0), max(int(orow - 0.25 * u), 0))
+        for j in range(5):
+            c0, c1 = col + (j + 0.2) * u, col + (j + 0.8) * u
+            if c0 < ocol or c1 > ocol + 5 * u or c0 < 0 or c1 > lum.shape[1]:
+                continue
+            cs = slice(int(c0), int(c1))
+            band, a, b = lum[seam, cs], lum[own, cs], lum[on, cs]
+            if band.size == 0 or a.size == 0 or b.size == 0:
+                continue
+            lit = float(np.median(band.max(axis=0))) - max(float(np.median(a)),
+                                                           float(np.median(b)))
+            if lit >= min_l and float(mask[seam, cs].mean()) < max_fill:
+                return True
+    return False
 
 
 def snow_like(mask: np.ndarray, lum: np.ndarray, view: FrontView, unit_mm: float, fit: BarFit,

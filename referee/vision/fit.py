@@ -42,7 +42,9 @@ class BarFit:
     (`refit.refit_tinted`): a shadow tinted so looks the same, so its place is evidence too
     weak for a fault to rest on alone (also the pixels a table class of its hue took,
     `refit.refit_lent`); odd_end: one end segment of its face is unlike the other four
-    (`odd_end`), so it may end a unit short on a look-alike: weak too; bare_top: a standing
+    (`odd_end`), so it may end a unit short on a look-alike: weak too; lit_seam: light
+    shows between a lying bar and one lying on it over a unit (`ends.lit_seam`), so part of
+    it may be a shadow under the other's overhang: weak too; bare_top: a standing
     bar whose top face shows none of its colour with nothing on it (`bare_top`), so its
     fitted face may hold its top face, its foot hidden: weak too; snow_like: a groove-less
     grey fit whose face is nearer the snow's lightness than the grey's (`ends.snow_like`),
@@ -69,6 +71,7 @@ class BarFit:
     rested: bool = False
     tinted: bool = False
     odd_end: bool = False
+    lit_seam: bool = False
     bare_top: bool = False
     snow_like: bool = False
     face_below: bool = False

@@ -49,7 +49,7 @@ from referee.vision.colour import (
     unclipped,
 )
 from referee.vision.depth import fits_at_depth, structure_depth
-from referee.vision.ends import bare_top, face_below, odd_end, run_below, snow_like
+from referee.vision.ends import bare_top, face_below, lit_seam, odd_end, run_below, snow_like
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale, unit_scale
 from referee.vision.infront import foot_hidden, in_front
@@ -365,6 +365,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         fits = [replace(f, odd_end=True) if odd_end(lab[..., 0], view, unit, f,
                                                     s.fit.light_min_step, s.fit.odd_end_k)
                 else f for f in fits]
+    if s.fit.lit_seam_l > 0:  # the paper lit between a lying bar and one lying on it
+        fits = [replace(f, lit_seam=True) if lit_seam(
+            lab[..., 0], masks[f.colour], view, unit, f, [o for o in fits if o is not f],
+            s.fit.lit_seam_l, s.fit.lit_seam_fill) else f for f in fits]
     if s.fit.bare_top_fill > 0:  # a bar whose top face does not show
 
         def top_bare(f: BarFit) -> bool:

@@ -162,6 +162,9 @@ class FitSettings:
     light_lying: bool = True        # ... and so for a lying bar too, besides its top edge
     odd_end_k: float = 2.0          # an end segment's step in L this × the inner ones (and
     #                                    light_min_step): the fit is weak (ends.odd_end; 0: off)
+    lit_seam_l: float = 40.0        # the seam under a lying bar this much lighter (L) than both
+    #                                    faces over a unit: the lower fit is weak (0: off)
+    lit_seam_fill: float = 0.5      # ...showing the lower bar's colour less than this share
     frame_reach_u: float = 1.0      # a fit this near the photo's edge, along its length or
     #                                    across it: where it ends is not seen (0: off)
     anchor_top: bool = True         # place a standing bar whose foot is hidden from its top

@@ -116,6 +116,67 @@ def test_a_face_whose_end_unit_is_unlike_the_rest_is_odd():
     assert odd_end(lum, view, U, standing, *args)
 
 
+def test_light_between_a_lying_bar_and_the_bar_on_it_makes_the_lower_fit_weak():
+    """M03-05 saved again as a JPEG: the grey bar fitted 3 u left, under the purple bar's
+    overhang, the paper lit between them over two units (L 66–74 above both faces). Where
+    the lower bar's own lit top face shows there instead (its colour), or the seam is dark,
+    or the bar on it is lifted off it, the fit stays as it was."""
+    from referee.vision.ends import lit_seam
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 200.0)
+    u = int(U * 2)
+    col, bottom = (int(round(float(v))) for v in view.to_px(100.0, 0.0))
+    grey, purple = BarFit("G", "H", 100.0, 0.0, 0.74, 0.72), BarFit("P", "H", 100.0, U, .9, .8)
+    s = default_settings().fit
+
+    def seam(level: float, units: range, coloured: bool = False) -> tuple[np.ndarray, ...]:
+        lum = np.full((view.height, view.width), 90.0, np.float32)
+        lum[bottom - u:bottom, col:col + 5 * u] = 30.0  # the grey's face
+        lum[bottom - 2 * u:bottom - u, col:col + 5 * u] = 25.0  # the purple's, on it
+        mask = np.zeros(lum.shape, bool)
+        mask[bottom - u:bottom, col:col + 5 * u] = True
+        for j in units:  # a band 0.15 u tall across the seam
+            cs = slice(col + j * u, col + (j + 1) * u)
+            lum[bottom - u - u // 8:bottom - u + u // 8, cs] = level
+            mask[bottom - u - u // 8:bottom - u + u // 8, cs] = coloured
+        return lum, mask
+
+    args = (s.lit_seam_l, s.lit_seam_fill)
+    assert lit_seam(*seam(95.0, range(1, 3)), view, U, grey, [purple], *args)
+    assert not lit_seam(*seam(95.0, range(1, 3)), view, U, purple, [grey], *args)  # on top
+    assert not lit_seam(*seam(60.0, range(5)), view, U, grey, [purple], *args)  # a top face
+    assert not lit_seam(*seam(95.0, range(5), coloured=True), view, U, grey, [purple], *args)
+    assert not lit_seam(*seam(12.0, range(5)), view, U, grey, [purple], *args)  # a dark seam
+    lifted = replace(purple, h_mm=1.7 * U)  # on snow: the snow's face between them is no seam
+    assert not lit_seam(*seam(95.0, range(1, 3)), view, U, grey, [lifted], *args)
+    standing = replace(grey, orientation="V")
+    assert not lit_seam(*seam(95.0, range(1, 3)), view, U, standing, [purple], *args)
+
+
+def test_a_grey_bar_fitted_on_the_shadow_under_an_overhang_is_no_ground_for_a_fault():
+    """M03-05 (a correct build) as a phone's photo saved again at JPEG quality 90 (a
+    break-it trial): the grey fitted 3 u left under the purple's overhang was judged a
+    position fault with confidence; the paper lit between them makes that fit weak."""
+    import cv2
+
+    from referee.check import check_photo
+    from referee.vision.station import load_station
+
+    root = FIXTURES / "hard-scenes"
+    image = read_photo(root / "scenes" / "M03-05" / "image.jpg")
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    again = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    station = load_station(root / "stations" / "M03" / "station.json")
+    target = ["BBBBB...", "PPPPP...", "...GGGGG"]
+    got = check_photo(again, station, target, "bear", overlay=False, intrinsics="from-mat")
+    assert got.verdict.verdict == "unsure"
+    off = replace(default_settings(), fit=replace(default_settings().fit, lit_seam_l=0.0))
+    got = check_photo(again, station, target, "bear", overlay=False, intrinsics="from-mat",
+                      settings=off)
+    assert got.verdict.verdict == "wrong"  # the fault the rule keeps off the penalty card
+
+
 def test_a_stone_on_snow_on_a_stone_rests_whole_units_above_it():
     """V02-06: a purple bar lies on a unit of snow standing on the blue bar, the whole build
     lifted a unit (white square). The blue settled 0.04 u down; the purple, measured 1.24 u
