@@ -12,6 +12,7 @@ as choose.py reads a stone's: held up, full, not spilling around.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from referee.build import Orientation
@@ -47,14 +48,20 @@ def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
          centre: tuple[float, float, float], view: FrontView, unit: float,
          band: tuple[float, float], regions: dict[Orientation, tuple[float, ...]],
          fits: list[BarFit], support: np.ndarray, table_band_mm: float,
-         s: VisionSettings) -> bool:
+         s: VisionSettings, veiled: np.ndarray | None = None) -> bool:
     """Whether a stone-shaped thing of `colour`'s hue stands in the build's place, its
     lightness whatever and its chroma at least `build.hued_chroma` of the colour's: a stone
     not found in its class may be it, its colour moved out of the class by a light or a
     camera's tone since the colour photo (a break-it trial: a lamp's hot spot washing an
     orange bar pale, D05-02 and NH04-05; +0.5 EV and a green cast on NH04-05; each judged a
     correct build `missing:O`). WORLD.md §4: missing needs evidence that the stone could
-    have been seen.
+    have been seen. Under a veil of light (`veiled`, H×W bool: columns where the paper in
+    front of the build is blown out, `veiled_columns`: a lamp's hot spot or a reflection in
+    the lens adds light that washes colours towards white, and the paper that sets the
+    white balance clips) a chroma of `build.veiled_chroma` is enough there, under the
+    neutral limit, within `build.veiled_degrees` of the hue (a break-it trial: a glare of
+    30 % over the orange bars of D06-03 and D06-07 left them chroma 11–14, the centre's 32,
+    their hue up to 27° off; each correct build judged `missing:O` with confidence).
 
     colours: the station's stone letters, whose index `labels` (H×W, its classes) holds;
     lab: front-view Lab (H×W×3 float32); centre: the colour's Lab centre. The pixels within
@@ -67,10 +74,40 @@ def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
         return False
     off = np.abs((hue_deg(lab) - float(hue_deg(np.asarray(centre))) + 180.0) % 360.0 - 180.0)
     chroma = np.hypot(lab[..., 1], lab[..., 2])
-    mask = (off <= s.build.hued_degrees) & ~_others(colour, colours, labels, fits) & \
-        (chroma >= max(s.colour.neutral_chroma, s.build.hued_chroma * own))
+    least, within = max(s.colour.neutral_chroma, s.build.hued_chroma * own), \
+        s.build.hued_degrees
+    if veiled is not None and s.build.veiled_chroma > 0:
+        least = np.where(veiled, min(least, s.build.veiled_chroma), least)
+        within = np.where(veiled, max(within, s.build.veiled_degrees), within)
+    mask = (off <= within) & ~_others(colour, colours, labels, fits) & (chroma >= least)
     return _a_held_stone(mask, colour, view, unit, band, regions, fits, support,
                          table_band_mm, s)
+
+
+def veiled_columns(front: np.ndarray, view: FrontView, unit: float, clipped_level: float,
+                   share: float) -> np.ndarray | None:
+    """The front view's columns (H×W bool, whole columns) where the paper in front of the
+    build line is blown out: more than `share` of the strip 2–8 mm below the table line
+    (which shows the paper just in front of the build) at `clipped_level` in every channel,
+    widened by a unit each way. There a lamp's hot spot or a reflection lifts every colour
+    towards white. None where no column is so.
+
+    front: the rectified H×W×3 uint8 BGR front view (`rectify.rectify`); unit: u in mm.
+    """
+    c0, r0 = view.to_px(view.x0_mm, -2.0)
+    _, r1 = view.to_px(view.x0_mm, -8.0)
+    rows = slice(max(int(r0), 0), max(int(r1), 0))
+    strip = front[rows]
+    if strip.size == 0:
+        return None
+    blown = np.minimum(np.minimum(strip[..., 0], strip[..., 1]), strip[..., 2]) >= \
+        clipped_level
+    cols = blown.mean(axis=0) > share
+    if not cols.any():
+        return None
+    reach = max(int(round(unit * view.px_per_mm)), 1)
+    cols = cv2.dilate(cols.astype(np.uint8)[None, :], np.ones((1, 2 * reach + 1), np.uint8))
+    return np.broadcast_to(cols.astype(bool), front.shape[:2])
 
 
 def greyish(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,

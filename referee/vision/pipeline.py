@@ -53,7 +53,7 @@ from referee.vision.ends import bare_top, face_below, lit_seam, odd_end, run_bel
 from referee.vision.fit import BarFit, band_vector_mm, bar_candidates, face_fill
 from referee.vision.grooves import groove_scale, unit_scale
 from referee.vision.infront import foot_hidden, in_front
-from referee.vision.lookalike import greyish, hued, unknown_stone
+from referee.vision.lookalike import greyish, hued, unknown_stone, veiled_columns
 from referee.vision.mat import PAPER_BEYOND
 from referee.vision.mats import (
     MIRRORED,
@@ -459,9 +459,11 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         if colour not in chromatic:  # no hue to follow: its grey, a band of light at a time
             return greyish(colour, station.colours, lab, labels, model, view, unit, band,
                            regions, fits, support, table_band, s)
+        veiled = veiled_columns(front, view, unit, s.exposure.clipped_level,
+                                s.build.veiled_share) if s.build.veiled_chroma > 0 else None
         return s.build.hued_degrees > 0 and hued(
             colour, station.colours, lab, labels, model.centres[colour], view, unit, band,
-            regions, fits, support, table_band, s)
+            regions, fits, support, table_band, s, veiled)
 
     m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd,
                        (float(cam[0]), float(cam[1]), float(cam[2])), chromatic,

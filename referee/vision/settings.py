@@ -262,6 +262,13 @@ class BuildSettings:
     # chroma or more) shows in a stone's shape by the build: not found (lookalike.hued; 0: off)
     hued_degrees: float = 25.0
     hued_chroma: float = 0.5
+    # ... and, where the paper in front of the build is blown out (a hot spot's veil washes
+    # colours towards white), this chroma, under the neutral limit, and this hue's reach
+    # (its paper clipped, the white balance is off there; lookalike.veiled_columns:
+    # a column so when more than veiled_share of its paper strip is; 0: off)
+    veiled_chroma: float = 8.0
+    veiled_degrees: float = 40.0
+    veiled_share: float = 0.5
     # a grey stone not found where something of its look (neutral, or within the colour
     # model's max_distance of its centre) shows in a stone's shape within one band of
     # lightness this wide (L; bands every half of it): not found (lookalike.greyish; 0: off)

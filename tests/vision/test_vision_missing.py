@@ -160,3 +160,65 @@ def test_a_chromatic_stone_whose_hue_shows_in_a_stones_shape_is_not_found_never_
     assert codes(grey) == ["stone:not-found:G"] and asked == ["O", "G"]
     assert "something grey" in grey.problems[0].text
     assert "hue" in b.problems[0].text
+
+
+def _glared(image, strength: float = 0.3):
+    """A lamp's hot spot over the photo, as the break-it trial made it: light added in a
+    Gaussian spot (radius 12 % of the width) at 35 % across and 60 % down, saved as a JPEG
+    at quality 92."""
+    import numpy as np
+
+    h, w = image.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = np.exp(-((x - 0.35 * w) ** 2 + (y - 0.6 * h) ** 2) / (2 * (0.12 * w) ** 2))
+    lit = np.clip(image + strength * 255 * spot[..., None], 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, 92])[1],
+                        cv2.IMREAD_COLOR)
+
+
+def test_under_a_hot_spot_a_washed_stone_of_its_hue_is_not_found_never_missing():
+    """D06-03 and D06-07 (correct builds) under a glare of 30 %: the orange bars, washed to
+    chroma 11–14 (the centre's 32) and their hue moved with the clipped paper's balance, were
+    judged `missing:O` with confidence. Where the paper in front of the build is blown out
+    (`lookalike.veiled_columns`), a stone-shaped thing of about its hue and a little chroma
+    is evidence enough that the stone may be there: not found, unsure. The same photos
+    without the glare stay correct; with the rule off they are wrong again."""
+    s = default_settings()
+    off = replace(s, build=replace(s.build, veiled_chroma=0.0))
+    for scene in ("D06-03", "D06-07"):
+        lab = label(scene)
+        args = (station("D06"), lab["target"], die_text(lab), lab["level"])
+        glared = _glared(photo(scene))
+        got = check_photo(glared, *args, overlay=False)
+        assert got.verdict.verdict == "unsure", scene
+        assert "stone:not-found:O" in [r.code for r in got.verdict.reasons], scene
+        assert check_photo(glared, *args, overlay=False, settings=off).verdict.verdict == \
+            "wrong", scene
+        assert check_photo(photo(scene), *args, overlay=False).verdict.verdict == "correct"
+
+
+def test_veiled_columns_are_those_whose_paper_in_front_is_blown_out():
+    """`veiled_columns`: a column of the front view is veiled where the strip 2–8 mm below
+    the table line (the paper just in front of the build) is blown out in every channel,
+    widened by a unit each way; none when no column is, nor for paper bright in one
+    channel only (a tinted light, not a veil)."""
+    import numpy as np
+
+    from referee.vision.lookalike import veiled_columns
+    from referee.vision.rectify import FrontView
+
+    view = FrontView.for_settings(2.0, 120.0)
+    front = np.full((view.height, view.width, 3), 200, np.uint8)
+    assert veiled_columns(front, view, U, 250.0, 0.5) is None
+    c, r_top = (int(round(float(v))) for v in view.to_px(100.0, -2.0))
+    _, r_bottom = (int(round(float(v))) for v in view.to_px(100.0, -8.0))
+    front[r_top:r_bottom, c:c + 20] = 255
+    veiled = veiled_columns(front, view, U, 250.0, 0.5)
+    assert veiled is not None and veiled.shape == front.shape[:2]
+    reach = int(round(U * view.px_per_mm))
+    assert veiled[0, c] and veiled[-1, c + 19] and veiled[0, c - reach] and \
+        veiled[0, c + 19 + reach]
+    assert not veiled[0, c - reach - 2] and not veiled[0, c + 19 + reach + 2]
+    front[:] = 200
+    front[r_top:r_bottom, c:c + 20, 2] = 255  # red clipped only
+    assert veiled_columns(front, view, U, 250.0, 0.5) is None
