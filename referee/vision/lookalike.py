@@ -74,8 +74,8 @@ def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
         return False
     off = np.abs((hue_deg(lab) - float(hue_deg(np.asarray(centre))) + 180.0) % 360.0 - 180.0)
     chroma = np.hypot(lab[..., 1], lab[..., 2])
-    least, within = max(s.colour.neutral_chroma, s.build.hued_chroma * own), \
-        s.build.hued_degrees
+    least: float | np.ndarray = max(s.colour.neutral_chroma, s.build.hued_chroma * own)
+    within: float | np.ndarray = s.build.hued_degrees
     if veiled is not None and s.build.veiled_chroma > 0:
         least = np.where(veiled, min(least, s.build.veiled_chroma), least)
         within = np.where(veiled, max(within, s.build.veiled_degrees), within)
