@@ -497,7 +497,8 @@ def table_centres(image: np.ndarray, white_bgr: np.ndarray, pose: Pose, model: C
 
 def may_hold(lab: np.ndarray, labels: np.ndarray, neutral_chroma: float,
              min_snow_lightness: float, tinted_snow_chroma: float,
-             tinted_snow_lightness: float, chroma: np.ndarray | None = None) -> np.ndarray:
+             tinted_snow_lightness: float, chroma: np.ndarray | None = None,
+             shade_chroma: float = 0.0, shade_lightness: float = 100.0) -> np.ndarray:
     """What may hold a stone up (WORLD.md §4: the table, a stone or snow): H×W bool of the
     front view's pixels that some class takes (`labels` >= 0: stones, snow, the paper, the
     table) or that may be snow outside every class.
@@ -509,13 +510,18 @@ def may_hold(lab: np.ndarray, labels: np.ndarray, neutral_chroma: float,
     staying nearly as light as the paper (chroma < `tinted_snow_chroma`, L above
     `tinted_snow_lightness`: b* +24 at L 98 in warm light, OV03-02). A light-tinted pixel
     only ever holds a stone up through `choose.grounded`'s chain down to the table, so a tinted
-    wall far behind the mat, above the table in the front view, still holds nothing.
+    wall far behind the mat, above the table in the front view, still holds nothing. In the
+    shade of a lamp, lit by a sky or room of another tint, it keeps less of its lightness
+    and takes a little of that tint: chroma < `shade_chroma`, L above `shade_lightness`
+    (QV04-06: snow pillars at L 76–82, b* −13 to −17 beside a paper at 215 218 208, every
+    stone on them called unsupported).
     chroma: the H×W float32 hypot of a and b, if already worked out.
     """
     chroma = np.hypot(lab[..., 1], lab[..., 2]) if chroma is None else chroma
     light = lab[..., 0]
     return (labels >= 0) | ((chroma < neutral_chroma) & (light > min_snow_lightness)) | \
-        ((chroma < tinted_snow_chroma) & (light > tinted_snow_lightness))
+        ((chroma < tinted_snow_chroma) & (light > tinted_snow_lightness)) | \
+        ((chroma < shade_chroma) & (light > shade_lightness))
 
 
 def near_colour(lab: np.ndarray, model: ColourModel, letters: Sequence[str],

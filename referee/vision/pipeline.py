@@ -300,7 +300,8 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     # a table of nearly its colour, may fall outside every class
     chroma = np.hypot(lab[..., 1], lab[..., 2])
     support = may_hold(lab, labels, s.colour.neutral_chroma, s.colour.min_snow_lightness,
-                       s.colour.tinted_snow_chroma, s.colour.tinted_snow_lightness, chroma)
+                       s.colour.tinted_snow_chroma, s.colour.tinted_snow_lightness, chroma,
+                       s.colour.shade_snow_chroma, s.colour.shade_snow_lightness)
     lap("segment")
     band = band_vector_mm(pose, view, unit)
     doubt_mm = s.build.depth_doubt_mm * math.tan(elevation_rad(pose))

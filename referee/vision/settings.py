@@ -95,6 +95,8 @@ class ColourSettings:
     #                     in a lamp's shade under a lit paper: L 42, NS01-04; L 29, OS04-03)
     tinted_snow_lightness: float = 85.0  # this light and below tinted_snow_chroma: snow in
     tinted_snow_chroma: float = 30.0  # light thrown back tinted (b* +24 at L 98, OV03-02)
+    shade_snow_lightness: float = 60.0  # this light and below shade_snow_chroma: snow in a
+    shade_snow_chroma: float = 20.0  # shade lit in another tint (b* -17 at L 82, QV04-06)
     channel_order_ratio: float = 1.0  # another channel order fitting the stones this much better
     channel_order_margin: float = 3.0  # ... and by this much (Lab units, a mean per stone)
     max_colour_distance: float = 8.0  # found stones farther (Lab) from their calibrated colour

@@ -98,9 +98,10 @@ def test_a_grey_stone_takes_back_what_its_surroundings_tinted_into_a_placed_ston
 
 def test_snow_in_shade_or_in_tinted_light_may_hold_a_stone_up():
     """OS04-03: a snow cube in a hard lamp's shade reads L 29; OV03-02: snow pillars in warm
-    light thrown back read b* +24 at L 98. Both may hold a stone up (WORLD.md §4); a dark
-    neutral (a stone's shadow), a saturated light yellow and a mid-light tint may not, and a
-    pixel a class takes always may."""
+    light thrown back read b* +24 at L 98; QV04-06: snow pillars in a lamp's shade, lit by a
+    bluish room, read b* −17 at L 82. All may hold a stone up (WORLD.md §4); a dark neutral
+    (a stone's shadow), a saturated light yellow and a mid-light tint may not, and a pixel a
+    class takes always may."""
     from referee.vision.colour import NONE, may_hold
 
     s = default_settings().colour
@@ -109,15 +110,17 @@ def test_snow_in_shade_or_in_tinted_light_may_hold_a_stone_up():
                      (12.0, 0.0, 0.0),      # a deep shadow
                      (95.0, 5.0, 45.0),     # a light yellow thing
                      (60.0, -6.0, 23.8),    # a mid-light tint: a wall or a table in shade
-                     (40.0, 40.0, -40.0)]], np.float32)  # a purple stone's class
-    labels = np.full((1, 6), NONE, np.int32)
+                     (40.0, 40.0, -40.0),   # a purple stone's class
+                     (82.0, 0.8, -17.4)]], np.float32)  # snow in shade, tinted blue
+    labels = np.full((1, 7), NONE, np.int32)
     labels[0, 5] = 2
     got = may_hold(lab, labels, s.neutral_chroma, s.min_snow_lightness,
-                   s.tinted_snow_chroma, s.tinted_snow_lightness)
-    assert got.tolist() == [[True, True, False, False, False, True]]
+                   s.tinted_snow_chroma, s.tinted_snow_lightness, None, s.shade_snow_chroma,
+                   s.shade_snow_lightness)
+    assert got.tolist() == [[True, True, False, False, False, True, True]]
     # as it was: snow no darker than L 30, never tinted
     old = may_hold(lab, labels, s.neutral_chroma, 30.0, s.tinted_snow_chroma, 101.0)
-    assert old.tolist() == [[False, False, False, False, False, True]]
+    assert old.tolist() == [[False, False, False, False, False, True, False]]
 
 
 def test_a_clipped_channel_is_read_as_at_least_that_bright():
