@@ -170,15 +170,16 @@ def lit_seam(lum: np.ndarray, mask: np.ndarray, view: FrontView, unit_mm: float,
              others: list[BarFit], min_l: float, max_fill: float) -> bool:
     """Whether light shows between a lying bar and a lying bar fitted on it: over some
     whole unit where the other lies on the fit (its bottom within 0.35 u of the fit's top),
-    the seam between them (0.2 u either side of the fit's top edge; the brightest row per
-    column, its median) is at least `min_l` (L) lighter than both faces' middles there, and
-    shows the fit's colour (`mask`) over less than `max_fill` of it. A lower bar's lit top
-    face is lighter than the front faces too, but of its own colour; what shows instead is
-    the paper behind, and nothing holds the upper bar up there. M03-05 saved again as a JPEG
+    the seam between them (0.2 u either side of the fit's top edge), over at least half its
+    height (each column's median row, then their median: a gap of light 0.2 u tall, not a
+    glint on a bevel), is at least `min_l` (L) lighter than both faces' middles there, and
+    shows the fit's colour (`mask`) over less than `max_fill` of it. What shows there is
+    then the paper behind, and nothing holds the upper bar up. M03-05 saved again as a JPEG
     (a break-it trial): the grey bar fitted 3 u left, under the purple bar's overhang, on its
-    shadow and on a snow piece behind it, the paper lit between them (L 66–74 above both
-    faces over two units; on true contacts of our sets at most 34, with the lower bar's
-    colour over 70 % of the seam).
+    shadow and on a snow piece behind it, the paper lit between them (L 65–70 above both
+    faces over two units; on true contacts of our sets at most 13, a lower bar's lit top
+    face; 26 where a snow piece lifts the upper bar; a second trial's 1–2 px glint drawn
+    along true seams passed the brightest row alone, not half the seam).
 
     lum: the front view's lightness, H×W float32 (L, 0–100); mask: the fit's colour, H×W
     bool. False for a standing bar, or with no lying bar on it.
@@ -203,8 +204,8 @@ def lit_seam(lum: np.ndarray, mask: np.ndarray, view: FrontView, unit_mm: float,
             band, a, b = lum[seam, cs], lum[own, cs], lum[on, cs]
             if band.size == 0 or a.size == 0 or b.size == 0:
                 continue
-            lit = float(np.median(band.max(axis=0))) - max(float(np.median(a)),
-                                                           float(np.median(b)))
+            lit = float(np.median(np.median(band, axis=0))) - max(float(np.median(a)),
+                                                                  float(np.median(b)))
             if lit >= min_l and float(mask[seam, cs].mean()) < max_fill:
                 return True
     return False

@@ -58,10 +58,13 @@ def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
     have been seen. Under a veil of light (`veiled`, H×W bool: columns where the paper in
     front of the build is blown out, `veiled_columns`: a lamp's hot spot or a reflection in
     the lens adds light that washes colours towards white, and the paper that sets the
-    white balance clips) a chroma of `build.veiled_chroma` is enough there, under the
-    neutral limit, within `build.veiled_degrees` of the hue (a break-it trial: a glare of
-    30 % over the orange bars of D06-03 and D06-07 left them chroma 11–14, the centre's 32,
-    their hue up to 27° off; each correct build judged `missing:O` with confidence).
+    white balance clips) a chroma of `build.veiled_chroma` is enough on pixels washed to
+    `build.veiled_lightness` or lighter, under the neutral limit, within
+    `build.veiled_degrees` of the hue (a break-it trial: a glare of 30 % over the orange
+    bars of D06-03 and D06-07 left them chroma 11–14 at L 92–95, the centre's 32, their hue
+    up to 27° off; each correct build judged `missing:O` with confidence; a second trial: a
+    pink box's top face 11 u above a small hot spot, in the columns it veiled, taken for a
+    missing purple stone before only washed pixels counted).
 
     colours: the station's stone letters, whose index `labels` (H×W, its classes) holds;
     lab: front-view Lab (H×W×3 float32); centre: the colour's Lab centre. The pixels within
@@ -77,22 +80,28 @@ def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
     least: float | np.ndarray = max(s.colour.neutral_chroma, s.build.hued_chroma * own)
     within: float | np.ndarray = s.build.hued_degrees
     if veiled is not None and s.build.veiled_chroma > 0:
-        least = np.where(veiled, min(least, s.build.veiled_chroma), least)
-        within = np.where(veiled, max(within, s.build.veiled_degrees), within)
+        washed = veiled & (lab[..., 0] >= s.build.veiled_lightness)
+        least = np.where(washed, min(least, s.build.veiled_chroma), least)
+        within = np.where(washed, max(within, s.build.veiled_degrees), within)
     mask = (off <= within) & ~_others(colour, colours, labels, fits) & (chroma >= least)
     return _a_held_stone(mask, colour, view, unit, band, regions, fits, support,
                          table_band_mm, s)
 
 
 def veiled_columns(front: np.ndarray, view: FrontView, unit: float, clipped_level: float,
-                   share: float) -> np.ndarray | None:
-    """The front view's columns (H×W bool, whole columns) where the paper in front of the
-    build line is blown out: more than `share` of the strip 2–8 mm below the table line
-    (which shows the paper just in front of the build) at `clipped_level` in every channel,
-    widened by a unit each way. There a lamp's hot spot or a reflection lifts every colour
-    towards white. None where no column is so.
+                   share: float, inside: np.ndarray | None = None, near_u: float = 2.0
+                   ) -> np.ndarray | None:
+    """Where a veil of light lies over the front view (H×W bool): in the columns where the
+    paper in front of the build line is blown out (more than `share` of the strip 2–8 mm
+    below the table line, which shows the paper just in front of the build, at
+    `clipped_level` in every channel; widened by a unit each way), within `near_u` units of
+    a pixel blown out so. There a lamp's hot spot or a reflection lifts every colour towards
+    white. None where no column is so.
 
-    front: the rectified H×W×3 uint8 BGR front view (`rectify.rectify`); unit: u in mm.
+    front: the rectified H×W×3 uint8 BGR front view (`rectify.rectify`); unit: u in mm;
+    inside: H×W bool, where the front view shows the photo (beyond its edges `rectify`
+    fills white, which is no blown paper: a break-it trial's phone photo cropped past the
+    build had 68–189 columns veiled without a lamp).
     """
     c0, r0 = view.to_px(view.x0_mm, -2.0)
     _, r1 = view.to_px(view.x0_mm, -8.0)
@@ -100,14 +109,19 @@ def veiled_columns(front: np.ndarray, view: FrontView, unit: float, clipped_leve
     strip = front[rows]
     if strip.size == 0:
         return None
-    blown = np.minimum(np.minimum(strip[..., 0], strip[..., 1]), strip[..., 2]) >= \
-        clipped_level
-    cols = blown.mean(axis=0) > share
+    out = np.minimum(np.minimum(front[..., 0], front[..., 1]), front[..., 2]) >= clipped_level
+    if inside is not None:
+        out &= inside
+    cols = out[rows].mean(axis=0) > share
     if not cols.any():
         return None
     reach = max(int(round(unit * view.px_per_mm)), 1)
     cols = cv2.dilate(cols.astype(np.uint8)[None, :], np.ones((1, 2 * reach + 1), np.uint8))
-    return np.broadcast_to(cols.astype(bool), front.shape[:2])
+    # the veil is the hot spot's: only within `near_u` units of something it blew out
+    k = 2 * int(round(near_u * reach)) + 1
+    near = cv2.dilate(out.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                                      (k, k))) > 0
+    return near & cols.astype(bool)
 
 
 def greyish(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,

@@ -460,8 +460,10 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         if colour not in chromatic:  # no hue to follow: its grey, a band of light at a time
             return greyish(colour, station.colours, lab, labels, model, view, unit, band,
                            regions, fits, support, table_band, s)
-        veiled = veiled_columns(front, view, unit, s.exposure.clipped_level,
-                                s.build.veiled_share) if s.build.veiled_chroma > 0 else None
+        veiled = veiled_columns(
+            front, view, unit, s.exposure.clipped_level, s.build.veiled_share,
+            rectify(np.full(image.shape[:2], 255, np.uint8), pose, view, (0,)) > 127) \
+            if s.build.veiled_chroma > 0 else None
         return s.build.hued_degrees > 0 and hued(
             colour, station.colours, lab, labels, model.centres[colour], view, unit, band,
             regions, fits, support, table_band, s, veiled)

@@ -270,6 +270,7 @@ class BuildSettings:
     # a column so when more than veiled_share of its paper strip is; 0: off)
     veiled_chroma: float = 8.0
     veiled_degrees: float = 40.0
+    veiled_lightness: float = 85.0  # ... on pixels this light (washed) or lighter
     veiled_share: float = 0.5
     # a grey stone not found where something of its look (neutral, or within the colour
     # model's max_distance of its centre) shows in a stone's shape within one band of

@@ -118,9 +118,9 @@ def test_a_face_whose_end_unit_is_unlike_the_rest_is_odd():
 
 def test_light_between_a_lying_bar_and_the_bar_on_it_makes_the_lower_fit_weak():
     """M03-05 saved again as a JPEG: the grey bar fitted 3 u left, under the purple bar's
-    overhang, the paper lit between them over two units (L 66–74 above both faces). Where
+    overhang, the paper lit between them over two units (L 65–70 above both faces). Where
     the lower bar's own lit top face shows there instead (its colour), or the seam is dark,
-    or the bar on it is lifted off it, the fit stays as it was."""
+    or only a glint lights it, or the bar on it is lifted off it, the fit stays as it was."""
     from referee.vision.ends import lit_seam
     from referee.vision.rectify import FrontView
 
@@ -130,16 +130,17 @@ def test_light_between_a_lying_bar_and_the_bar_on_it_makes_the_lower_fit_weak():
     grey, purple = BarFit("G", "H", 100.0, 0.0, 0.74, 0.72), BarFit("P", "H", 100.0, U, .9, .8)
     s = default_settings().fit
 
-    def seam(level: float, units: range, coloured: bool = False) -> tuple[np.ndarray, ...]:
+    def seam(level: float, units: range, coloured: bool = False, rows: int = u // 8
+             ) -> tuple[np.ndarray, ...]:
         lum = np.full((view.height, view.width), 90.0, np.float32)
         lum[bottom - u:bottom, col:col + 5 * u] = 30.0  # the grey's face
         lum[bottom - 2 * u:bottom - u, col:col + 5 * u] = 25.0  # the purple's, on it
         mask = np.zeros(lum.shape, bool)
         mask[bottom - u:bottom, col:col + 5 * u] = True
-        for j in units:  # a band 0.15 u tall across the seam
+        for j in units:  # a band 2 × `rows` tall across the seam (0.25 u)
             cs = slice(col + j * u, col + (j + 1) * u)
-            lum[bottom - u - u // 8:bottom - u + u // 8, cs] = level
-            mask[bottom - u - u // 8:bottom - u + u // 8, cs] = coloured
+            lum[bottom - u - rows:bottom - u + rows, cs] = level
+            mask[bottom - u - rows:bottom - u + rows, cs] = coloured
         return lum, mask
 
     args = (s.lit_seam_l, s.lit_seam_fill)
@@ -148,6 +149,8 @@ def test_light_between_a_lying_bar_and_the_bar_on_it_makes_the_lower_fit_weak():
     assert not lit_seam(*seam(60.0, range(5)), view, U, grey, [purple], *args)  # a top face
     assert not lit_seam(*seam(95.0, range(5), coloured=True), view, U, grey, [purple], *args)
     assert not lit_seam(*seam(12.0, range(5)), view, U, grey, [purple], *args)  # a dark seam
+    # a glint on a bevel, 2 px tall (a second break-it trial): no gap of light
+    assert not lit_seam(*seam(100.0, range(5), rows=1), view, U, grey, [purple], *args)
     lifted = replace(purple, h_mm=1.7 * U)  # on snow: the snow's face between them is no seam
     assert not lit_seam(*seam(95.0, range(1, 3)), view, U, grey, [lifted], *args)
     standing = replace(grey, orientation="V")

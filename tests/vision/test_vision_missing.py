@@ -197,11 +197,13 @@ def test_under_a_hot_spot_a_washed_stone_of_its_hue_is_not_found_never_missing()
         assert check_photo(photo(scene), *args, overlay=False).verdict.verdict == "correct"
 
 
-def test_veiled_columns_are_those_whose_paper_in_front_is_blown_out():
+def test_a_veil_lies_where_the_paper_in_front_is_blown_out_near_what_it_blew_out():
     """`veiled_columns`: a column of the front view is veiled where the strip 2–8 mm below
     the table line (the paper just in front of the build) is blown out in every channel,
-    widened by a unit each way; none when no column is, nor for paper bright in one
-    channel only (a tinted light, not a veil)."""
+    widened by a unit each way, and only within two units of a pixel blown out (a second
+    break-it trial: a pink box's top face 11 u above a small hot spot counted); none where
+    no column is so, nor for paper bright in one channel only (a tinted light, not a veil),
+    nor where the view lies outside the photo (`rectify` fills it white)."""
     import numpy as np
 
     from referee.vision.lookalike import veiled_columns
@@ -216,9 +218,36 @@ def test_veiled_columns_are_those_whose_paper_in_front_is_blown_out():
     veiled = veiled_columns(front, view, U, 250.0, 0.5)
     assert veiled is not None and veiled.shape == front.shape[:2]
     reach = int(round(U * view.px_per_mm))
-    assert veiled[0, c] and veiled[-1, c + 19] and veiled[0, c - reach] and \
-        veiled[0, c + 19 + reach]
-    assert not veiled[0, c - reach - 2] and not veiled[0, c + 19 + reach + 2]
+    assert veiled[r_top - reach, c] and veiled[r_top - reach, c + 19]
+    assert veiled[r_top, c - reach] and veiled[r_top, c + 19 + reach]
+    assert not veiled[r_top, c - reach - 2] and not veiled[r_top, c + 19 + reach + 2]
+    assert not veiled[r_top - 3 * reach, c]  # three units above what it blew out
+    outside = np.ones(front.shape[:2], bool)
+    outside[:, c - 5:c + 25] = False  # the photo ends there: white fill, no paper
+    assert veiled_columns(front, view, U, 250.0, 0.5, outside) is None
     front[:] = 200
     front[r_top:r_bottom, c:c + 20, 2] = 255  # red clipped only
     assert veiled_columns(front, view, U, 250.0, 0.5) is None
+
+
+def test_a_small_hot_spot_does_not_hide_a_stone_truly_missing():
+    """OC03-01 (a wrong build, its purple stone missing) with a small hot spot on the paper
+    in front of the build's right end (a second break-it trial): the pink box's lit top face
+    far behind, 11 u up in the veiled columns, was taken for the washed purple stone and the
+    build called unsure. The veil reaches only near what it blew out: missing, as without
+    the spot."""
+    import numpy as np
+
+    from referee.vision.station import load_station
+
+    root = FIXTURES / "hard-scenes"
+    lab = json.loads((root / "scenes" / "OC03-01" / "label.json").read_text(encoding="utf-8"))
+    image = cv2.imread(str(root / "scenes" / "OC03-01" / "image.jpg"))
+    h, w = image.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = np.exp(-((x - 538.3) ** 2 + (y - 345.8) ** 2) / (2 * (0.04 * w) ** 2))
+    lit = np.clip(image + 0.5 * 255 * spot[..., None], 0, 255).astype(np.uint8)
+    st = load_station(root / "stations" / lab["station"] / "station.json")
+    got = check_photo(lit, st, lab["target"], die_text(lab), lab["level"], overlay=False)
+    assert got.verdict.verdict == "wrong"
+    assert "missing:P" in [f.code for f in got.verdict.faults]
