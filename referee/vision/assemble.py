@@ -310,7 +310,7 @@ def assemble(fits: list[BarFit], unit: float, doubt_mm: float, s: VisionSettings
     hued: asked of each colour still not there: whether something of its hue (a grey: of
     its look, `lookalike.greyish`) shows in a stone's shape by the build (`lookalike.hued`): not
     found, never missing. doubled: colours whose fit has a rival of the other orientation by
-    the build (`pipeline.rivalled_by_build`): that shape may be the stone not found, its
+    the build (`rivals.rivalled_by_build`): that shape may be the stone not found, its
     colour taken for this one, so none is called missing beside it.
     unit_px: how many photo pixels a unit spans at the build; under `build.min_unit_px` a
     stone not found may be one too small to tell (a break-it trial: D06-02 at 480×270, a

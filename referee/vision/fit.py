@@ -35,7 +35,7 @@ class BarFit:
     its position along the length is not pinned; anchored: placed from its top end
     (grooves.anchor_top); edge: a lying bar placed up and down by the edge between its front
     and top faces (grooves.refine); rivalled: a candidate of the other orientation, held up
-    and full enough, scores at least as high (`pipeline.rivalled`): which way the stone
+    and full enough, scores at least as high (`rivals.rivalled`): which way the stone
     lies is in doubt; rested: placed by its grooves where it rests on, holds up or lies
     beside another stone (`choose.resting`): its place along its length rests on grooves
     that repeat every unit; tinted: found on pixels that another stone's colour claimed

@@ -105,7 +105,7 @@ def refit_tinted(fits: list[BarFit], all_cands: dict[str, list[BarFit]],
         # off with the shadow's pixels; judged wrong, a correct build)
         new = replace(new, supported=True, tinted=True)
         out = [new if f.colour == c else f for f in out] if old is not None else [*out, new]
-        # rivals of both searches (pipeline.rivalled): the first may hold the other
+        # rivals of both searches (rivals.rivalled): the first may hold the other
         # orientation's
         all_cands[c] = sorted([*all_cands.get(c, []), *cands], key=lambda k: -k.score)
         masks[c] = wide

@@ -68,7 +68,7 @@ def test_a_stone_not_found_beside_a_colour_shown_in_two_shapes_is_not_missing():
     assert codes(b) == ["stone:not-found:G"]
     assert "orange stone's colour shows in another stone's shape" in b.problems[0].text
     assert codes(assemble(fits, U, 2.0, s, "GBO")) == []
-    from referee.vision.pipeline import rivalled_by_build
+    from referee.vision.rivals import rivalled_by_build
 
     o = replace(fits[1], rivalled=True, score=0.82)
     near = replace(fit("O", "V", 2, 0.5), score=0.82)  # under it, in the build

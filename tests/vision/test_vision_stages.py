@@ -280,7 +280,7 @@ def test_a_fit_with_a_rival_of_the_other_orientation_is_weak():
 
     from referee.vision.assemble import assemble
     from referee.vision.fit import BarFit
-    from referee.vision.pipeline import rivalled
+    from referee.vision.rivals import rivalled
 
     s = default_settings()
     chosen = BarFit("G", "V", 99.8, 0.0, 0.94, 0.79, True, grooves=True)
