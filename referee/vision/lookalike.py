@@ -103,11 +103,10 @@ def veiled_columns(front: np.ndarray, view: FrontView, unit: float, clipped_leve
     fills white, which is no blown paper: a break-it trial's phone photo cropped past the
     build had 68–189 columns veiled without a lamp).
     """
-    c0, r0 = view.to_px(view.x0_mm, -2.0)
+    _, r0 = view.to_px(view.x0_mm, -2.0)
     _, r1 = view.to_px(view.x0_mm, -8.0)
     rows = slice(max(int(r0), 0), max(int(r1), 0))
-    strip = front[rows]
-    if strip.size == 0:
+    if front[rows].size == 0:
         return None
     out = np.minimum(np.minimum(front[..., 0], front[..., 1]), front[..., 2]) >= clipped_level
     if inside is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -407,10 +408,13 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
         # shaded snow pillar below the stone, 5 u low; correct builds judged wrong)
         fits = [replace(f, snow_like=True) if f.colour not in chromatic and not f.grooves
                 and not f.anchored else f for f in fits]
+    @cache
+    def inside() -> np.ndarray:  # where the front view shows the photo (H×W bool)
+        return rectify(np.full(image.shape[:2], 255, np.uint8), pose, view, (0,)) > 127
+
     if s.fit.frame_reach_u > 0:  # a stone running out of the photo: its end is not seen
-        inside = rectify(np.full(image.shape[:2], 255, np.uint8), pose, view, (0,)) > 127
         fits = [replace(f, slack_u=max(f.slack_u, s.fit.max_slack_u), anchored=False)
-                if f.supported and near_frame(inside, view, unit, f, s.fit.frame_reach_u)
+                if f.supported and near_frame(inside(), view, unit, f, s.fit.frame_reach_u)
                 else f for f in fits]
     lap("fit")
     if s.in_front.enabled:  # a piece lying in front may hide a stone's foot (infront.py)
@@ -456,17 +460,19 @@ def measure(image: np.ndarray, station: Station, settings: VisionSettings | None
     placed = fits if m.depth_mm is None else fits_at_depth(fits, view, pose, m.depth_mm)
     cam = pose.camera_centre_mm()
 
+    @cache
+    def veil() -> np.ndarray | None:  # a hot spot's veil over the build (asked once)
+        return veiled_columns(front, view, unit, s.exposure.clipped_level,
+                              s.build.veiled_share, inside()) \
+            if s.build.veiled_chroma > 0 else None
+
     def hued_here(colour: str) -> bool:  # asked only of a stone not there (assemble)
         if colour not in chromatic:  # no hue to follow: its grey, a band of light at a time
             return greyish(colour, station.colours, lab, labels, model, view, unit, band,
                            regions, fits, support, table_band, s)
-        veiled = veiled_columns(
-            front, view, unit, s.exposure.clipped_level, s.build.veiled_share,
-            rectify(np.full(image.shape[:2], 255, np.uint8), pose, view, (0,)) > 127) \
-            if s.build.veiled_chroma > 0 else None
         return s.build.hued_degrees > 0 and hued(
             colour, station.colours, lab, labels, model.centres[colour], view, unit, band,
-            regions, fits, support, table_band, s, veiled)
+            regions, fits, support, table_band, s, veil())
 
     m.build = assemble(placed, unit, doubt_mm, s, station.colours, paper_clipped, blown, odd,
                        (float(cam[0]), float(cam[1]), float(cam[2])), chromatic,
