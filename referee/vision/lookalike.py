@@ -55,8 +55,9 @@ def hued(colour: str, colours: str, lab: np.ndarray, labels: np.ndarray,
     camera's tone since the colour photo (a break-it trial: a lamp's hot spot washing an
     orange bar pale, D05-02 and NH04-05; +0.5 EV and a green cast on NH04-05; each judged a
     correct build `missing:O`). WORLD.md §4: missing needs evidence that the stone could
-    have been seen. Under a veil of light (`veiled`, H×W bool: columns where the paper in
-    front of the build is blown out, `veiled_columns`: a lamp's hot spot or a reflection in
+    have been seen. Under a veil of light (`veiled`, H×W bool: near what a hot spot blew
+    out, in the columns where the paper in front of the build is blown out,
+    `veiled_columns`: a lamp's hot spot or a reflection in
     the lens adds light that washes colours towards white, and the paper that sets the
     white balance clips) a chroma of `build.veiled_chroma` is enough on pixels washed to
     `build.veiled_lightness` or lighter, under the neutral limit, within
